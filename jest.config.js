@@ -1,0 +1,15 @@
+/** Jest runs TypeScript through SWC (fast, no type-check: `npm run typecheck` does that). */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  // ESM-only dependencies are compiled to CommonJS for Jest.
+  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  testTimeout: 60_000,
+};

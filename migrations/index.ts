@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import * as m001 from './001_platform';
+
+/**
+ * Migrations are listed here explicitly so they load the same way under tsx, jest and the
+ * compiled build. Append new ones in order; never edit one that has shipped.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '001_platform': m001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../logger';
+import { errorBody, HttpError } from './errors';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id: string;
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Gives every request an id (the caller's `x-request-id` when well formed) and a child logger. */
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.header('x-request-id');
+    req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('x-request-id', req.id);
+    req.log = logger.child({ reqId: req.id });
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
+      req.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+export const sendError = (res: Response, err: HttpError) => {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.status).json(errorBody(err));
+};
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new HttpError(404, 'route_not_found', `No route for ${req.method} ${req.path}`));
+};
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Maps body-parser failures to clear 4xx errors; anything unexpected is a 500 without internals. */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  if (res.headersSent) {
+    req.log?.error({ err }, 'error after headers were sent');
+    res.destroy();
+    return;
+  }
+  if (err instanceof HttpError) return sendError(res, err);
+  const e = err as BodyParserError;
+  if (e?.type === 'entity.parse.failed') return sendError(res, new HttpError(400, 'invalid_json', 'Request body is not valid JSON'));
+  if (e?.type === 'entity.too.large') return sendError(res, new HttpError(413, 'payload_too_large', 'Request body is too large'));
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+    return sendError(res, new HttpError(415, 'unsupported_encoding', e.message));
+  if (e?.type === 'request.aborted') return sendError(res, new HttpError(400, 'request_aborted', 'Request was aborted'));
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
+    return sendError(res, new HttpError(e.status, 'bad_request', e.message));
+  (req.log ?? console).error({ err }, 'unhandled error');
+  sendError(res, new HttpError(500, 'internal_error', 'Internal server error'));
+};

@@ -1,0 +1,76 @@
+import { createApp } from './app';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { createDb, migrateLatest } from './db/knex';
+import { createLogger, type Logger } from './logger';
+import { listen, type RunningServer } from './server';
+import { createTemporal } from './temporal/client';
+import { startWorker, type RunningWorker } from './temporal/worker';
+
+/** Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher). */
+export type BackgroundService = (ctx: AppContext) => Promise<{ stop(): Promise<void> }>;
+const backgroundServices: BackgroundService[] = [];
+
+export interface Runtime {
+  ctx: AppContext;
+  api?: RunningServer;
+  worker?: RunningWorker;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  role: 'api' | 'worker' | 'all';
+  databaseUrl: string;
+  migrate?: boolean;
+  logger?: Logger;
+  /** Overrides PORT (tests pass 0 for a free port). */
+  port?: number;
+}
+
+/** Builds the shared context and starts the parts of the service the role asks for. */
+export async function startRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const db = createDb(opts.databaseUrl, config.DATABASE_POOL_MAX);
+  if (opts.migrate) {
+    const applied = await migrateLatest(db);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  }
+  const temporal = await createTemporal(
+    { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    { lazy: true },
+  );
+  const shutdownHooks: (() => Promise<void>)[] = [];
+  const ctx: AppContext = { config, db, temporal, logger, onShutdown: (fn) => shutdownHooks.push(fn) };
+
+  let api: RunningServer | undefined;
+  let worker: RunningWorker | undefined;
+  const services: { stop(): Promise<void> }[] = [];
+
+  if (opts.role === 'api' || opts.role === 'all') {
+    api = await listen(createApp(ctx), opts.port ?? config.PORT, config.HOST);
+    logger.info({ url: api.url }, 'api listening');
+  }
+  if (opts.role === 'worker' || opts.role === 'all') {
+    worker = await startWorker({
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      deps: { db, logger, config },
+    });
+    for (const start of backgroundServices) services.push(await start(ctx));
+    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Order matters: stop taking requests, drain what they queued, then stop workers, then pools.
+      await api?.close(config.SHUTDOWN_TIMEOUT_MS);
+      for (const hook of shutdownHooks.reverse()) await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
+      for (const s of services.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
+      await worker?.stop().catch((err) => logger.error({ err }, 'worker stop failed'));
+      await temporal.close().catch(() => undefined);
+      await db.destroy();
+    })());
+  return { ctx, api, worker, stop };
+}

@@ -1,0 +1,69 @@
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** Bundles the workflow code once per process (webpack takes seconds; workers reuse the result). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error },
+  });
+  return bundle;
+}
+
+let runtimeInstalled = false;
+/** Routes the Temporal core's logs through our logger at warn level and above. */
+function installRuntime(deps: ActivityDeps) {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const log = deps.logger.child({ component: 'temporal' });
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => (level === 'WARN' || level === 'ERROR' ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message) : undefined),
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m, meta) => log.warn(meta ?? {}, m),
+      error: (m, meta) => log.error(meta ?? {}, m),
+    },
+  });
+}
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  connection: NativeConnection;
+  /** Resolves when the worker has stopped. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  installRuntime(opts.deps);
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities(opts.deps),
+    shutdownGraceTime: '10 seconds',
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    connection,
+    done,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

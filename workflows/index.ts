@@ -1,0 +1,2 @@
+/** Every workflow the worker runs. Deterministic code only: no I/O, no clocks, no src/ I/O modules. */
+export { systemCheckWorkflow } from './system-check';
