@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_platform';
+import * as m002 from './002_tenancy';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -7,6 +8,7 @@ import * as m001 from './001_platform';
  */
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
+  '002_tenancy': m002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
