@@ -18,6 +18,8 @@ const schema = z.object({
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().optional(),
+  /** Apply pending migrations when a production role starts (the compose api service sets it). */
+  MIGRATE_ON_START: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -29,11 +31,52 @@ const schema = z.object({
   AUTH_JWT_ISSUER: z.string().optional(),
   AUTH_JWT_AUDIENCE: z.string().optional(),
   AUTH_JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Minimum wait before the JWKS is fetched again for an unknown `kid` (key rotation). */
+  AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How long a fetched JWKS is trusted before it is fetched again. */
+  AUTH_JWKS_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(600_000),
+  /** Clock skew allowed when checking JWT `exp`/`nbf`. */
+  AUTH_JWT_CLOCK_TOLERANCE_S: z.coerce.number().int().min(0).max(300).default(5),
+  /** Lifetime of an organization invitation. */
+  INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(168),
   /** 32-byte key (64 hex chars or base64) that encrypts provider keys at rest. */
   MASTER_KEY: z.string().optional(),
   MASTER_KEY_ID: z.string().min(1).default('k1'),
+  /** Retired master keys still used to decrypt older rows: `id:key,id:key` (key as 64 hex or base64). */
+  MASTER_KEYS_OLD: z.string().optional(),
   JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Development/tests only: comma-separated CIDRs or IPs that webhook delivery may reach although private/loopback (e.g. `127.0.0.1/32`). Cloud-metadata addresses stay blocked. */
+  WEBHOOK_ALLOW_PRIVATE_CIDRS: z
+    .string()
+    .default('')
+    .refine((v) => v.split(',').every((c) => !c.trim() || /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(c.trim())), 'must be comma-separated IPs or CIDRs'),
+  /** PEM file with extra CA certificates trusted for webhook HTTPS (in addition to the system roots), e.g. a test or internal CA. */
+  WEBHOOK_CA_FILE: z.string().optional(),
+  /** Backstop poll of the event outbox when no NOTIFY arrives (ms). */
+  WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Provider proxy (docs/proxy.md). Base URLs override each provider's public API address. */
+  PROVIDER_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com'),
+  PROVIDER_ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),
+  PROVIDER_GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
+  PROVIDER_MISTRAL_BASE_URL: z.string().url().default('https://api.mistral.ai'),
+  PROVIDER_GROQ_BASE_URL: z.string().url().default('https://api.groq.com/openai'),
+  PROVIDER_DEEPSEEK_BASE_URL: z.string().url().default('https://api.deepseek.com'),
+  PROVIDER_XAI_BASE_URL: z.string().url().default('https://api.x.ai'),
+  PROVIDER_TOGETHER_BASE_URL: z.string().url().default('https://api.together.xyz'),
+  PROVIDER_OPENROUTER_BASE_URL: z.string().url().default('https://openrouter.ai/api'),
+  PROVIDER_OLLAMA_BASE_URL: z.string().url().default('http://127.0.0.1:11434'),
+  PROXY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),
+  PROXY_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 20mb or 512kb').default('20mb'),
+  /** Stored request/response bodies are cut at this many bytes (full mode). */
+  PROXY_LOG_BODY_MAX_BYTES: z.coerce.number().int().min(0).default(1_048_576),
+  PROXY_LOG_QUEUE_MAX: z.coerce.number().int().min(1).default(20_000),
+  PROXY_LOG_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  PROXY_LOG_FLUSH_MS: z.coerce.number().int().min(1).default(50),
+  /** In-memory cache of API-key auth and provider keys per process (0 disables). */
+  PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  PROXY_CACHE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  PROXY_TOKENIZER_PRELOAD: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof schema>;

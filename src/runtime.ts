@@ -4,7 +4,7 @@ import type { AppContext } from './context';
 import { createDb, migrateLatest } from './db/knex';
 import { createLogger, type Logger } from './logger';
 import { listen, type RunningServer } from './server';
-import { createTemporal } from './temporal/client';
+import { createTemporal, ensureSearchAttributes } from './temporal/client';
 import { startWorker, type RunningWorker } from './temporal/worker';
 
 /** Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher). */
@@ -30,7 +30,7 @@ export interface RuntimeOptions {
 /** Builds the shared context and starts the parts of the service the role asks for. */
 export async function startRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
-  const db = createDb(opts.databaseUrl, config.DATABASE_POOL_MAX);
+  const db = createDb(opts.databaseUrl, config.DATABASE_POOL_MAX, logger);
   if (opts.migrate) {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -51,6 +51,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     logger.info({ url: api.url }, 'api listening');
   }
   if (opts.role === 'worker' || opts.role === 'all') {
+    // The dev server registers our search attributes at start; an external server gets them here.
+    await ensureSearchAttributes(temporal).catch((err) => logger.warn({ err }, 'could not register search attributes'));
     worker = await startWorker({
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,

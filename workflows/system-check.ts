@@ -1,4 +1,4 @@
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 const { checkDatabase } = proxyActivities<Activities>({
@@ -6,8 +6,14 @@ const { checkDatabase } = proxyActivities<Activities>({
   retry: { maximumAttempts: 3 },
 });
 
-/** Round trip api → Temporal → worker → activity → PostgreSQL; used by tests and `npm run dev` smoke checks. */
-export async function systemCheckWorkflow(): Promise<{ workflowId: string; database: string; now: string }> {
+export interface SystemCheckInput {
+  /** Optional durable timer before the check, to prove timers fire (and are skipped in tests). */
+  sleepMs?: number;
+}
+
+/** Round trip api → Temporal → worker → activity → PostgreSQL; a smoke check for operators and tests. */
+export async function systemCheckWorkflow(input: SystemCheckInput = {}): Promise<{ workflowId: string; database: string; now: string }> {
+  if (input.sleepMs) await sleep(input.sleepMs);
   const db = await checkDatabase();
   return { workflowId: workflowInfo().workflowId, ...db };
 }

@@ -8,11 +8,24 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 export type Db = Knex;
 
-export function createDb(connectionString: string, poolMax = 10): Db {
+interface KnexLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export function createDb(connectionString: string, poolMax = 10, logger?: KnexLog): Db {
   return knex({
+    // knex writes to the console by default; route its messages through our structured logger.
+    log: {
+      warn: (m: unknown) => logger?.warn({ knex: String(m) }, 'knex warning'),
+      error: (m: unknown) => logger?.error({ knex: String(m) }, 'knex error'),
+      deprecate: (m: unknown) => logger?.warn({ knex: String(m) }, 'knex deprecation'),
+      debug: () => undefined,
+    },
     client: 'pg',
-    connection: { connectionString, application_name: 'llm-gateway' },
+    connection: { connectionString, application_name: 'llm-gateway', connectionTimeoutMillis: 5_000 },
     pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: 10_000,
     migrations: { migrationSource, tableName: 'knex_migrations' },
   });
 }
@@ -22,6 +35,15 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   return applied;
 }
 
+/** Rejects when PostgreSQL does not answer within timeoutMs (including waiting for a pooled connection). */
 export async function pingDb(db: Db, timeoutMs = 2000): Promise<void> {
-  await db.raw('select 1').timeout(timeoutMs, { cancel: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([db.raw('select 1'), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

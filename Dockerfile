@@ -1,0 +1,23 @@
+# Production image of the gateway: one image, role chosen by ROLE (api | worker | all).
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# The `node` devDependency only pins the runtime for local npm scripts; the image has its own.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY migrations ./migrations
+COPY scripts ./scripts
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8080
+CMD ["node", "dist/src/main.js"]
