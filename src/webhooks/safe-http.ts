@@ -1,0 +1,234 @@
+import { promises as dns } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import type { Socket } from 'node:net';
+import tls from 'node:tls';
+import { Agent, buildConnector, request } from 'undici';
+import { AddressPolicy, type AddressVerdict } from './address-policy';
+import { ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
+
+/**
+ * One webhook attempt over HTTPS with undici, safe against SSRF:
+ * - every hop's host is resolved by our own lookup and every resolved address is checked against
+ *   the {@link AddressPolicy} *at connection time* (IP literals are checked before connecting, and
+ *   the connected socket's peer address is checked again), so DNS rebinding cannot slip past;
+ * - at most 3 redirects are followed, each with the same signed POST, only to https:// locations;
+ * - the whole attempt (all hops, connect, TLS, headers) is bounded by 10 s, after which the
+ *   connection is destroyed; response bodies are drained only up to a small cap and never stored.
+ */
+
+export interface AttemptOutcome {
+  ok: boolean;
+  /** Status of the last response received, null when none arrived. */
+  httpStatus: number | null;
+  durationMs: number;
+  /** `HTTP 500`, `timeout after 10 s`, `blocked address 10.0.0.1 (private)`, ... null on success. */
+  errorMessage: string | null;
+  /** Redirects followed. */
+  redirects: number;
+}
+
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface SafeHttpOptions {
+  /** CIDRs allowed although private (WEBHOOK_ALLOW_PRIVATE_CIDRS). */
+  allowPrivateCidrs?: string | readonly string[];
+  /** Extra trusted CA certificates (PEM), added to the default trust store. */
+  extraCaPem?: string | Buffer;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  /** Bytes of a response body read (and discarded) before the connection is closed. */
+  maxResponseBytes?: number;
+  /** Name resolution; defaults to the system resolver. Tests inject one to simulate DNS answers. */
+  resolve?: Resolver;
+  /** Max open connections per origin. */
+  connectionsPerOrigin?: number;
+  userAgent?: string;
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
+  constructor(readonly host: string, readonly verdict: AddressVerdict) {
+    super(`blocked address ${verdict.address}${host !== verdict.address ? ` for ${host}` : ''} (${verdict.reason})`);
+  }
+}
+
+const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
+const systemResolve: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export class SafeHttpClient {
+  readonly policy: AddressPolicy;
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxRedirects: number;
+  private readonly maxResponseBytes: number;
+  private readonly userAgent: string;
+
+  constructor(opts: SafeHttpOptions = {}) {
+    this.policy = new AddressPolicy(opts.allowPrivateCidrs ?? []);
+    this.timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
+    this.maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024;
+    this.userAgent = opts.userAgent ?? 'llm-gateway-webhooks/1';
+    const resolve = opts.resolve ?? systemResolve;
+    const policy = this.policy;
+
+    // net/tls call this for hostnames (not for IP literals); with autoSelectFamily they ask for `all`.
+    const lookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => {
+      resolve(hostname).then(
+        (addrs) => {
+          if (addrs.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+          // Refuse the host when any of its addresses is refused: a mixed answer is a rebinding smell.
+          for (const a of addrs) {
+            const verdict = policy.check(a.address);
+            if (!verdict.allowed) return callback(new BlockedAddressError(hostname, verdict), []);
+          }
+          const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
+          const usable = family ? addrs.filter((a) => a.family === family) : addrs;
+          if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+          if (options.all) callback(null, usable);
+          else callback(null, usable[0]!.address, usable[0]!.family);
+        },
+        (err: NodeJS.ErrnoException) => callback(err, []),
+      );
+    };
+
+    const ca = opts.extraCaPem ? [...defaultCaCertificates(), opts.extraCaPem.toString()] : undefined;
+    const baseConnect = buildConnector({ lookup, ca, timeout: this.timeoutMs, rejectUnauthorized: true } as buildConnector.BuildOptions);
+
+    const connect: buildConnector.connector = (connectOpts, callback) => {
+      const host = connectOpts.hostname;
+      if (AddressPolicy.isIpLiteral(host)) {
+        const verdict = policy.check(host);
+        if (!verdict.allowed) return callback(new BlockedAddressError(host, verdict), null);
+      }
+      baseConnect(connectOpts, (err, socket) => {
+        if (err || !socket) return callback(err ?? new Error('connection failed'), null);
+        // Defence in depth: judge the address we actually reached.
+        const remote = (socket as Socket).remoteAddress;
+        const verdict = remote ? policy.check(remote) : { allowed: false, address: '?', reason: 'unknown peer' };
+        if (!verdict.allowed) {
+          socket.destroy();
+          return callback(new BlockedAddressError(host, verdict), null);
+        }
+        callback(null, socket);
+      });
+    };
+
+    this.agent = new Agent({
+      connect,
+      connections: opts.connectionsPerOrigin ?? 128,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  /**
+   * Sends the POST and follows safe redirects. Never throws: every failure is an outcome.
+   * `headers` are sent unchanged on every hop (the signature covers the body, not the URL).
+   */
+  async post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout(this.timeoutMs)), this.timeoutMs);
+    const done = (ok: boolean, httpStatus: number | null, errorMessage: string | null, redirects: number): AttemptOutcome => ({
+      ok,
+      httpStatus,
+      errorMessage,
+      redirects,
+      durationMs: Math.max(0, Math.round(performance.now() - started)),
+    });
+    const sendHeaders = { 'content-type': 'application/json', 'user-agent': this.userAgent, ...lowerKeys(headers) };
+    let current: URL;
+    let redirects = 0;
+    let lastStatus: number | null = null;
+    try {
+      current = new URL(url);
+    } catch {
+      clearTimeout(timer);
+      return done(false, null, 'invalid URL', 0);
+    }
+    try {
+      for (;;) {
+        const refusal = this.refuseUrl(current);
+        if (refusal) return done(false, lastStatus, redirects ? `redirect not followed: ${refusal}` : refusal, redirects);
+        const res = await request(current, {
+          method: 'POST',
+          body,
+          headers: sendHeaders,
+          dispatcher: this.agent,
+          signal: controller.signal,
+          maxRedirections: 0,
+        } as Parameters<typeof request>[1]);
+        lastStatus = res.statusCode;
+        // Drain a little so the connection can be reused; bigger bodies just close it.
+        await res.body.dump({ limit: this.maxResponseBytes, signal: controller.signal }).catch(() => undefined);
+        if (res.statusCode >= 200 && res.statusCode < 300) return done(true, res.statusCode, null, redirects);
+        const location = headerValue(res.headers.location);
+        if (!REDIRECT_CODES.has(res.statusCode) || !location) return done(false, res.statusCode, `HTTP ${res.statusCode}`, redirects);
+        if (redirects >= this.maxRedirects)
+          return done(false, res.statusCode, `too many redirects (more than ${this.maxRedirects})`, redirects);
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          return done(false, res.statusCode, 'redirect not followed: invalid Location', redirects);
+        }
+        if (next.protocol !== 'https:')
+          return done(false, res.statusCode, `redirect not followed: ${next.protocol}// location is not HTTPS`, redirects);
+        current = next;
+        redirects++;
+      }
+    } catch (err) {
+      return done(false, lastStatus, this.describe(err, controller.signal), redirects);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Why a URL must not be requested (scheme, credentials, literal address), or null. */
+  refuseUrl(u: URL): string | null {
+    if (u.protocol !== 'https:') return `${u.protocol}// URL is not HTTPS`;
+    if (u.username || u.password) return 'URL must not contain credentials';
+    if (AddressPolicy.isIpLiteral(u.hostname)) {
+      const verdict = this.policy.check(u.hostname);
+      if (!verdict.allowed) return new BlockedAddressError(u.hostname, verdict).message;
+    }
+    return null;
+  }
+
+  private describe(err: unknown, signal: AbortSignal): string {
+    if (signal.aborted && signal.reason instanceof AttemptTimeout) return signal.reason.message;
+    for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+      if (e instanceof BlockedAddressError) return e.message;
+    }
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const code = e?.code ?? e?.cause?.code;
+    const message = (e?.cause?.message ?? e?.message ?? String(err)).slice(0, 300);
+    if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return `timeout after ${this.timeoutMs / 1000} s`;
+    if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ALTNAME|SELF_SIGNED|ERR_OSSL/i.test(code)) return `TLS error: ${code}: ${message}`;
+    return `connection error: ${code ? `${code}: ` : ''}${message}`;
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+class AttemptTimeout extends Error {
+  constructor(ms: number) {
+    super(`timeout after ${ms / 1000} s`);
+  }
+}
+
+function defaultCaCertificates(): readonly string[] {
+  // Node 22.15+/23.5+ exposes the effective default store (bundled roots + NODE_EXTRA_CA_CERTS).
+  const get = (tls as unknown as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+  return get ? get('default') : tls.rootCertificates;
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

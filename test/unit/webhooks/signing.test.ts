@@ -1,0 +1,33 @@
+import { createHmac } from 'node:crypto';
+import { buildBody } from '../../../src/webhooks/payload';
+import { signBody, verifySignature } from '../../../src/webhooks/signing';
+
+describe('webhook signing and body', () => {
+  const secret = '0123456789abcdef0123456789abcdef';
+
+  it('signs the raw bytes with HMAC-SHA256 as sha256=<lowercase hex>', () => {
+    const body = '{"event":"test","x":"é"}';
+    const expected = createHmac('sha256', secret).update(Buffer.from(body, 'utf8')).digest('hex');
+    expect(signBody(body, secret)).toBe(`sha256=${expected}`);
+    expect(signBody(body, secret)).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('verifies over the raw body only: re-serialised JSON or another secret fails', () => {
+    const body = buildBody('request.created', 'w1', '2025-01-01T00:00:00.000Z', { request: { id: 'r', b: 1, a: 2 } });
+    const sig = signBody(body, secret);
+    expect(verifySignature(body, secret, sig)).toBe(true);
+    expect(verifySignature(Buffer.from(body), secret, sig)).toBe(true);
+    expect(verifySignature(JSON.stringify(JSON.parse(body), null, 1), secret, sig)).toBe(false);
+    expect(verifySignature(body, 'f'.repeat(32), sig)).toBe(false);
+    expect(verifySignature(body, secret, undefined)).toBe(false);
+    expect(verifySignature(body, secret, 'sha256=00')).toBe(false);
+  });
+
+  it('puts event, webhook_id and timestamp first and keeps the object from overriding them', () => {
+    const body = buildBody('trace.completed', 'wh', new Date('2025-02-03T04:05:06Z'), {
+      event: 'spoofed',
+      trace: { id: 't1', status: 'completed' },
+    });
+    expect(body).toBe('{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z","trace":{"id":"t1","status":"completed"}}');
+  });
+});
