@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { healthRouter } from './api/health';
+import { tenancyRouters } from './api/tenancy';
 import type { AppContext } from './context';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 
@@ -8,7 +9,7 @@ import { errorHandler, notFoundHandler, requestContext } from './http/middleware
  * before the JSON parser; the rest get parsed JSON.
  */
 const rawBodyRouters: ((ctx: AppContext) => Router)[] = [];
-const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter];
+const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { ApiKeyScope } from '../auth/principal';
+import { randomBase62, sha256Hex } from './random';
+
+/**
+ * Service API keys: `sl_live_<43 base62>` (full scope) or `sl_live_pub_<43 base62>` (public,
+ * read-only). 43 base62 characters carry ~256 bits, so a single SHA-256 is the right hash: lookups
+ * are one indexed equality on `key_hash`, never a scan, and the plaintext is never stored.
+ */
+export const API_KEY_PREFIX = 'sl_live_';
+export const PUBLIC_KEY_PREFIX = 'sl_live_pub_';
+const SECRET_LENGTH = 43;
+const KEY_FORMAT = /^sl_live_(pub_)?[0-9A-Za-z]{43}$/;
+
+export interface ApiKeyRecord {
+  id: string;
+  orgId: string;
+  projectId: string;
+  name: string;
+  scope: ApiKeyScope;
+  isActive: boolean;
+  lastUsedAt: Date | null;
+}
+
+export const looksLikeApiKey = (token: string) => token.startsWith(API_KEY_PREFIX);
+export const hashApiKey = (rawKey: string) => sha256Hex(rawKey);
+
+export interface GeneratedKey {
+  key: string;
+  hash: string;
+  /** Shown in lists: the type prefix plus 4 characters, e.g. `sl_live_pub_Ab3x`. */
+  prefix: string;
+  last4: string;
+}
+
+export function generateApiKey(scope: ApiKeyScope): GeneratedKey {
+  const head = scope === 'public' ? PUBLIC_KEY_PREFIX : API_KEY_PREFIX;
+  const secret = randomBase62(SECRET_LENGTH);
+  const key = head + secret;
+  return { key, hash: hashApiKey(key), prefix: head + secret.slice(0, 4), last4: secret.slice(-4) };
+}
+
+/**
+ * Finds the key for a presented secret (active or not: callers decide what a revoked key means).
+ * Returns null for anything that is not a key of ours.
+ */
+export async function authenticateApiKey(db: Knex, rawKey: string): Promise<ApiKeyRecord | null> {
+  if (!KEY_FORMAT.test(rawKey)) return null;
+  const row = await db('api_keys')
+    .select('id', 'org_id', 'project_id', 'name', 'scope', 'is_active', 'last_used_at')
+    .where({ key_hash: hashApiKey(rawKey) })
+    .first();
+  if (!row) return null;
+  const record: ApiKeyRecord = {
+    id: row.id,
+    orgId: row.org_id,
+    projectId: row.project_id,
+    name: row.name,
+    scope: row.scope,
+    isActive: row.is_active,
+    lastUsedAt: row.last_used_at,
+  };
+  if (record.isActive) touchLastUsed(db, record);
+  return record;
+}
+
+// last_used_at is advisory: written at most once a minute per key per process, off the request path.
+const TOUCH_INTERVAL_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+function touchLastUsed(db: Knex, key: ApiKeyRecord): void {
+  const now = Date.now();
+  const seen = Math.max(lastTouched.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+  if (now - seen < TOUCH_INTERVAL_MS) return;
+  if (lastTouched.size > 50_000) lastTouched.clear();
+  lastTouched.set(key.id, now);
+  db.raw(
+    `update api_keys set last_used_at = now()
+     where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [key.id],
+  ).catch(() => lastTouched.delete(key.id));
+}
