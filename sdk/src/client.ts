@@ -43,7 +43,7 @@ export class GatewayClient {
     if (!options || typeof options !== 'object') throw new TypeError('GatewayClient options are required');
     this.baseUrl = validateBaseUrl(options.baseUrl);
     const apiKey = validateApiKey(options.apiKey);
-    const sampler = new Sampler(options.sampleRate ?? DEFAULTS.sampleRate, options.random ?? Math.random);
+    const sampler = new Sampler(options.sampleRate === undefined ? DEFAULTS.sampleRate : options.sampleRate, options.random ?? Math.random);
     this.sampleRate = sampler.rate;
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') throw new TypeError('no fetch available: pass options.fetch (Node 18+ has a global fetch)');
