@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_platform';
 import * as m002 from './002_tenancy';
 import * as m003 from './003_webhooks';
+import * as m004 from './004_proxy';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -11,6 +12,7 @@ const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
   '002_tenancy': m002,
   '003_webhooks': m003,
+  '004_proxy': m004,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,5 +1,9 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { healthRouter } from './api/health';
+import { proxyRouter } from './proxy/router';
+import { requestsRouter } from './api/requests';
+import { rateLimitsRouter } from './api/rate-limits';
+import { promptsRouter } from './api/prompts';
 import { tenancyRouters } from './api/tenancy';
 import type { AppContext } from './context';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
@@ -8,8 +12,8 @@ import { errorHandler, notFoundHandler, requestContext } from './http/middleware
  * Routers in mounting order. Routers that must see the raw body (proxy, OTLP) are mounted
  * before the JSON parser; the rest get parsed JSON.
  */
-const rawBodyRouters: ((ctx: AppContext) => Router)[] = [];
-const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters];
+const rawBodyRouters: ((ctx: AppContext) => Router)[] = [proxyRouter];
+const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

@@ -1,0 +1,114 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { badRequest } from '../http/errors';
+
+/**
+ * The `x-service-*` request headers: metadata for the gateway, never forwarded upstream.
+ * Invalid values that would change what is stored or linked are rejected with 400 before
+ * anything is sent upstream; the cache header instead degrades to "no caching" as the spec says.
+ */
+export const SERVICE_HEADERS = {
+  logBody: 'x-service-log-body',
+  cache: 'x-service-cache',
+  promptVersion: 'x-service-prompt-version',
+  userId: 'x-service-user-id',
+  sessionId: 'x-service-session-id',
+  traceId: 'x-service-trace-id',
+  spanId: 'x-service-span-id',
+} as const;
+
+export type LogBodyMode = 'full' | 'meta' | 'none';
+
+export const CACHE_DEFAULT_TTL_S = 3600;
+export const CACHE_MAX_TTL_S = 86_400;
+
+export type PromptRef = { kind: 'id'; id: string } | { kind: 'name'; name: string; version: number | 'latest' };
+
+export interface ServiceOptions {
+  logBody: LogBodyMode;
+  /** Cache TTL in seconds, or null when caching was not (validly) requested. */
+  cacheTtl: number | null;
+  /** Whether the caller sent the cache header at all (MISS is reported only then). */
+  cacheRequested: boolean;
+  promptRef: PromptRef | null;
+  userId: string | null;
+  sessionId: string | null;
+  traceId: string | null;
+  spanId: string | null;
+}
+
+const one = (h: IncomingHttpHeaders, name: string): string | undefined => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** `true` → 3600 s; a positive integer → that many seconds capped at 86400; anything else → no caching. */
+export function parseCacheTtl(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const v = raw.trim().toLowerCase();
+  if (v === 'true') return CACHE_DEFAULT_TTL_S;
+  if (!/^\d+$/.test(v)) return null;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0) return null;
+  return Math.min(n, CACHE_MAX_TTL_S);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const PROMPT_NAME = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}$/;
+
+/** `<name>@<version>`, `<name>@latest` or a prompt-version UUID; null when malformed. */
+export function parsePromptRef(raw: string): PromptRef | null {
+  const v = raw.trim();
+  if (UUID.test(v)) return { kind: 'id', id: v.toLowerCase() };
+  const at = v.lastIndexOf('@');
+  if (at <= 0) return null;
+  const name = v.slice(0, at);
+  const ver = v.slice(at + 1);
+  if (!PROMPT_NAME.test(name)) return null;
+  if (ver === 'latest') return { kind: 'name', name, version: 'latest' };
+  if (!/^[1-9]\d{0,8}$/.test(ver)) return null;
+  return { kind: 'name', name, version: Number(ver) };
+}
+
+function idHeader(h: IncomingHttpHeaders, name: string, max: number): string | null {
+  const v = one(h, name)?.trim();
+  if (!v) return null;
+  if (v.length > max) throw badRequest(`${name} must be at most ${max} characters`, 'invalid_header', { header: name });
+  return v;
+}
+
+export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
+  const modeRaw = one(h, SERVICE_HEADERS.logBody);
+  let logBody: LogBodyMode = 'full';
+  if (modeRaw !== undefined) {
+    const m = modeRaw.trim().toLowerCase();
+    if (m !== 'full' && m !== 'meta' && m !== 'none') {
+      throw badRequest(`${SERVICE_HEADERS.logBody} must be one of full, meta, none`, 'invalid_log_body_mode', {
+        header: SERVICE_HEADERS.logBody,
+      });
+    }
+    logBody = m;
+  }
+  const cacheRaw = one(h, SERVICE_HEADERS.cache);
+  const promptRaw = one(h, SERVICE_HEADERS.promptVersion);
+  let promptRef: PromptRef | null = null;
+  if (promptRaw !== undefined) {
+    promptRef = parsePromptRef(promptRaw);
+    if (!promptRef) {
+      throw badRequest(
+        `${SERVICE_HEADERS.promptVersion} must be <name>@<version>, <name>@latest or a prompt-version UUID`,
+        'invalid_prompt_version',
+        { header: SERVICE_HEADERS.promptVersion },
+      );
+    }
+  }
+  return {
+    logBody,
+    cacheTtl: parseCacheTtl(cacheRaw),
+    cacheRequested: cacheRaw !== undefined,
+    promptRef,
+    userId: idHeader(h, SERVICE_HEADERS.userId, 256),
+    sessionId: idHeader(h, SERVICE_HEADERS.sessionId, 256),
+    traceId: idHeader(h, SERVICE_HEADERS.traceId, 128),
+    spanId: idHeader(h, SERVICE_HEADERS.spanId, 128),
+  };
+}
