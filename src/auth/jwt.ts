@@ -77,7 +77,8 @@ function mapJoseError({ errors }: Jose, err: unknown): HttpError {
   if (err instanceof errors.JWTClaimValidationFailed) return invalid(`JWT claim check failed: ${err.claim} ${err.reason}`);
   if (err instanceof errors.JWSSignatureVerificationFailed) return invalid('JWT signature is invalid');
   if (err instanceof errors.JWKSNoMatchingKey) return invalid('JWT was signed with a key the identity provider does not publish');
-  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) {
+  // Non-200/unparsable key set responses surface as the generic JOSEError.
+  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC')) {
     return new HttpError(503, 'identity_provider_unavailable', 'Could not load the identity provider key set');
   }
   if (err instanceof errors.JOSEError) return invalid(`Invalid JWT (${err.code})`);
