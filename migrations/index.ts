@@ -3,6 +3,7 @@ import * as m001 from './001_platform';
 import * as m002 from './002_tenancy';
 import * as m003 from './003_webhooks';
 import * as m004 from './004_proxy';
+import * as m005 from './005_ingest';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -13,6 +14,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_tenancy': m002,
   '003_webhooks': m003,
   '004_proxy': m004,
+  '005_ingest': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,9 +1,13 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { healthRouter } from './api/health';
-import { proxyRouter } from './proxy/router';
-import { requestsRouter } from './api/requests';
-import { rateLimitsRouter } from './api/rate-limits';
+import { sessionsRouter } from './api/sessions';
+import { tracesRouter } from './api/traces';
+import { ingestRouter } from './ingest/router';
+import { otlpRouter } from './ingest/otlp/router';
 import { promptsRouter } from './api/prompts';
+import { rateLimitsRouter } from './api/rate-limits';
+import { requestsRouter } from './api/requests';
+import { proxyRouter } from './proxy/router';
 import { tenancyRouters } from './api/tenancy';
 import type { AppContext } from './context';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
@@ -12,8 +16,8 @@ import { errorHandler, notFoundHandler, requestContext } from './http/middleware
  * Routers in mounting order. Routers that must see the raw body (proxy, OTLP) are mounted
  * before the JSON parser; the rest get parsed JSON.
  */
-const rawBodyRouters: ((ctx: AppContext) => Router)[] = [proxyRouter];
-const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter];
+const rawBodyRouters: ((ctx: AppContext) => Router)[] = [ingestRouter, otlpRouter, proxyRouter];
+const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();

@@ -77,6 +77,19 @@ const schema = z.object({
   PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   PROXY_CACHE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROXY_TOKENIZER_PRELOAD: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Trace ingest (docs/ingest.md): size caps of /ingest/* requests, of one input/output/metadata field, and of a batch. */
+  INGEST_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  INGEST_MAX_FIELD_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  INGEST_MAX_BATCH_OPS: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** Cap on a decompressed OTLP /v1/traces body. */
+  OTLP_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  /** Ingest batch writer: concurrent transactions, operations per transaction, operations queued before 503. */
+  INGEST_WRITER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
+  INGEST_WRITER_MAX_BATCH_OPS: z.coerce.number().int().min(1).default(4000),
+  INGEST_WRITER_MAX_QUEUED_OPS: z.coerce.number().int().min(1).default(100_000),
+  /** Ended traces with spans still open get trace.completed after this long without activity (0 disables the sweeper). */
+  INGEST_TRACE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(3_600_000),
+  INGEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Config = z.infer<typeof schema>;

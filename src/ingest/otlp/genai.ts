@@ -1,0 +1,246 @@
+import type { SpanType } from '../types';
+
+/**
+ * OpenTelemetry GenAI semantic conventions (gen_ai.*) and the two widespread instrumentation
+ * dialects that predate them (OpenInference `llm.*`/`input.value`, Traceloop/OpenLLMetry
+ * `traceloop.*` and indexed `gen_ai.prompt.N.*`), mapped to our span fields.
+ */
+
+export interface SpanEventLike {
+  name: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface GenAiFields {
+  spanType: SpanType;
+  model?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  totalTokens?: number;
+  input?: unknown;
+  output?: unknown;
+  sessionId?: string;
+  userId?: string;
+  /** Attribute keys whose content moved to input/output (left out of metadata to avoid storing it twice). */
+  consumedKeys: Set<string>;
+  /** Indexes of events whose content moved to input/output. */
+  consumedEvents: Set<number>;
+}
+
+const OPERATION_TYPES: Record<string, SpanType> = {
+  chat: 'llm',
+  text_completion: 'llm',
+  completion: 'llm',
+  generate_content: 'llm',
+  embeddings: 'embedding',
+  embedding: 'embedding',
+  execute_tool: 'tool',
+  invoke_agent: 'agent',
+  create_agent: 'agent',
+  invoke_workflow: 'chain',
+  retrieval: 'retrieval',
+  retrieve: 'retrieval',
+  rerank: 'retrieval',
+};
+const OPENINFERENCE_KINDS: Record<string, SpanType> = {
+  LLM: 'llm',
+  EMBEDDING: 'embedding',
+  RETRIEVER: 'retrieval',
+  RERANKER: 'retrieval',
+  TOOL: 'tool',
+  AGENT: 'agent',
+  CHAIN: 'chain',
+};
+const TRACELOOP_KINDS: Record<string, SpanType> = { workflow: 'chain', task: 'chain', agent: 'agent', tool: 'tool' };
+const LLM_REQUEST_TYPES: Record<string, SpanType> = { chat: 'llm', completion: 'llm', embedding: 'embedding', rerank: 'retrieval' };
+const VECTOR_DBS = new Set(['pinecone', 'chroma', 'qdrant', 'weaviate', 'milvus', 'lancedb', 'marqo', 'pgvector', 'faiss', 'elasticsearch', 'opensearch']);
+
+const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'llm.response.model', 'llm.request.model'];
+const INPUT_TOKEN_KEYS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.usage.prompt_tokens', 'llm.token_count.prompt'];
+const OUTPUT_TOKEN_KEYS = ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.usage.completion_tokens', 'llm.token_count.completion'];
+const TOTAL_TOKEN_KEYS = ['gen_ai.usage.total_tokens', 'llm.usage.total_tokens', 'llm.token_count.total'];
+export const SESSION_KEYS = ['session.id', 'gen_ai.conversation.id', 'langfuse.session.id'];
+export const USER_KEYS = ['user.id', 'enduser.id', 'langfuse.user.id'];
+
+/** Whole-value content attributes, in order of preference. */
+const INPUT_KEYS = ['gen_ai.input.messages', 'gen_ai.prompt', 'input.value', 'traceloop.entity.input', 'gen_ai.tool.call.arguments'];
+const OUTPUT_KEYS = ['gen_ai.output.messages', 'gen_ai.completion', 'output.value', 'traceloop.entity.output', 'gen_ai.tool.call.result'];
+/** Indexed content attributes: `<prefix>.<n>.<field>` (Traceloop, OpenInference). */
+const INPUT_PREFIXES = ['gen_ai.prompt', 'llm.input_messages'];
+const OUTPUT_PREFIXES = ['gen_ai.completion', 'llm.output_messages'];
+
+const MESSAGE_EVENTS: Record<string, string> = {
+  'gen_ai.system.message': 'system',
+  'gen_ai.user.message': 'user',
+  'gen_ai.assistant.message': 'assistant',
+  'gen_ai.tool.message': 'tool',
+};
+
+const MAX_INT = 2_147_483_647;
+
+function tokenCount(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  return Math.min(Math.round(n), MAX_INT);
+}
+
+function firstString(attrs: Record<string, unknown>, keys: string[], max = 256): string | undefined {
+  for (const k of keys) {
+    const v = attrs[k];
+    if (typeof v === 'string' && v.length > 0) return v.slice(0, max);
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  }
+  return undefined;
+}
+
+function firstCount(attrs: Record<string, unknown>, keys: string[]): number | undefined {
+  for (const k of keys) {
+    const n = tokenCount(attrs[k]);
+    if (n !== undefined) return n;
+  }
+  return undefined;
+}
+
+/** Content attributes are often JSON serialized into a string attribute. */
+export function maybeJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trimStart();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown) {
+  const parts = path.split('.');
+  let cur = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i]!;
+    const next = cur[p];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** `gen_ai.prompt.0.role=user, gen_ai.prompt.0.content=hi` → `[{role:'user', content:'hi'}]`. */
+function indexed(attrs: Record<string, unknown>, prefix: string, consumed: Set<string>): unknown[] | undefined {
+  const items: Record<string, unknown>[] = [];
+  const head = `${prefix}.`;
+  for (const [k, v] of Object.entries(attrs)) {
+    if (!k.startsWith(head)) continue;
+    const m = /^(\d+)\.(.+)$/.exec(k.slice(head.length));
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (n > 10_000) continue;
+    items[n] ??= {};
+    setPath(items[n]!, m[2]!, maybeJson(v));
+    consumed.add(k);
+  }
+  if (items.length === 0) return undefined;
+  return items.filter((x) => x !== undefined);
+}
+
+function spanTypeOf(attrs: Record<string, unknown>): SpanType {
+  const op = attrs['gen_ai.operation.name'];
+  if (typeof op === 'string' && OPERATION_TYPES[op]) return OPERATION_TYPES[op];
+  const oi = attrs['openinference.span.kind'];
+  if (typeof oi === 'string' && OPENINFERENCE_KINDS[oi.toUpperCase()]) return OPENINFERENCE_KINDS[oi.toUpperCase()]!;
+  const tl = attrs['traceloop.span.kind'];
+  if (typeof tl === 'string' && TRACELOOP_KINDS[tl]) return TRACELOOP_KINDS[tl];
+  const rt = attrs['llm.request.type'];
+  if (typeof rt === 'string' && LLM_REQUEST_TYPES[rt]) return LLM_REQUEST_TYPES[rt];
+  if (typeof op === 'string' && op.length > 0) return 'other';
+  if (attrs['gen_ai.request.model'] !== undefined || attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined) return 'llm';
+  const db = attrs['db.system'] ?? attrs['db.system.name'];
+  if (typeof db === 'string' && VECTOR_DBS.has(db.toLowerCase())) return 'retrieval';
+  return 'other';
+}
+
+function contentFrom(
+  attrs: Record<string, unknown>,
+  keys: string[],
+  prefixes: string[],
+  consumed: Set<string>,
+): unknown {
+  for (const k of keys) {
+    const v = attrs[k];
+    if (v !== undefined && v !== null && v !== '') {
+      consumed.add(k);
+      return maybeJson(v);
+    }
+  }
+  for (const p of prefixes) {
+    const list = indexed(attrs, p, consumed);
+    if (list) return list;
+  }
+  return undefined;
+}
+
+export function mapGenAi(attrs: Record<string, unknown>, events: SpanEventLike[]): GenAiFields {
+  const consumedKeys = new Set<string>();
+  const consumedEvents = new Set<number>();
+  const promptTokens = firstCount(attrs, INPUT_TOKEN_KEYS);
+  const completionTokens = firstCount(attrs, OUTPUT_TOKEN_KEYS);
+  let totalTokens = firstCount(attrs, TOTAL_TOKEN_KEYS);
+  if (totalTokens === undefined && (promptTokens !== undefined || completionTokens !== undefined)) {
+    totalTokens = Math.min((promptTokens ?? 0) + (completionTokens ?? 0), MAX_INT);
+  }
+
+  let input = contentFrom(attrs, INPUT_KEYS, INPUT_PREFIXES, consumedKeys);
+  let output = contentFrom(attrs, OUTPUT_KEYS, OUTPUT_PREFIXES, consumedKeys);
+
+  // Content carried by span events (older and newer GenAI conventions).
+  if (events.length > 0 && (input === undefined || output === undefined)) {
+    const messages: unknown[] = [];
+    const choices: unknown[] = [];
+    events.forEach((e, i) => {
+      const a = e.attributes;
+      if (e.name === 'gen_ai.client.inference.operation.details') {
+        if (input === undefined && a['gen_ai.input.messages'] !== undefined) input = maybeJson(a['gen_ai.input.messages']);
+        if (output === undefined && a['gen_ai.output.messages'] !== undefined) output = maybeJson(a['gen_ai.output.messages']);
+        consumedEvents.add(i);
+      } else if (e.name === 'gen_ai.content.prompt' && input === undefined && a['gen_ai.prompt'] !== undefined) {
+        input = maybeJson(a['gen_ai.prompt']);
+        consumedEvents.add(i);
+      } else if (e.name === 'gen_ai.content.completion' && output === undefined && a['gen_ai.completion'] !== undefined) {
+        output = maybeJson(a['gen_ai.completion']);
+        consumedEvents.add(i);
+      } else if (MESSAGE_EVENTS[e.name]) {
+        const { 'gen_ai.system': _system, ...rest } = a;
+        messages.push({ role: MESSAGE_EVENTS[e.name], ...mapValues(rest) });
+        consumedEvents.add(i);
+      } else if (e.name === 'gen_ai.choice') {
+        const { 'gen_ai.system': _system, ...rest } = a;
+        choices.push(mapValues(rest));
+        consumedEvents.add(i);
+      }
+    });
+    if (input === undefined && messages.length > 0) input = messages;
+    if (output === undefined && choices.length > 0) output = choices.length === 1 ? choices[0] : choices;
+  }
+
+  return {
+    spanType: spanTypeOf(attrs),
+    model: firstString(attrs, MODEL_KEYS),
+    promptTokens,
+    completionTokens,
+    totalTokens,
+    input,
+    output,
+    sessionId: firstString(attrs, SESSION_KEYS),
+    userId: firstString(attrs, USER_KEYS),
+    consumedKeys,
+    consumedEvents,
+  };
+}
+
+function mapValues(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = maybeJson(v);
+  return out;
+}
