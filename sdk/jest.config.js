@@ -8,4 +8,7 @@ module.exports = {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   testTimeout: 20_000,
+  // Serial on purpose: the retry tests measure real time, and a sibling worker's CPU
+  // burst on a 2-core machine can delay a timer by hundreds of ms.
+  maxWorkers: 1,
 };

@@ -77,7 +77,7 @@ describe('batching transport', () => {
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, 2));
       inFlight--;
-      return 'ok';
+      return 'ok' as const;
     });
     try {
       const c = new GatewayClient({ baseUrl: gw.url, apiKey: API_KEY, flushIntervalMs: 5, maxBatchSize: 7 });
