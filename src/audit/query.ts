@@ -12,8 +12,9 @@ export interface AuditQuery {
   cursor?: string;
 }
 
-// Cursor = position of the last row returned: (created_at, id), newest first.
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+// Cursor = position of the last row returned: (created_at, id), newest first. The time is kept at
+// PostgreSQL's microsecond precision (a JS Date would truncate to ms and skip rows).
+const encodeCursor = (createdAtText: string, id: string) => Buffer.from(JSON.stringify([createdAtText, id])).toString('base64url');
 function decodeCursor(cursor: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -28,7 +29,7 @@ function decodeCursor(cursor: string): [string, string] {
 
 export async function listAuditLogs(db: Knex, orgId: string, q: AuditQuery) {
   const query = db('audit_logs')
-    .select('id', 'actor_type', 'actor_id', 'actor_label', 'action', 'resource_type', 'resource_id', 'before', 'after', 'created_at')
+    .select('id', 'actor_type', 'actor_id', 'actor_label', 'action', 'resource_type', 'resource_id', 'before', 'after', 'created_at', db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at`))
     .where({ org_id: orgId })
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .limit(q.limit + 1);
@@ -46,5 +47,8 @@ export async function listAuditLogs(db: Knex, orgId: string, q: AuditQuery) {
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
-  return { items: page, next_cursor: more && last ? encodeCursor(last.created_at, last.id) : null };
+  return {
+    items: page.map(({ cursor_at: _omit, ...row }) => row),
+    next_cursor: more && last ? encodeCursor(last.cursor_at, last.id) : null,
+  };
 }

@@ -11,7 +11,7 @@ import { api, mintJwt } from '../../helpers/auth';
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'llm-gateway';
 
-type Key = { kid: string; privateKey: CryptoKey; jwk: Record<string, unknown> };
+type Key = { kid: string; privateKey: Parameters<InstanceType<Jose['SignJWT']>['sign']>[0]; jwk: Record<string, unknown> };
 
 describe('JWT verification against a remote JWKS (key rotation)', () => {
   let jose: Jose;
@@ -23,7 +23,7 @@ describe('JWT verification against a remote JWKS (key rotation)', () => {
 
   const newKey = async (kid: string, alg = 'ES256'): Promise<Key> => {
     const { privateKey, publicKey } = await jose.generateKeyPair(alg, { extractable: true });
-    return { kid, privateKey: privateKey as CryptoKey, jwk: { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' } };
+    return { kid, privateKey, jwk: { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' } };
   };
   const sign = (key: Key, claims: Record<string, unknown> = {}, opts: { iss?: string; aud?: string; exp?: string | number; alg?: string } = {}) =>
     new jose.SignJWT({ email: 'carol@example.test', ...claims })
@@ -39,7 +39,7 @@ describe('JWT verification against a remote JWKS (key rotation)', () => {
   beforeAll(async () => {
     jose = await loadJose();
     published = [await newKey('k1')];
-    idp = http.createServer((req, res) => {
+    idp = http.createServer((_req, res) => {
       if (!idpUp) {
         res.statusCode = 503;
         return res.end();

@@ -28,7 +28,7 @@ describe('POST /api/v1/organizations workspace limits (402)', () => {
     expect(second.body.success).toBe(false);
     expect(second.body.code).toBe('workspace_limit_reached');
     expect(typeof second.body.error).toBe('string');
-    expect(second.body.error.length).toBeGreaterThan(10);
+    expect(String(second.body.error).length).toBeGreaterThan(10);
     expect(second.body.owned).toBe(1);
     expect(Number.isInteger(second.body.owned)).toBe(true);
     expect(second.body.limit).toBe(1);
