@@ -90,7 +90,7 @@ describe('proxy: Anthropic SDK, Gemini over fetch, Ollama (self-hosted)', () => 
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
     });
     expect(res.status).toBe(200);
-    const out = await res.json();
+    const out: any = await res.json();
     expect(out.candidates[0].content.parts[0].text).toBe(TEXT_PARTS.join(''));
     const got = h.upstream.requests[0]!;
     expect(got.headers['x-goog-api-key']).toBe(PROVIDER_SECRET('gemini'));
@@ -119,7 +119,7 @@ describe('proxy: Anthropic SDK, Gemini over fetch, Ollama (self-hosted)', () => 
   });
 
   it('estimates Gemini tokens when usageMetadata is missing', async () => {
-    h.upstream.handle((req, res) => sendJson(res, 200, { candidates: [{ content: { parts: [{ text: 'A reply without usage numbers' }] } }] }));
+    h.upstream.handle((_req, res) => sendJson(res, 200, { candidates: [{ content: { parts: [{ text: 'A reply without usage numbers' }] } }] }));
     const res = await proxyFetch(h, 'gemini', '/v1beta/models/gemini-2.0-flash:generateContent', { body: { contents: [{ parts: [{ text: 'question text' }] }] } });
     await res.arrayBuffer();
     const [row] = await h.rows(1, { provider: 'gemini', tokens_estimated: true });

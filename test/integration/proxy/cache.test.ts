@@ -37,7 +37,7 @@ describe('proxy: response cache', () => {
   };
   const stored = async (n: number) => {
     const deadline = Date.now() + 3000;
-    while ((await h.app.database.db('proxy_cache').count({ c: '*' }))[0]!.c < n) {
+    while (Number((await h.app.database.db('proxy_cache').count({ c: '*' }))[0]!.c) < n) {
       if (Date.now() > deadline) throw new Error('cache entry was not stored');
       await new Promise((r) => setTimeout(r, 15));
     }
@@ -116,7 +116,7 @@ describe('proxy: response cache', () => {
   it('does not store non-200 answers', async () => {
     h.upstream.handle((req, res) => sendJson(res, 201, openaiCompletion(req.json.model)));
     await send('true');
-    h.upstream.handle((req, res) => sendJson(res, 500, { error: 'boom' }));
+    h.upstream.handle((_req, res) => sendJson(res, 500, { error: 'boom' }));
     await send('true');
     await new Promise((r) => setTimeout(r, 100));
     expect(await ttlOfStored()).toEqual([]);

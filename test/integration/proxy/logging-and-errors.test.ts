@@ -85,7 +85,7 @@ describe('proxy: body modes, masking, auth and errors', () => {
     ])('%s key → %d and nothing upstream', async (_l, status, key) => {
       const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { key, body: chat('x') });
       expect(res.status).toBe(status);
-      expect((await res.json()).success).toBe(false);
+      expect(((await res.json()) as { success: boolean }).success).toBe(false);
       expect(h.upstream.requests).toHaveLength(0);
     });
 

@@ -110,7 +110,9 @@ describe('prompts resource, prompt-version links, request log API and request.cr
         ['carol', 's3', 200],
         ['carol', 's3', 200],
       ] as const) {
-        if (status !== 200) h.upstream.handle((_q, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"x"}'));
+        if (status !== 200) h.upstream.handle((_q, res) => {
+            res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"x"}');
+          });
         const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-user-id': user, 'x-service-session-id': session }, body: chat(user) });
         await res.arrayBuffer();
         h.upstream.reset();
