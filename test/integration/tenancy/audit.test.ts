@@ -72,9 +72,13 @@ describe('audit logs', () => {
 
   it('plan changes are recorded in billing history and audited', async () => {
     await api(app, 'PATCH', '/api/v1/billing', { ...as(), body: { plan: 'team' } });
+    // Usage counts this month's proxied requests (the request log of the proxy feature).
+    const db = app.database.db;
+    const req = (createdAt: unknown) => ({ org_id: t.orgId, project_id: t.projectId, provider: 'openai', path: '/v1/chat/completions', latency_ms: 1, status_code: 200, created_at: createdAt });
+    await db('requests').insert([req(db.fn.now()), req(db.fn.now()), req(db.fn.now()), req(db.raw(`date_trunc('month', now()) - interval '1 day'`))]);
     const b = await api(app, 'GET', '/api/v1/billing', { token: t.viewer.token, orgId: t.orgId });
     expect(b.body.data).toMatchObject({ plan: 'team', limits: { workspaces_per_owner: 5 } });
-    expect(b.body.data.usage).toMatchObject({ members: 3 });
+    expect(b.body.data.usage).toMatchObject({ members: 3, requests_this_month: 3 });
     expect(b.body.data.usage.projects).toBeGreaterThanOrEqual(1);
     expect(b.body.data.usage.api_keys).toBeGreaterThanOrEqual(3);
     expect(b.body.data.plan_changes[0]).toMatchObject({ from_plan: 'free', to_plan: 'team', changed_by: t.admin.userId });
