@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashApiKey } from '../../../src/keys/api-keys';
 import { resolveMasterKey } from '../../../src/keys/crypto';
-import { getProviderKey } from '../../../src/keys/provider-keys';
+import { getProviderKey, reencryptProviderKeys } from '../../../src/keys/provider-keys';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 
@@ -175,6 +175,23 @@ describe('API keys and provider keys', () => {
       await app.database.db('provider_keys').insert({ org_id: t.orgId, project_id: t.projectId, provider: 'groq', api_key_ciphertext: src.api_key_ciphertext, master_key_id: src.master_key_id });
       await expect(getProviderKey(app.runtime.ctx.db, t.projectId, 'groq')).rejects.toThrow(/authenticate/);
       await app.database.db('provider_keys').where({ project_id: t.projectId, provider: 'groq' }).delete();
+    });
+
+    it('reencryptProviderKeys moves every row to the current master key, after which the old key can go', async () => {
+      const db = app.runtime.ctx.db;
+      const before = await getProviderKey(db, t.projectId, 'openai');
+      const k3 = randomBytes(32).toString('hex');
+      const rotated = resolveMasterKey({ ...app.config, MASTER_KEY: k3, MASTER_KEY_ID: 'k3', MASTER_KEYS_OLD: `k1:${app.config.MASTER_KEY}` });
+      const n = await reencryptProviderKeys(db, rotated, 2);
+      expect(n).toBeGreaterThanOrEqual(1);
+      const ids = await db('provider_keys').whereNotNull('api_key_ciphertext').distinct('master_key_id');
+      expect(ids).toEqual([{ master_key_id: 'k3' }]);
+      const onlyNew = resolveMasterKey({ ...app.config, MASTER_KEY: k3, MASTER_KEY_ID: 'k3' });
+      expect(await getProviderKey(db, t.projectId, 'openai', onlyNew)).toEqual(before);
+      expect(await reencryptProviderKeys(db, rotated)).toBe(0);
+      // Put things back under the app's key for the tests below.
+      await reencryptProviderKeys(db, resolveMasterKey({ ...app.config, MASTER_KEYS_OLD: `k3:${k3}` }));
+      expect(await getProviderKey(db, t.projectId, 'openai')).toEqual(before);
     });
 
     it('other organizations’ provider keys and projects are 404; delete removes the entry', async () => {
