@@ -103,7 +103,8 @@ function describe(op: IngestOp, r: Extract<OpResult, { ok: true }>) {
 function jsonBody(limit: number): RequestHandler {
   const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.is(['application/json', 'application/*+json']) === false) {
+    // An empty body (no content, whatever its type) falls through to the payload check: 400.
+    if (req.is(['application/json', 'application/*+json']) === false && req.headers['content-length'] !== '0') {
       return next(new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json'));
     }
     parse(req, res, (err?: unknown) => {

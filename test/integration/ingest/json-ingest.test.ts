@@ -1,0 +1,261 @@
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
+
+/** The SDK wire format over plain fetch: creates, updates, batch, idempotency, limits, malformed input. */
+describe('JSON ingest /ingest/*', () => {
+  let app: TestApp;
+  let t: SeededTenant;
+  beforeAll(async () => {
+    app = await startTestApp({ role: 'api' });
+    t = await seedTenant(app);
+  });
+  afterAll(() => app.stop());
+
+  let n = 0;
+  const uid = (p: string) => `${p}-${Date.now().toString(36)}-${n++}`;
+  const as = () => ({ token: t.fullKey });
+  const post = (path: string, body: unknown) => api(app, 'POST', path, { ...as(), body });
+  const patch = (path: string, body: unknown) => api(app, 'PATCH', path, { ...as(), body });
+  const getTrace = async (id: string) => (await api(app, 'GET', `/api/v1/traces/${encodeURIComponent(id)}`, as())).body.data;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const counts = async () => {
+    const [tr] = await app.database.db('traces').count<{ c: number }[]>('* as c');
+    const [sp] = await app.database.db('spans').count<{ c: number }[]>('* as c');
+    return { traces: Number(tr!.c), spans: Number(sp!.c) };
+  };
+
+  it('creates a trace with nested spans and derives durations', async () => {
+    const traceId = uid('tr');
+    const t0 = Date.parse('2026-05-01T12:00:00.000Z');
+    const created = await post('/ingest/traces', { id: traceId, name: 'checkout-agent', session_id: 'sess-1', user_id: 'u-1', metadata: { env: 'test' }, input: { q: 'hi' }, start_time: iso(t0) });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ success: true, data: { id: traceId, object: 'trace', created: true } });
+
+    const parent = uid('sp');
+    const child = uid('sp');
+    expect((await post('/ingest/spans', { id: parent, trace_id: traceId, name: 'plan', span_type: 'agent', start_time: iso(t0 + 10) })).status).toBe(201);
+    const c = await post('/ingest/spans', {
+      id: child,
+      trace_id: traceId,
+      parent_span_id: parent,
+      name: 'llm call',
+      span_type: 'llm',
+      model: 'gpt-4o-mini',
+      input: [{ role: 'user', content: 'hi' }],
+      start_time: iso(t0 + 20),
+    });
+    expect(c.status).toBe(201);
+    expect(c.body.data).toEqual({ id: child, object: 'span', trace_id: traceId, created: true });
+    const upd = await patch(`/ingest/spans/${child}`, { end_time: iso(t0 + 270), output: { content: 'hello' }, status: 'ok', promptTokens: 100, completionTokens: 20 });
+    expect(upd.status).toBe(200);
+    expect(upd.body.data).toEqual({ id: child, object: 'span', pending_create: false });
+    await patch(`/ingest/spans/${parent}`, { end_time: iso(t0 + 300) });
+    await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 500), status: 'completed', output: { answer: 'done' } });
+
+    const tr = await getTrace(traceId);
+    expect(tr).toMatchObject({ id: traceId, name: 'checkout-agent', status: 'completed', session_id: 'sess-1', user_id: 'u-1', duration_ms: 500, span_count: 2, total_tokens: 120 });
+    expect(tr.input).toEqual({ q: 'hi' });
+    expect(tr.output).toEqual({ answer: 'done' });
+    const cs = tr.spans.find((s: { id: string }) => s.id === child);
+    expect(cs).toMatchObject({ parent_span_id: parent, span_type: 'llm', duration_ms: 250, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, status: 'ok', output: { content: 'hello' } });
+    expect(cs.cost_usd).toBeGreaterThan(0); // model from the create, tokens from the update
+    expect(tr.tree).toHaveLength(1);
+    expect(tr.tree[0]).toMatchObject({ id: parent, children: [{ id: child }] });
+  });
+
+  it('treats a retried create as a replay, not a duplicate, and keeps the first version', async () => {
+    const traceId = uid('tr');
+    const body = { id: traceId, name: 'first', start_time: iso(Date.now()) };
+    expect((await post('/ingest/traces', body)).status).toBe(201);
+    const again = await post('/ingest/traces', { ...body, name: 'second' });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual({ id: traceId, object: 'trace', created: false });
+    const spanBody = { id: uid('sp'), trace_id: traceId, name: 's', start_time: iso(Date.now()) };
+    expect((await post('/ingest/spans', spanBody)).status).toBe(201);
+    expect((await post('/ingest/spans', spanBody)).status).toBe(200);
+    const tr = await getTrace(traceId);
+    expect(tr.name).toBe('first');
+    expect(tr.spans).toHaveLength(1);
+  });
+
+  it('stores updates that arrive before their create, and the create fills in the rest', async () => {
+    const traceId = uid('tr');
+    const spanId = uid('sp');
+    const t0 = Date.parse('2026-05-02T08:00:00.000Z');
+    const early = await patch(`/ingest/spans/${spanId}`, { end_time: iso(t0 + 40), output: 'early output', metadata: { a: 1 } });
+    expect(early.status).toBe(200);
+    expect(early.body.data.pending_create).toBe(true);
+    const earlyTrace = await patch(`/ingest/traces/${traceId}`, { output: 'trace output', metadata: { from: 'update' } });
+    expect(earlyTrace.body.data.pending_create).toBe(true);
+    const placeholder = await getTrace(traceId);
+    expect(placeholder).toMatchObject({ pending_create: true, status: 'running', name: null });
+
+    expect((await post('/ingest/spans', { id: spanId, trace_id: traceId, name: 'late create', span_type: 'tool', output: 'create output', metadata: { a: 0, b: 2 }, start_time: iso(t0) })).status).toBe(201);
+    expect((await post('/ingest/traces', { id: traceId, name: 'late trace', metadata: { from: 'create', c: 3 }, start_time: iso(t0 - 5) })).status).toBe(201);
+    const tr = await getTrace(traceId);
+    expect(tr).toMatchObject({ name: 'late trace', pending_create: false, output: 'trace output', metadata: { from: 'update', c: 3 } });
+    expect(tr.start_time).toBe('2026-05-02T07:59:59.995000Z');
+    expect(tr.spans[0]).toMatchObject({ id: spanId, name: 'late create', span_type: 'tool', output: 'early output', duration_ms: 40, metadata: { a: 1, b: 2 }, pending_create: false });
+  });
+
+  it('merges metadata on update and keeps fields an update does not send', async () => {
+    const traceId = uid('tr');
+    await post('/ingest/traces', { id: traceId, name: 'm', metadata: { a: 1, b: 1 }, input: 'in', start_time: iso(Date.now()) });
+    await patch(`/ingest/traces/${traceId}`, { metadata: { b: 2, c: 3 }, name: null });
+    const tr = await getTrace(traceId);
+    expect(tr).toMatchObject({ name: 'm', input: 'in', metadata: { a: 1, b: 2, c: 3 } });
+  });
+
+  it('accepts ids with any visible ASCII in URL paths', async () => {
+    const spanId = `ns/${uid('sp')}:#1`;
+    const traceId = uid('tr');
+    await post('/ingest/spans', { id: spanId, trace_id: traceId, name: 's', start_time: iso(Date.now()) });
+    const r = await patch(`/ingest/spans/${encodeURIComponent(spanId)}`, { output: 'x' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id: spanId, pending_create: false });
+  });
+
+  it('stores text PostgreSQL would refuse (NUL, lone surrogates) instead of failing', async () => {
+    const traceId = uid('tr');
+    const r = await post('/ingest/traces', { id: traceId, name: 'nul\u0000name', input: { text: 'a\u0000b \ud800 c' }, metadata: { 'k\u0000': 'v' }, start_time: iso(Date.now()) });
+    expect(r.status).toBe(201);
+    const tr = await getTrace(traceId);
+    expect(tr.name).toBe('nulname');
+    expect(tr.input).toEqual({ text: 'ab \ufffd c' });
+  });
+
+  describe('batch', () => {
+    it('applies operations in order with per-item results: 200 when all succeed', async () => {
+      const traceId = uid('tr');
+      const spanId = uid('sp');
+      const now = Date.now();
+      const r = await post('/ingest/batch', {
+        operations: [
+          { op: 'trace.create', id: traceId, body: { name: 'batched', start_time: iso(now) } },
+          { op: 'span.create', id: spanId, body: { trace_id: traceId, name: 'step', span_type: 'chain', start_time: iso(now + 1) } },
+          { op: 'span.update', id: spanId, body: { end_time: iso(now + 5), status: 'ok' } },
+          { op: 'span.update', id: spanId, body: { output: 'out' } },
+          { op: 'trace.update', id: traceId, body: { end_time: iso(now + 10), status: 'completed' } },
+          { op: 'trace.create', id: traceId, body: { name: 'replayed', start_time: iso(now) } },
+        ],
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.data.results.map((x: { index: number; status: number }) => [x.index, x.status])).toEqual([
+        [0, 201],
+        [1, 201],
+        [2, 200],
+        [3, 200],
+        [4, 200],
+        [5, 200],
+      ]);
+      expect(r.body.data.results[5]).toMatchObject({ id: traceId, created: false });
+      const tr = await getTrace(traceId);
+      expect(tr).toMatchObject({ name: 'batched', status: 'completed', duration_ms: 10 });
+      expect(tr.spans[0]).toMatchObject({ status: 'ok', output: 'out', duration_ms: 4 });
+    });
+
+    it('answers 207 with the failing items named, and stores the others', async () => {
+      const traceId = uid('tr');
+      const r = await post('/ingest/batch', {
+        operations: [
+          { op: 'trace.create', id: traceId, body: { name: 'ok', start_time: iso(Date.now()) } },
+          { op: 'span.create', id: uid('sp'), body: { name: 'no trace id', start_time: iso(Date.now()) } },
+          { op: 'span.destroy', id: 'x', body: {} },
+          'not an object',
+          { op: 'span.update', id: uid('sp'), body: { output: 'y'.repeat(2 * 1024 * 1024) } },
+          { op: 'trace.create', id: uid('tr'), body: { id: 'other-id', name: 'x', start_time: iso(Date.now()) } },
+          { op: 'span.create', id: uid('sp'), body: { trace_id: traceId, name: 'fine', start_time: iso(Date.now()) } },
+        ],
+      });
+      expect(r.status).toBe(207);
+      const res = r.body.data.results;
+      expect(res.map((x: { status: number }) => x.status)).toEqual([201, 400, 400, 400, 413, 400, 201]);
+      expect(res[1].error).toMatch(/operations\[1\]\.body\.trace_id/);
+      expect(res[2].error).toMatch(/operations\[2\]\.op/);
+      expect(res[4]).toMatchObject({ code: 'field_too_large' });
+      expect(res[5].error).toMatch(/does not match/);
+      expect((await getTrace(traceId)).spans).toHaveLength(1);
+    });
+
+    it('refuses a malformed envelope as a whole', async () => {
+      const before = await counts();
+      expect((await post('/ingest/batch', {})).status).toBe(400);
+      expect((await post('/ingest/batch', { operations: 'x' })).status).toBe(400);
+      expect((await post('/ingest/batch', { operations: [] })).status).toBe(400);
+      const tooMany = await post('/ingest/batch', { operations: Array.from({ length: 1001 }, (_, i) => ({ op: 'trace.update', id: `t${i}`, body: {} })) });
+      expect(tooMany.status).toBe(413);
+      expect(tooMany.body).toMatchObject({ code: 'too_many_operations', limit: 1000 });
+      expect(await counts()).toEqual(before);
+    });
+
+    it('takes 1,000 operations in one request', async () => {
+      const traceId = uid('tr');
+      const now = Date.now();
+      const operations = [
+        { op: 'trace.create', id: traceId, body: { name: 'big', start_time: iso(now) } },
+        ...Array.from({ length: 999 }, (_, i) => ({ op: 'span.create', id: `${traceId}-s${i}`, body: { trace_id: traceId, name: `s${i}`, start_time: iso(now), end_time: iso(now + i) } })),
+      ];
+      const r = await post('/ingest/batch', { operations });
+      expect(r.status).toBe(200);
+      expect((await getTrace(traceId)).span_count).toBe(999);
+    });
+  });
+
+  describe('malformed requests', () => {
+    const raw = (path: string, body: string, type = 'application/json', method = 'POST') =>
+      fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': type }, body });
+
+    it.each([
+      ['/ingest/traces', '{"id": "x", "name": '],
+      ['/ingest/spans', '{'],
+      ['/ingest/batch', 'null'],
+      ['/ingest/traces', '"just a string"'],
+      ['/ingest/traces', '[]'],
+      ['/ingest/spans', '{"id":"s","trace_id":"t","name":"n","start_time":"2026-13-45T00:00:00Z"}'],
+      ['/ingest/spans', '{"id":"s","trace_id":"t","name":"n","start_time":"2026-01-01T00:00:00Z","prompt_tokens":"12"}'],
+    ])('POST %s %s → 400, nothing stored', async (path, body) => {
+      const before = await counts();
+      const r = await raw(path, body);
+      expect(r.status).toBe(400);
+      const j = await r.json();
+      expect(j.success).toBe(false);
+      expect(typeof j.code).toBe('string');
+      expect(await counts()).toEqual(before);
+    });
+
+    it('refuses other content types with 415 and empty PATCH bodies with 400', async () => {
+      expect((await raw('/ingest/traces', 'id=x', 'application/x-www-form-urlencoded')).status).toBe(415);
+      const empty = await fetch(`${app.url}/ingest/traces/abc`, { method: 'PATCH', headers: { authorization: `Bearer ${t.fullKey}` } });
+      expect(empty.status).toBe(400);
+    });
+
+    it('names the field that exceeds the per-field limit (413)', async () => {
+      const r = await post('/ingest/spans', { id: uid('sp'), trace_id: uid('tr'), name: 'n', start_time: iso(Date.now()), input: 'x'.repeat(1024 * 1024 + 1) });
+      expect(r.status).toBe(413);
+      expect(r.body).toMatchObject({ code: 'field_too_large', field: 'body.input', limit_bytes: 1024 * 1024 });
+    });
+
+    it('refuses a request over the body limit with 413 saying which limit', async () => {
+      const small = await startTestApp({ role: 'api', env: { INGEST_MAX_REQUEST_BYTES: '4096' }, database: app.database });
+      try {
+        const r = await api(small, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'big', name: 'n', start_time: iso(Date.now()), input: 'x'.repeat(5000) } });
+        expect(r.status).toBe(413);
+        expect(r.body).toMatchObject({ code: 'request_too_large', limit_bytes: 4096 });
+      } finally {
+        await small.stop();
+      }
+    });
+  });
+
+  it('writes many concurrent single requests, all acknowledged after commit', async () => {
+    const traceId = uid('tr');
+    const now = Date.now();
+    await post('/ingest/traces', { id: traceId, name: 'concurrent', start_time: iso(now) });
+    const ids = Array.from({ length: 60 }, (_, i) => `${traceId}-c${i}`);
+    const results = await Promise.all(ids.map((id) => post('/ingest/spans', { id, trace_id: traceId, name: id, start_time: iso(now), end_time: iso(now + 1) })));
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 201));
+    // acknowledged means committed: visible right away, no waiting
+    const [row] = await app.database.db('spans').where({ project_id: t.projectId, trace_id: traceId }).count<{ c: number }[]>('* as c');
+    expect(Number(row!.c)).toBe(60);
+  });
+});
