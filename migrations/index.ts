@@ -3,6 +3,7 @@ import * as m001 from './001_platform';
 import * as m002 from './002_tenancy';
 import * as m003 from './003_webhooks';
 import * as m004 from './004_proxy';
+import * as m004b from './004b_proxy_invalidation';
 import * as m005 from './005_ingest';
 
 /**
@@ -14,6 +15,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_tenancy': m002,
   '003_webhooks': m003,
   '004_proxy': m004,
+  '004b_proxy_invalidation': m004b,
   '005_ingest': m005,
 };
 

@@ -73,8 +73,8 @@ const schema = z.object({
   PROXY_LOG_QUEUE_MAX: z.coerce.number().int().min(1).default(20_000),
   PROXY_LOG_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   PROXY_LOG_FLUSH_MS: z.coerce.number().int().min(1).default(50),
-  /** In-memory cache of API-key auth and provider keys per process (0 disables). */
-  PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Per-process memo of API-key auth, provider keys and rate-limit settings; changes evict it at once via NOTIFY (0 disables). */
+  PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PROXY_CACHE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROXY_TOKENIZER_PRELOAD: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Trace ingest (docs/ingest.md): size caps of /ingest/* requests, of one input/output/metadata field, and of a batch. */

@@ -6,11 +6,12 @@ import { recordAudit } from '../audit/audit';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { parseBody, parseQuery } from '../http/validate';
-import { forgetRateLimitConfig, rateLimitSchema } from '../proxy/rate-limit';
+import { rateLimitSchema } from '../proxy/rate-limit';
 
 /**
  * Per-end-user rate limits of a project (JWT; writes need admin or editor). One configuration
- * per project; the end user is the proxy's `x-service-user-id` header.
+ * per project; the end user is the proxy's `x-service-user-id` header. Changes reach every api
+ * replica's proxy at once through the `proxy_invalidate` notification (migration 004b).
  *   GET    /api/v1/rate-limits?project_id=   the configurations in scope
  *   PUT    /api/v1/rate-limits               set {project_id, requests_per_window?, tokens_per_window?, window_seconds}
  *   DELETE /api/v1/rate-limits?project_id=   remove (no cap)
@@ -55,7 +56,6 @@ export function rateLimitsRouter(ctx: AppContext): Router {
       await recordAudit(trx, { orgId, actor: principalOf(req), action: before ? 'rate_limit.updated' : 'rate_limit.created', resourceType: 'rate_limit', resourceId: projectId, before, after: row });
       return { row, created: !before };
     });
-    forgetRateLimitConfig(projectId);
     res.status(out.created ? 201 : 200).json({ success: true, data: out.row });
   });
 
@@ -66,7 +66,6 @@ export function rateLimitsRouter(ctx: AppContext): Router {
       if (before) await recordAudit(trx, { orgId, actor: principalOf(req), action: 'rate_limit.deleted', resourceType: 'rate_limit', resourceId: projectId, before });
       return before;
     });
-    forgetRateLimitConfig(projectId);
     if (!removed) throw notFound('Rate limit');
     res.status(204).end();
   });

@@ -23,10 +23,11 @@ import {
   requestWantsStream,
   type ProviderDef,
 } from './providers';
-import { admit, rateLimitConfig, rateLimited, type RateLimitConfig } from './rate-limit';
+import { admit, loadRateLimitConfig, rateLimited, type RateLimitConfig } from './rate-limit';
 import { parseByteSize, readRawBody, requestBodyText, storableText } from './request-body';
 import { parseServiceHeaders, type ServiceOptions } from './service-headers';
 import { countTokens, promptText } from './tokenizer';
+import { InvalidationListener } from './invalidation';
 import { TtlCache } from './ttl-cache';
 import type { Usage } from './usage';
 
@@ -60,8 +61,15 @@ export interface Proxy {
   handle(req: Request, res: Response): Promise<void>;
   writer: RequestLogWriter;
   dispatcher: Dispatcher;
+  listener: InvalidationListener;
+  /** Authenticated full-key principals by key hash (see router.ts). */
+  authCache: TtlCache<{ keyId: string; projectId: string; orgId: string }>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Cached "no rate limit configured" (the cache does not keep nulls). */
+const NO_LIMIT = { none: true } as const;
 
 export function createProxy(ctx: AppContext): Proxy {
   const { config, db, logger } = ctx;
@@ -80,7 +88,22 @@ export function createProxy(ctx: AppContext): Proxy {
     bodyTimeout: timeout,
     connect: { timeout: Math.min(timeout, 10_000) },
   });
-  const providerKeys = new TtlCache<{ apiKey: string | null; baseUrl: string | null }>(config.PROXY_KEY_CACHE_TTL_MS);
+  // Hot-path lookups are memoised per process and dropped on change notifications (migration 004b);
+  // while the listener is down nothing is cached.
+  const listener = new InvalidationListener(config.DATABASE_URL, logger.child({ component: 'proxy-invalidation' }));
+  const live = () => listener.healthy;
+  const ttl = config.PROXY_KEY_CACHE_TTL_MS;
+  const authCache = new TtlCache<{ keyId: string; projectId: string; orgId: string }>(ttl, live);
+  const providerKeys = new TtlCache<{ apiKey: string | null; baseUrl: string | null }>(ttl, live);
+  const rateLimits = new TtlCache<RateLimitConfig | typeof NO_LIMIT>(ttl, live);
+  listener.on('api_key', (hash) => authCache.invalidate(hash));
+  listener.on('provider_key', (id) => providerKeys.invalidate(id));
+  listener.on('rate_limit', (projectId) => rateLimits.invalidate(projectId));
+  listener.onDisconnect(() => {
+    authCache.clear();
+    providerKeys.clear();
+    rateLimits.clear();
+  });
 
   async function handle(req: Request, res: Response): Promise<void> {
     const startedAt = performance.now();
@@ -126,7 +149,8 @@ export function createProxy(ctx: AppContext): Proxy {
 
       let limitHeaders: Record<string, string> = {};
       if (opts.userId) {
-        const cfg: RateLimitConfig | null = await rateLimitConfig(db, p.projectId);
+        const found = await rateLimits.get(p.projectId, async () => (await loadRateLimitConfig(db, p.projectId)) ?? NO_LIMIT);
+        const cfg = found && !('none' in found) ? found : null;
         if (cfg) {
           const d = await admit(db, p.projectId, opts.userId, cfg);
           if (!d.allowed) throw rateLimited(d.headers, cfg);
@@ -431,8 +455,12 @@ export function createProxy(ctx: AppContext): Proxy {
     handle,
     writer,
     dispatcher,
+    listener,
+    authCache,
+    start: () => listener.start(),
     close: async () => {
       await writer.stop(config.SHUTDOWN_TIMEOUT_MS);
+      await listener.stop();
       await dispatcher.close().catch(() => undefined);
     },
   };

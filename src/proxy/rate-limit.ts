@@ -40,24 +40,9 @@ export interface RateLimitDecision {
   headers: Record<string, string>;
 }
 
-/** Configs are read on every limited call; a short per-process memo keeps that off the database. */
-const configMemo = new Map<string, { value: RateLimitConfig | null; until: number }>();
-const MEMO_MS = 1000;
-
-export function forgetRateLimitConfig(projectId: string): void {
-  configMemo.delete(projectId);
-}
-
-export async function rateLimitConfig(db: Knex, projectId: string, now = Date.now()): Promise<RateLimitConfig | null> {
-  const hit = configMemo.get(projectId);
-  if (hit && hit.until > now) return hit.value;
+export async function loadRateLimitConfig(db: Knex, projectId: string): Promise<RateLimitConfig | null> {
   const row = await db('rate_limits').select('requests_per_window', 'tokens_per_window', 'window_seconds').where({ project_id: projectId }).first();
-  const value: RateLimitConfig | null = row
-    ? { requestsPerWindow: row.requests_per_window, tokensPerWindow: row.tokens_per_window, windowSeconds: row.window_seconds }
-    : null;
-  if (configMemo.size > 10_000) configMemo.clear();
-  configMemo.set(projectId, { value, until: now + MEMO_MS });
-  return value;
+  return row ? { requestsPerWindow: row.requests_per_window, tokensPerWindow: row.tokens_per_window, windowSeconds: row.window_seconds } : null;
 }
 
 const BIG = '9223372036854775807';

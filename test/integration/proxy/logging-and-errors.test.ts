@@ -2,7 +2,8 @@ import http from 'node:http';
 import { api } from '../../helpers/auth';
 import { sendJson, USAGE } from '../../helpers/fake-upstream';
 import { freePort } from '../../../src/util/net';
-import { proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
+import { proxyOf } from '../../../src/proxy/router';
+import { PROVIDER_SECRET, proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
 const chat = (content: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
 
@@ -93,6 +94,38 @@ describe('proxy: body modes, masking, auth and errors', () => {
       const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { key: h.tenant.revokedKey, body: chat('x') });
       expect(res.status).toBe(401);
       expect(h.upstream.requests).toHaveLength(0);
+    });
+
+    it('a key revoked after use is refused on the very next call (cache evicted by notification)', async () => {
+      const created = await api(h.app, 'POST', '/api/v1/api-keys', {
+        token: h.tenant.admin.token,
+        orgId: h.tenant.orgId,
+        body: { project_id: h.tenant.projectId, name: 'short-lived', scope: 'full' },
+      });
+      const key = created.body.data.key as string;
+      // Let the invalidation listener connect so the key really is cached.
+      const proxy = proxyOf(h.app.runtime.ctx)!;
+      for (let i = 0; i < 100 && !proxy.listener.healthy; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(proxy.listener.healthy).toBe(true);
+      for (let i = 0; i < 2; i++) {
+        const ok = await proxyFetch(h, 'openai', '/v1/chat/completions', { key, body: chat('x') });
+        expect(ok.status).toBe(200);
+        await ok.arrayBuffer();
+      }
+      const revoke = await api(h.app, 'PATCH', `/api/v1/api-keys/${created.body.data.id}`, { token: h.tenant.admin.token, orgId: h.tenant.orgId, body: { is_active: false } });
+      expect(revoke.status).toBe(200);
+      const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { key, body: chat('x') });
+      expect(res.status).toBe(401);
+      expect(h.upstream.requests).toHaveLength(2);
+    });
+
+    it('a replaced provider key is used on the very next call', async () => {
+      const first = await proxyFetch(h, 'anthropic', '/v1/messages', { body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] } });
+      await first.arrayBuffer();
+      await h.setProviderKey('anthropic', 'sk-ant-rotated-key-000000');
+      const second = await proxyFetch(h, 'anthropic', '/v1/messages', { body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] } });
+      await second.arrayBuffer();
+      expect(h.upstream.requests.map((r) => r.headers['x-api-key'])).toEqual([PROVIDER_SECRET('anthropic'), 'sk-ant-rotated-key-000000']);
     });
 
     it('public key → 403', async () => {
