@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { systemActivities } from './system';
+import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps } from './deps';
 
@@ -7,6 +8,7 @@ export type { ActivityDeps } from './deps';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...systemActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

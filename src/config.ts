@@ -85,7 +85,7 @@ const schema = z.object({
   OTLP_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   /** Ingest batch writer: concurrent transactions, operations per transaction, operations queued before 503. */
   INGEST_WRITER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
-  INGEST_WRITER_MAX_BATCH_OPS: z.coerce.number().int().min(1).default(4000),
+  INGEST_WRITER_MAX_BATCH_OPS: z.coerce.number().int().min(1).default(1000),
   INGEST_WRITER_MAX_QUEUED_OPS: z.coerce.number().int().min(1).default(100_000),
   /** Ended traces with spans still open get trace.completed after this long without activity (0 disables the sweeper). */
   INGEST_TRACE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(3_600_000),

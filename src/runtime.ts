@@ -2,6 +2,8 @@ import { createApp } from './app';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { createDb, migrateLatest } from './db/knex';
+import { outboxDispatcherService } from './events/dispatcher';
+import { traceSweeperService } from './ingest/sweeper';
 import { createLogger, type Logger } from './logger';
 import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
@@ -9,7 +11,7 @@ import { startWorker, type RunningWorker } from './temporal/worker';
 
 /** Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher). */
 export type BackgroundService = (ctx: AppContext) => Promise<{ stop(): Promise<void> }>;
-const backgroundServices: BackgroundService[] = [];
+const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService];
 
 export interface Runtime {
   ctx: AppContext;

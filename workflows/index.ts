@@ -1,2 +1,3 @@
 /** Every workflow the worker runs. Deterministic code only: no I/O, no clocks, no src/ I/O modules. */
 export { systemCheckWorkflow } from './system-check';
+export { webhookDeliveryWorkflow } from './webhook-delivery';

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config';
+import { decryptSecret, encryptSecret, resolveMasterKey, type Keyring } from '../keys/crypto';
+
+/**
+ * Webhook secrets: 32 lowercase hex characters (128 bits) made by the server, shown once, stored
+ * AES-256-GCM encrypted under the master key (they must be recoverable to sign), bound to their
+ * webhook id so a ciphertext copied onto another row does not decrypt.
+ */
+export const generateWebhookSecret = () => randomBytes(16).toString('hex');
+
+/** What reads show instead of the secret: its first 4 characters and an ellipsis. */
+export const SECRET_HINT_LENGTH = 4;
+export const secretHint = (secret: string) => secret.slice(0, SECRET_HINT_LENGTH);
+export const maskedSecret = (hint: string) => `${hint}…`;
+
+const aad = (webhookId: string) => `webhook:${webhookId}`;
+
+export const keyringFor = (config: Config): Keyring => resolveMasterKey(config);
+
+export function encryptWebhookSecret(ring: Keyring, webhookId: string, secret: string) {
+  return encryptSecret(ring, secret, aad(webhookId));
+}
+
+export function decryptWebhookSecret(ring: Keyring, webhookId: string, ciphertext: string, keyId: string): string {
+  return decryptSecret(ring, ciphertext, keyId, aad(webhookId));
+}

@@ -1,0 +1,78 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Runtime } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../../src/config';
+import type { Db } from '../../../src/db/knex';
+import { buildBody } from '../../../src/webhooks/payload';
+import { deliveryWorkflowId } from '../../../src/webhooks/policy';
+import { encryptWebhookSecret, generateWebhookSecret, keyringFor, secretHint } from '../../../src/webhooks/secrets';
+import { testCertificates } from '../../helpers/https-receiver';
+
+/** Database-level fixtures for workflow and dispatcher tests that do not go through the REST API. */
+
+export async function webhookTestConfig(extra: Record<string, string> = {}): Promise<Config> {
+  const { caFile } = await testCertificates();
+  return loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+    WEBHOOK_CA_FILE: caFile,
+    ...extra,
+  });
+}
+
+export async function seedOrg(db: Db): Promise<string> {
+  const [user] = await db('users').insert({ sub: `sub-${randomUUID()}` }).returning('id');
+  const [org] = await db('organizations').insert({ name: 'Acme', owner_user_id: user.id }).returning('id');
+  return org.id as string;
+}
+
+export async function seedWebhook(
+  db: Db,
+  config: Config,
+  orgId: string,
+  url: string,
+  opts: { events?: string[]; isActive?: boolean } = {},
+): Promise<{ id: string; secret: string }> {
+  const id = randomUUID();
+  const secret = generateWebhookSecret();
+  const enc = encryptWebhookSecret(keyringFor(config), id, secret);
+  await db('webhooks').insert({
+    id,
+    org_id: orgId,
+    name: 'hook',
+    url,
+    events: opts.events ?? ['request.created', 'trace.completed', 'alert.triggered'],
+    is_active: opts.isActive ?? true,
+    secret_ciphertext: enc.ciphertext,
+    master_key_id: enc.keyId,
+    secret_hint: secretHint(secret),
+  });
+  return { id, secret };
+}
+
+export async function seedDelivery(db: Db, webhookId: string, orgId: string, eventType = 'trace.completed'): Promise<{ id: string; body: string }> {
+  const id = randomUUID();
+  const body = buildBody(eventType, webhookId, new Date(), { trace: { id: 't-1', status: 'completed', ended_at: new Date().toISOString(), duration_ms: 12 } });
+  await db('webhook_deliveries').insert({ id, webhook_id: webhookId, org_id: orgId, event_type: eventType, body, workflow_id: deliveryWorkflowId(id) });
+  return { id, body };
+}
+
+export async function waitUntil<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Temporal's default runtime logs every failed activity at warn; these tests fail activities on purpose. */
+export function quietTemporalRuntime(): void {
+  try {
+    Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
+  } catch {
+    // already installed in this process (another test file, or the service's worker)
+  }
+}
