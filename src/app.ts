@@ -9,6 +9,7 @@ import { rateLimitsRouter } from './api/rate-limits';
 import { requestsRouter } from './api/requests';
 import { proxyRouter } from './proxy/router';
 import { tenancyRouters } from './api/tenancy';
+import { webhooksRouter } from './api/webhooks';
 import type { AppContext } from './context';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 
@@ -17,7 +18,7 @@ import { errorHandler, notFoundHandler, requestContext } from './http/middleware
  * before the JSON parser; the rest get parsed JSON.
  */
 const rawBodyRouters: ((ctx: AppContext) => Router)[] = [ingestRouter, otlpRouter, proxyRouter];
-const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter];
+const jsonRouters: ((ctx: AppContext) => Router)[] = [healthRouter, ...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter, webhooksRouter];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
