@@ -12,6 +12,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60_000,
+  // A leaked handle must never hang CI (which has a hard time limit); jest still reports it.
+  forceExit: true,
 };
 
 // CI asks for a machine-readable summary (printed as "N passed, N failed" by .ci/run).

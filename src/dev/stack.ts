@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { DEV_JWT_SECRET } from '../auth/dev-secret';
 import { loadConfig } from '../config';
+import { resolveMasterKey } from '../keys/crypto';
 import { createLogger } from '../logger';
 import { startRuntime } from '../runtime';
 import { PROJECT_ROOT } from '../temporal/binaries';
@@ -8,7 +10,7 @@ import { resolveDevPostgres } from './postgres';
 
 /** Settings that make `npm run dev` work with nothing configured; explicit environment wins. */
 const DEV_DEFAULTS: Record<string, string> = {
-  AUTH_JWT_SECRET: 'dev-only-secret-change-me-0123456789',
+  AUTH_JWT_SECRET: DEV_JWT_SECRET,
   LOG_LEVEL: 'info',
 };
 
@@ -22,6 +24,11 @@ export async function runDevStack(): Promise<void> {
   const log = (m: string) => process.stdout.write(`[dev] ${m}\n`);
 
   const preliminary = loadConfig();
+  // A master key made once for this machine and kept in .data/master.key (never for production roles).
+  if (!process.env.MASTER_KEY) {
+    const ring = resolveMasterKey(preliminary, { role: 'dev', dataDir });
+    process.env.MASTER_KEY = ring.keys.get(ring.currentId)!.toString('hex');
+  }
   const pg = await resolveDevPostgres(dataDir, log);
   log(`PostgreSQL (${pg.source}): ${pg.url.replace(/:[^:@/]*@/, ':***@')}`);
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startRuntime, type Runtime } from '../../src/runtime';
@@ -11,7 +12,7 @@ async function health(url: string) {
 }
 
 function apiRuntime(env: Record<string, string>, databaseUrl: string) {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', MASTER_KEY: randomBytes(32).toString('hex'), ...env });
   return startRuntime(config, { role: 'api', databaseUrl, port: 0, logger: createLogger('silent') });
 }
 
@@ -27,9 +28,9 @@ describe('GET /health when a dependency is down', () => {
     runtime = await apiRuntime({ TEMPORAL_ADDRESS: temporal.address }, database.url);
   });
   afterAll(async () => {
-    await runtime.stop();
-    await temporal.stop();
-    await database.drop();
+    await runtime?.stop();
+    await temporal?.stop();
+    await database?.drop();
   });
 
   it('answers 503 naming temporal after the Temporal server stops, and 200 before', async () => {
