@@ -176,3 +176,23 @@ describe('tokenizer and helpers', () => {
     expect(storableText('abcdef', 3)).toMatch(/^abc\n\[truncated/);
   });
 });
+
+describe('cost memo', () => {
+  it('prices repeat lookups exactly like the catalogue, including cache tokens', () => {
+    for (const [model, pid, slug] of [
+      ['gpt-4o-mini', 'openai', 'openai'],
+      ['claude-3-5-sonnet-20241022', 'anthropic', 'anthropic'],
+    ] as const) {
+      for (let i = 0; i < 3; i++) {
+        const usage = { promptTokens: 1000 + i, completionTokens: 10 * i, totalTokens: 1000 + 11 * i, cacheReadTokens: 100 * i, cacheWriteTokens: i };
+        const expected = calcPrice(
+          { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens, cache_read_tokens: usage.cacheReadTokens || undefined, cache_write_tokens: usage.cacheWriteTokens || undefined },
+          model,
+          { providerId: pid },
+        )!.total_price;
+        expect(costUsd(providers[slug], model, usage)).toBeCloseTo(expected, 12);
+      }
+    }
+    expect(costUsd(providers.openai, 'not-a-model-xyz', { promptTokens: 1, completionTokens: 1, totalTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeNull();
+  });
+});
