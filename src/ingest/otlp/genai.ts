@@ -166,6 +166,7 @@ function contentFrom(
   keys: string[],
   prefixes: string[],
   consumed: Set<string>,
+  hasIndexed: boolean,
 ): unknown {
   for (const k of keys) {
     const v = attrs[k];
@@ -174,11 +175,23 @@ function contentFrom(
       return maybeJson(v);
     }
   }
+  if (!hasIndexed) return undefined;
   for (const p of prefixes) {
     const list = indexed(attrs, p, consumed);
     if (list) return list;
   }
   return undefined;
+}
+
+const INDEXED_HEADS = [...INPUT_PREFIXES, ...OUTPUT_PREFIXES].map((p) => `${p}.`);
+/** One pass over the keys: does any indexed content attribute exist at all? (Usually not.) */
+function hasIndexedContent(attrs: Record<string, unknown>): boolean {
+  for (const k in attrs) {
+    if (k.length > 12 && (k.charCodeAt(0) === 103 /* g */ || k.charCodeAt(0) === 108) /* l */) {
+      for (const h of INDEXED_HEADS) if (k.startsWith(h)) return true;
+    }
+  }
+  return false;
 }
 
 export function mapGenAi(attrs: Record<string, unknown>, events: SpanEventLike[]): GenAiFields {
@@ -191,8 +204,9 @@ export function mapGenAi(attrs: Record<string, unknown>, events: SpanEventLike[]
     totalTokens = Math.min((promptTokens ?? 0) + (completionTokens ?? 0), MAX_INT);
   }
 
-  let input = contentFrom(attrs, INPUT_KEYS, INPUT_PREFIXES, consumedKeys);
-  let output = contentFrom(attrs, OUTPUT_KEYS, OUTPUT_PREFIXES, consumedKeys);
+  const hasIndexed = hasIndexedContent(attrs);
+  let input = contentFrom(attrs, INPUT_KEYS, INPUT_PREFIXES, consumedKeys, hasIndexed);
+  let output = contentFrom(attrs, OUTPUT_KEYS, OUTPUT_PREFIXES, consumedKeys, hasIndexed);
 
   // Content carried by span events (older and newer GenAI conventions).
   if (events.length > 0 && (input === undefined || output === undefined)) {

@@ -2,7 +2,7 @@ import { MAX_LABEL, MAX_SPAN_NAME, MAX_TRACE_NAME, truncateJson } from '../limit
 import type { IngestOp, SpanFields, TraceFields } from '../types';
 import type { ExportTraceServiceRequest, OtlpSpan } from './decode';
 import { mapGenAi, SESSION_KEYS, USER_KEYS, type SpanEventLike } from './genai';
-import { attributes, bytesToHex, int64ToNumber, isZero, nanosToIso } from './values';
+import { attributes, bytesToHex, isZero, nanosToIso, nanosToMicros } from './values';
 
 /**
  * OTLP spans → our operations. Every span becomes a span create (OTLP only exports ended spans,
@@ -64,9 +64,9 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
           reject('startTimeUnixNano is missing or out of range');
           continue;
         }
-        const endNanos = int64ToNumber(span.endTimeUnixNano);
-        const end = endNanos > 0 ? nanosToIso(span.endTimeUnixNano) : null;
-        if (endNanos > 0 && (!end || endNanos < int64ToNumber(span.startTimeUnixNano))) {
+        const endMicros = nanosToMicros(span.endTimeUnixNano);
+        const end = endMicros !== 0 ? nanosToIso(span.endTimeUnixNano) : null;
+        if (endMicros !== 0 && (!end || endMicros < nanosToMicros(span.startTimeUnixNano))) {
           reject('endTimeUnixNano is before startTimeUnixNano or out of range');
           continue;
         }
@@ -91,16 +91,17 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
           span_type: g.spanType,
           status: isError ? 'error' : 'ok',
           start_time: start,
-          ...(end ? { end_time: end } : {}),
-          ...(parentId ? { parent_span_id: parentId } : {}),
-          ...(g.model ? { model: g.model } : {}),
-          ...(g.promptTokens !== undefined ? { prompt_tokens: g.promptTokens } : {}),
-          ...(g.completionTokens !== undefined ? { completion_tokens: g.completionTokens } : {}),
-          ...(g.totalTokens !== undefined ? { total_tokens: g.totalTokens } : {}),
-          ...(g.input !== undefined ? { input: truncateJson(g.input, maxFieldBytes) } : {}),
-          ...(g.output !== undefined ? { output: truncateJson(g.output, maxFieldBytes) } : {}),
           metadata: limitMetadata(metadata, maxFieldBytes),
         };
+        // assigned only when present: absent fields must stay absent ("not sent"), not undefined-valued keys
+        if (end) fields.end_time = end;
+        if (parentId) fields.parent_span_id = parentId;
+        if (g.model) fields.model = g.model;
+        if (g.promptTokens !== undefined) fields.prompt_tokens = g.promptTokens;
+        if (g.completionTokens !== undefined) fields.completion_tokens = g.completionTokens;
+        if (g.totalTokens !== undefined) fields.total_tokens = g.totalTokens;
+        if (g.input !== undefined) fields.input = truncateJson(g.input, maxFieldBytes);
+        if (g.output !== undefined) fields.output = truncateJson(g.output, maxFieldBytes);
         spanOps.push({ op: 'span.create', id: spanId, fields });
         if (!parentId) roots.push({ traceId, span, fields, resource, session: g.sessionId, user: g.userId });
       }

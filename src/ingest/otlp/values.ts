@@ -13,16 +13,36 @@ export function int64ToNumber(v: Int64): number {
   return high * 4294967296 + low;
 }
 
-const MAX_NANOS = 253402300799999999999; // 9999-12-31T23:59:59.999999999Z
+const MAX_MICROS = 253402300799999999; // 9999-12-31T23:59:59.999999Z
+
+/** Unix nanoseconds → whole microseconds, exactly (a double holding nanoseconds is off by up to 256 ns). */
+export function nanosToMicros(v: Int64): number {
+  if (v === null || v === undefined) return 0;
+  try {
+    let n: bigint;
+    if (typeof v === 'number') n = Number.isFinite(v) ? BigInt(Math.trunc(v)) : -1n;
+    else if (typeof v === 'string') n = /^\d{1,20}$/.test(v) ? BigInt(v) : -1n;
+    else n = (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0);
+    return Number(n / 1000n);
+  } catch {
+    return -1;
+  }
+}
+
+// Spans of one batch share their second: the 'YYYY-MM-DDTHH:MM:SS.' prefix is reused.
+let lastSecond = NaN;
+let lastPrefix = '';
 
 /** Unix nanoseconds as ISO 8601 with microseconds (what timestamptz keeps); null for 0/invalid. */
 export function nanosToIso(v: Int64): string | null {
-  const nanos = int64ToNumber(v);
-  if (!Number.isFinite(nanos) || nanos <= 0 || nanos > MAX_NANOS) return null;
-  const micros = Math.floor(nanos / 1000);
-  const ms = Math.floor(micros / 1000);
-  const us = micros - ms * 1000;
-  return `${new Date(ms).toISOString().slice(0, -1)}${String(us).padStart(3, '0')}Z`;
+  const micros = nanosToMicros(v);
+  if (!(micros > 0) || micros > MAX_MICROS) return null;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== lastSecond) {
+    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    lastSecond = second;
+  }
+  return `${lastPrefix}${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
 export function anyValue(v: AnyValue | null | undefined): unknown {
