@@ -182,6 +182,8 @@ export function createProxy(ctx: AppContext): Proxy {
         }
       }
 
+      // The caller left while we prepared: nothing goes upstream and there is nothing to record.
+      if (res.destroyed || req.socket.destroyed) return;
       const url = baseUrlFor(provider, config, keyEntry.baseUrl) + upstreamPath;
       const headers = upstreamRequestHeaders(req.headers);
       applyProviderAuth(provider, headers, keyEntry.apiKey);
