@@ -258,4 +258,23 @@ describe('JSON ingest /ingest/*', () => {
     const [row] = await app.database.db('spans').where({ project_id: t.projectId, trace_id: traceId }).count<{ c: number }[]>('* as c');
     expect(Number(row!.c)).toBe(60);
   });
+
+  it('deleting traces or their project deletes their spans, placeholders included', async () => {
+    const tenant = await seedTenant(app);
+    const k = { token: tenant.fullKey };
+    const now = Date.now();
+    await api(app, 'POST', '/ingest/traces', { ...k, body: { id: 'doomed', name: 'x', start_time: iso(now) } });
+    await api(app, 'POST', '/ingest/spans', { ...k, body: { id: 'doomed-s', trace_id: 'doomed', name: 's', start_time: iso(now) } });
+    await api(app, 'POST', '/ingest/traces', { ...k, body: { id: 'kept', name: 'x', start_time: iso(now) } });
+    await api(app, 'POST', '/ingest/spans', { ...k, body: { id: 'kept-s', trace_id: 'kept', name: 's', start_time: iso(now) } });
+    await api(app, 'PATCH', '/ingest/spans/orphan-update', { ...k, body: { output: 'no trace known' } });
+    const db = app.database.db;
+    const spanIds = async () => (await db('spans').where({ project_id: tenant.projectId }).orderBy('id')).map((r) => r.id);
+    expect(await spanIds()).toEqual(['doomed-s', 'kept-s', 'orphan-update']);
+    await db('traces').where({ project_id: tenant.projectId, id: 'doomed' }).delete();
+    expect(await spanIds()).toEqual(['kept-s', 'orphan-update']);
+    await db('projects').where({ id: tenant.projectId }).delete();
+    expect(await spanIds()).toEqual([]);
+    expect(await db('traces').where({ project_id: tenant.projectId })).toHaveLength(0);
+  });
 });
