@@ -60,13 +60,21 @@ export class OutboxDispatcher {
   private listenerRetry: NodeJS.Timeout | undefined;
   private temporalRetryAt = 0;
   private temporalBackoffMs = 0;
+  private lastSweep = 0;
+  /** Deliveries waiting for a workflow start, and those being started (never started twice at once). */
+  private readonly queue: DeliveryRow[] = [];
+  private readonly claimed = new Set<string>();
+  private inflight = 0;
+  private startedIds: string[] = [];
+  private flushing: Promise<void> | undefined;
+  private idleStarts: (() => void)[] = [];
   private readonly batchSize: number;
   private readonly startConcurrency: number;
   private readonly log: Logger;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.batchSize = opts.batchSize ?? 200;
-    this.startConcurrency = opts.startConcurrency ?? 32;
+    this.startConcurrency = opts.startConcurrency ?? 64;
     this.log = opts.logger.child({ component: 'outbox-dispatcher' });
   }
 
@@ -83,6 +91,9 @@ export class OutboxDispatcher {
     this.wake();
     if (this.listenerRetry) clearTimeout(this.listenerRetry);
     await this.loop;
+    this.queue.length = 0;
+    await this.startsSettled();
+    await this.flushStarted();
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -155,14 +166,32 @@ export class OutboxDispatcher {
     });
   }
 
-  /** One round: move a batch from the outbox, start its workflows, retry starts that failed before. True if it did work. */
+  /**
+   * One round: move a batch from the outbox into delivery records and hand them to the starter
+   * (which works in the background, so the next batch is dispatched while workflows start); now
+   * and then, pick up records whose start failed earlier. True if more work is waiting.
+   */
   async cycle(): Promise<boolean> {
     const created = await this.dispatchBatch();
-    const temporalOk = Date.now() >= this.temporalRetryAt;
-    if (temporalOk && created.length) await this.startAll(created);
-    const restarted = Date.now() >= this.temporalRetryAt ? await this.startUnstarted() : 0;
-    // A full batch means more may be waiting: go again without sleeping.
-    return created.length === this.batchSize || restarted === this.batchSize;
+    this.enqueue(created);
+    let swept = 0;
+    const now = Date.now();
+    if (now >= this.temporalRetryAt && now - this.lastSweep >= Math.min(this.opts.pollMs, 5_000)) {
+      this.lastSweep = now;
+      swept = await this.sweepUnstarted();
+    }
+    return created.length === this.batchSize || swept === this.batchSize;
+  }
+
+  /** Resolves when every queued and running start has finished and been recorded (tests, shutdown). */
+  async drained(): Promise<void> {
+    await this.startsSettled();
+    await this.flushStarted();
+  }
+
+  private startsSettled(): Promise<void> {
+    if (this.inflight === 0 && (this.queue.length === 0 || Date.now() < this.temporalRetryAt)) return Promise.resolve();
+    return new Promise((resolve) => this.idleStarts.push(resolve));
   }
 
   /** Outbox rows → delivery records, atomically. Returns the records created. */
@@ -196,21 +225,19 @@ export class OutboxDispatcher {
           });
         }
       }
-      if (deliveries.length) {
-        // Chunked to stay under PostgreSQL's bind-parameter limit for big fan-outs.
-        for (let i = 0; i < deliveries.length; i += 1000) {
-          await trx('webhook_deliveries').insert(
-            deliveries.slice(i, i + 1000).map(({ url: _u, ...d }) => ({ ...d, status: 'pending', created_at: dispatchedAt })),
-          );
-        }
+      // Chunked to stay under PostgreSQL's bind-parameter limit for big fan-outs.
+      for (let i = 0; i < deliveries.length; i += 1000) {
+        await trx('webhook_deliveries').insert(
+          deliveries.slice(i, i + 1000).map(({ url: _u, ...d }) => ({ ...d, status: 'pending', created_at: dispatchedAt })),
+        );
       }
       await trx.raw('delete from event_outbox where id = any(?::bigint[])', [events.map((e) => e.id)]);
-      return deliveries;
+      return deliveries.map(({ id, webhook_id, org_id, event_type, url }) => ({ id, webhook_id, org_id, event_type, url }));
     });
   }
 
-  /** Records whose workflow start failed earlier (or was interrupted by a crash). */
-  private async startUnstarted(): Promise<number> {
+  /** Records whose workflow start failed earlier (Temporal down) or was lost in a crash. */
+  private async sweepUnstarted(): Promise<number> {
     const rows: DeliveryRow[] = await this.opts.db('webhook_deliveries as d')
       .join('webhooks as w', 'w.id', 'd.webhook_id')
       .select('d.id', 'd.webhook_id', 'd.org_id', 'd.event_type', 'w.url')
@@ -220,43 +247,78 @@ export class OutboxDispatcher {
       .andWhere('d.created_at', '<', this.opts.db.raw("now() - interval '2 seconds'"))
       .orderBy('d.created_at')
       .limit(this.batchSize);
-    if (rows.length === 0) return 0;
-    this.log.info({ count: rows.length }, 'starting delivery workflows that could not be started before');
-    return this.startAll(rows);
+    const fresh = rows.filter((r) => !this.claimed.has(r.id));
+    if (fresh.length) this.log.info({ count: fresh.length }, 'starting delivery workflows that could not be started before');
+    this.enqueue(fresh);
+    return rows.length;
   }
 
-  /** Starts workflows with bounded concurrency; marks the ones that are running. Returns how many. */
-  private async startAll(rows: DeliveryRow[]): Promise<number> {
-    const ok: string[] = [];
-    let failure: unknown;
-    let next = 0;
-    const workers = Array.from({ length: Math.min(this.startConcurrency, rows.length) }, async () => {
-      while (next < rows.length && failure === undefined) {
-        const r = rows[next++]!;
-        const d: DeliveryToStart = { id: r.id, webhookId: r.webhook_id, orgId: r.org_id, eventType: r.event_type, url: r.url };
-        try {
-          await this.opts.withDeadline(5_000, () => startDeliveryWorkflow(this.opts.client, this.opts.taskQueue, d));
-          ok.push(r.id);
-        } catch (err) {
-          failure ??= err;
-        }
+  private enqueue(rows: DeliveryRow[]): void {
+    for (const r of rows) {
+      if (this.claimed.has(r.id)) continue;
+      this.claimed.add(r.id);
+      this.queue.push(r);
+    }
+    this.pump();
+  }
+
+  /** Keeps up to `startConcurrency` workflow starts in flight. */
+  private pump(): void {
+    while (this.inflight < this.startConcurrency && this.queue.length && Date.now() >= this.temporalRetryAt) {
+      const r = this.queue.shift()!;
+      this.inflight++;
+      const d: DeliveryToStart = { id: r.id, webhookId: r.webhook_id, orgId: r.org_id, eventType: r.event_type, url: r.url };
+      this.opts
+        .withDeadline(5_000, () => startDeliveryWorkflow(this.opts.client, this.opts.taskQueue, d))
+        .then(
+          () => {
+            this.temporalBackoffMs = 0;
+            this.startedIds.push(r.id);
+            this.scheduleFlush();
+          },
+          (err) => this.startFailed(err),
+        )
+        .finally(() => {
+          this.inflight--;
+          this.claimed.delete(r.id);
+          this.pump();
+          if (this.inflight === 0 && (this.queue.length === 0 || Date.now() < this.temporalRetryAt)) {
+            for (const fn of this.idleStarts.splice(0)) fn();
+          }
+        });
+    }
+  }
+
+  private startFailed(err: unknown): void {
+    if (Date.now() < this.temporalRetryAt) return; // already backing off
+    this.temporalBackoffMs = Math.min(30_000, Math.max(1_000, this.temporalBackoffMs * 2));
+    this.temporalRetryAt = Date.now() + this.temporalBackoffMs;
+    // The queued rows are safe in PostgreSQL; the sweep starts them once Temporal answers again.
+    for (const r of this.queue.splice(0)) this.claimed.delete(r.id);
+    this.log.warn({ err, retryInMs: this.temporalBackoffMs }, 'could not start delivery workflows (Temporal unavailable?); they stay queued in PostgreSQL');
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = (async () => {
+      await new Promise((r) => setImmediate(r));
+      try {
+        await this.flushStarted();
+      } finally {
+        this.flushing = undefined;
+        if (this.startedIds.length) this.scheduleFlush();
       }
-    });
-    await Promise.all(workers);
-    if (ok.length) {
-      await this.opts.db.raw('update webhook_deliveries set workflow_started_at = now() where id = any(?::uuid[]) and workflow_started_at is null', [ok]);
+    })();
+  }
+
+  /** Marks started workflows in one statement per batch (a lost mark only causes a harmless re-start). */
+  private async flushStarted(): Promise<void> {
+    while (this.startedIds.length) {
+      const ids = this.startedIds.splice(0, 1000);
+      await this.opts.db
+        .raw('update webhook_deliveries set workflow_started_at = now() where id = any(?::uuid[]) and workflow_started_at is null', [ids])
+        .catch((err) => this.log.warn({ err }, 'could not mark delivery workflows as started; the sweep will re-start them harmlessly'));
     }
-    if (failure !== undefined) {
-      this.temporalBackoffMs = Math.min(30_000, Math.max(1_000, this.temporalBackoffMs * 2));
-      this.temporalRetryAt = Date.now() + this.temporalBackoffMs;
-      this.log.warn(
-        { err: failure, pending: rows.length - ok.length, retryInMs: this.temporalBackoffMs },
-        'could not start delivery workflows (Temporal unavailable?); they stay queued in PostgreSQL',
-      );
-    } else {
-      this.temporalBackoffMs = 0;
-    }
-    return ok.length;
   }
 }
 
