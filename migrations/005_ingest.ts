@@ -27,7 +27,7 @@ export async function up(knex: Knex): Promise<void> {
       start_time timestamptz not null,
       end_time timestamptz,
       duration_ms double precision generated always as (
-        case when created and end_time is not null then extract(epoch from (end_time - start_time)) * 1000 end) stored,
+        case when created and end_time is not null then date_part('epoch', end_time - start_time) * 1000 end) stored,
       source text not null default 'sdk' check (source in ('sdk', 'otlp')),
       created boolean not null default false,
       -- set once, by the conditional UPDATE that emits trace.completed
@@ -63,7 +63,8 @@ export async function up(knex: Knex): Promise<void> {
       metadata jsonb,
       start_time timestamptz,
       end_time timestamptz,
-      duration_ms double precision generated always as (extract(epoch from (end_time - start_time)) * 1000) stored,
+      -- date_part (double precision), not extract (numeric): cheaper on every insert
+      duration_ms double precision generated always as (date_part('epoch', end_time - start_time) * 1000) stored,
       created boolean not null default false,
       created_at timestamptz not null default now(),
       primary key (project_id, id)

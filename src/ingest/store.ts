@@ -121,6 +121,10 @@ const SQL = {
        created = true
      where not s.created
      ${SPAN_CREATE_RETURNING}`,
+  /** The fast path of createSpans: no conflict handling (see FAST_INSERT_MIN_ROWS). */
+  insertSpans: `insert into spans as s (${SPAN_INSERT}, created)
+     select ${SPAN_INSERT}, true from (${SPAN_ROWS}) as x
+     ${SPAN_CREATE_RETURNING}`,
   updateSpans: `insert into spans as s (${SPAN_INSERT}, created)
      select ${SPAN_INSERT}, false from (${SPAN_ROWS}) as x
      on conflict (project_id, id) do update set
@@ -229,7 +233,7 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
       }
     }
     if (spanCreates.length) {
-      const out = await spanStatement(trx, SQL.createSpans, sortByKey(spanCreates));
+      const out = await createSpans(trx, sortByKey(spanCreates));
       const filled = new Set<string>();
       for (const r of out) {
         const k = key(r.project_id as string, r.id as string);
@@ -308,6 +312,28 @@ function sortByKey(list: Located[]): Located[] {
 
 function traceRow(l: Located): Row {
   return { project_id: l.projectId, id: l.op.id, source: l.source, ...l.op.fields };
+}
+
+/**
+ * Large span creates (OTLP exports, SDK batches) are almost always new spans: a plain INSERT is
+ * ~20% cheaper for PostgreSQL than INSERT … ON CONFLICT. It runs under a savepoint; if any span
+ * already exists (a retried export, a create filling an update's placeholder) the savepoint is
+ * rolled back and the conflict-handling upsert does the work.
+ */
+const FAST_INSERT_MIN_ROWS = 50;
+
+async function createSpans(trx: Knex.Transaction, list: Located[]): Promise<Row[]> {
+  if (list.length < FAST_INSERT_MIN_ROWS) return spanStatement(trx, SQL.createSpans, list);
+  await trx.raw('savepoint span_fast_insert');
+  try {
+    const out = await spanStatement(trx, SQL.insertSpans, list);
+    await trx.raw('release savepoint span_fast_insert');
+    return out;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    await trx.raw('rollback to savepoint span_fast_insert');
+    return spanStatement(trx, SQL.createSpans, list);
+  }
 }
 
 async function spanStatement(trx: Knex.Transaction, sql: string, list: Located[]): Promise<Row[]> {

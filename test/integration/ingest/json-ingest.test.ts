@@ -197,7 +197,21 @@ describe('JSON ingest /ingest/*', () => {
       ];
       const r = await post('/ingest/batch', { operations });
       expect(r.status).toBe(200);
+      expect(r.body.data.results.filter((x: { status: number }) => x.status === 201)).toHaveLength(1000);
       expect((await getTrace(traceId)).span_count).toBe(999);
+      // the same large batch again (a retry): every create is a replay, nothing is duplicated
+      const again = await post('/ingest/batch', { operations });
+      expect(again.status).toBe(200);
+      expect(again.body.data.results.every((x: { status: number; created: boolean }) => x.status === 200 && x.created === false)).toBe(true);
+      // a large batch mixing new spans with one that already exists
+      const mixed = await post('/ingest/batch', {
+        operations: [
+          ...Array.from({ length: 60 }, (_, i) => ({ op: 'span.create', id: `${traceId}-new${i}`, body: { trace_id: traceId, name: 'n', start_time: iso(now) } })),
+          { op: 'span.create', id: `${traceId}-s0`, body: { trace_id: traceId, name: 'dup', start_time: iso(now) } },
+        ],
+      });
+      expect(mixed.body.data.results.map((x: { status: number }) => x.status)).toEqual([...Array(60).fill(201), 200]);
+      expect((await getTrace(traceId)).span_count).toBe(1059);
     });
   });
 
