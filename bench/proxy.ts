@@ -10,7 +10,8 @@
  * that every proxied call was logged.
  *
  * Env: BENCH_SECONDS (per run, default 10), BENCH_RATES (default 500,1000,2000),
- * BENCH_PG_URL (default the local server), BENCH_SKIP_BUILD=1 to reuse .data/bench-build.
+ * BENCH_PG_URL (default the local server), BENCH_SKIP_BUILD=1 to reuse .data/bench-build,
+ * BENCH_GATEWAY_NODE_FLAGS (e.g. "--max-semi-space-size=4"), BENCH_PROFILE=1 (CPU profile of the gateway).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -61,6 +62,24 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60000;
 server.listen(Number(process.argv[1]), '127.0.0.1', () => process.send && process.send('ready'));
+`;
+
+/** Reference floor: the least a Node proxy can do (raw http server + undici, no framework, no logging). */
+const BARE_PROXY_SRC = `
+const http = require('node:http');
+const { request, Agent } = require('undici');
+const [port, upstream] = [Number(process.argv[1]), process.argv[2]];
+const agent = new Agent({ keepAliveTimeout: 30000 });
+http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    const r = await request(upstream + req.url, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks), dispatcher: agent });
+    res.writeHead(r.statusCode, { 'content-type': r.headers['content-type'], 'content-length': r.headers['content-length'] });
+    r.body.on('data', (c) => res.write(c));
+    r.body.on('end', () => res.end());
+  });
+}).listen(port, '127.0.0.1');
 `;
 
 const REQUEST_BODY = JSON.stringify({
@@ -169,10 +188,16 @@ async function main() {
     children.push(up);
     await waitForPort('127.0.0.1', upPort, 10_000);
     const upstream = `http://127.0.0.1:${upPort}`;
+    const barePort = await freePort();
+    const bare = startChild(['-e', BARE_PROXY_SRC, String(barePort), upstream], {}, 'bare proxy');
+    children.push(bare);
+    await waitForPort('127.0.0.1', barePort, 10_000);
+    const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
 
     const gwPort = await freePort();
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.data', 'bench-prof')}`] : [];
-    const gw = startChild([...profile, path.join(BUILD, 'src/main.js'), 'api'], {
+    const nodeFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const gw = startChild([...profile, ...nodeFlags, path.join(BUILD, 'src/main.js'), 'api'], {
       DATABASE_URL: dbUrl,
       PORT: String(gwPort),
       HOST: '127.0.0.1',
@@ -208,12 +233,19 @@ async function main() {
     const warm = await load(gwUrl, 500, 3, { ...auth, 'x-service-log-body': 'full' });
 
     const rows: string[] = [];
+    const floorRows: string[] = [];
     let proxied = 0;
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(gw.pid!).rss)), 200);
     for (const rate of RATES) {
       log(`${rate} req/s: direct`);
+      const up0 = cpuMs(up.pid!);
       const d = await load(directUrl, rate, SECONDS, {});
+      const upCpuPerReq = (cpuMs(up.pid!) - up0) / Math.max(1, d.count + d.non2xx);
+      log(`${rate} req/s: bare undici proxy (floor)`);
+      const b0 = cpuMs(bare.pid!);
+      const b = await load(bareUrl, rate, SECONDS, {});
+      const bareCpuPerReq = (cpuMs(bare.pid!) - b0) / Math.max(1, b.count + b.non2xx);
       log(`${rate} req/s: through the gateway`);
       const cpu0 = cpuMs(gw.pid!);
       const g = await load(gwUrl, rate, SECONDS, { ...auth, 'x-service-log-body': 'full' });
@@ -222,7 +254,10 @@ async function main() {
       const rss = rssMb(gw.pid!).rss;
       const f = (x: number) => x.toFixed(2).padStart(7);
       rows.push(
-        `| ${String(rate).padStart(5)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.p95 - d.p95)} | ${f(g.p99 - d.p99)} | ${d.rps.toFixed(0).padStart(6)} | ${g.rps.toFixed(0).padStart(6)} | ${String(g.non2xx + g.errors).padStart(6)} | ${cpuPerReq.toFixed(2).padStart(6)} | ${rss.toFixed(0).padStart(7)} |`,
+        `| ${String(rate).padStart(5)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.p95 - d.p95)} | ${f(g.p99 - d.p99)} | ${d.rps.toFixed(0).padStart(6)} | ${g.rps.toFixed(0).padStart(6)} | ${String(g.non2xx + g.errors).padStart(6)} | ${upCpuPerReq.toFixed(2).padStart(6)} | ${cpuPerReq.toFixed(2).padStart(6)} | ${rss.toFixed(0).padStart(7)} |`,
+      );
+      floorRows.push(
+        `| ${String(rate).padStart(5)} | ${f(b.p50 - d.p50)} | ${f(b.p95 - d.p95)} | ${f(b.p99 - d.p99)} | ${b.rps.toFixed(0).padStart(6)} | ${bareCpuPerReq.toFixed(2).padStart(6)} |`,
       );
       log(rows[rows.length - 1]!);
     }
@@ -251,9 +286,15 @@ async function main() {
       '',
       `Proxy overhead, fixed-rate load for ${SECONDS}s per run, full body logging (ms; added = gateway - direct at the same percentile)`,
       '',
-      '|  rate | direct p50 | gw p50 | added p50 | added p95 | added p99 | direct rps | gw rps | errors | gw CPU ms/req | gw RSS MB |',
-      '|------:|-------:|-------:|--------:|--------:|--------:|-------:|-------:|-------:|------:|--------:|',
+      '|  rate | direct p50 | gw p50 | added p50 | added p95 | added p99 | direct rps | gw rps | errors | upstream CPU ms/req | gw CPU ms/req | gw RSS MB |',
+      '|------:|-------:|-------:|--------:|--------:|--------:|-------:|-------:|-------:|------:|------:|--------:|',
       ...rows,
+      '',
+      'Reference floor on this machine: a bare Node proxy (http server + undici, no framework, auth, logging) under the same load',
+      '',
+      '|  rate | added p50 | added p95 | added p99 | rps | CPU ms/req |',
+      '|------:|--------:|--------:|--------:|-------:|------:|',
+      ...floorRows,
       '',
       `Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms; via gateway p50 ${tg.p50.toFixed(2)} ms / p99 ${tg.p99.toFixed(2)} ms (added p50 ${(tg.p50 - td.p50).toFixed(2)} ms)`,
       `Gateway RSS: peak sampled ${peakRss.toFixed(0)} MB, high-water mark ${hwm.toFixed(0)} MB`,
