@@ -231,7 +231,7 @@ describe('JSON ingest /ingest/*', () => {
       const before = await counts();
       const r = await raw(path, body);
       expect(r.status).toBe(400);
-      const j = await r.json();
+      const j = (await r.json()) as { success: boolean; code: unknown };
       expect(j.success).toBe(false);
       expect(typeof j.code).toBe('string');
       expect(await counts()).toEqual(before);

@@ -161,7 +161,7 @@ describe('OTLP /v1/traces', () => {
     const jsonRes = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(exportRequestJson(spans)) });
     expect(jsonRes.status).toBe(200);
     expect(jsonRes.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await jsonRes.json();
+    const body = (await jsonRes.json()) as { partialSuccess: { rejectedSpans: number; errorMessage: string } };
     expect(body.partialSuccess.rejectedSpans).toBe(2);
     expect(body.partialSuccess.errorMessage).toMatch(/spanId/);
     expect((await getTrace(traceId)).body.data.spans.map((s: { id: string }) => s.id)).toEqual([good]);
@@ -191,7 +191,7 @@ describe('OTLP /v1/traces', () => {
     for (const body of ['{"resourceSpans":[', '[]', '{"resourceSpans":"x"}']) {
       const res = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body });
       expect(res.status).toBe(400);
-      const status = await res.json();
+      const status = (await res.json()) as { code: number; message: unknown };
       expect(status.code).toBe(3);
       expect(typeof status.message).toBe('string');
     }
