@@ -1,6 +1,7 @@
 import { createApp } from './app';
 import type { Config } from './config';
 import type { AppContext } from './context';
+import { ensureDatabase } from './db/admin';
 import { createDb, migrateLatest } from './db/knex';
 import { outboxDispatcherService } from './events/dispatcher';
 import { traceSweeperService } from './ingest/sweeper';
@@ -34,6 +35,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const db = createDb(opts.databaseUrl, config.DATABASE_POOL_MAX, logger);
   if (opts.migrate) {
+    // Creating the database needs rights a managed database may not grant: best effort.
+    await ensureDatabase(opts.databaseUrl).catch((err) => logger.warn({ err }, 'could not check or create the database'));
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
