@@ -1,7 +1,5 @@
 import type { ActivityDeps } from './deps';
-import { readFileSync } from 'node:fs';
-import type { Config } from '../src/config';
-import { SafeHttpClient, type AttemptOutcome } from '../src/webhooks/safe-http';
+import { deliveryClientFor, type AttemptOutcome } from '../src/webhooks/safe-http';
 import { decryptWebhookSecret, keyringFor } from '../src/webhooks/secrets';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signBody } from '../src/webhooks/signing';
 
@@ -24,21 +22,6 @@ export interface DeliveryRecordFields {
   dlq_reason?: string;
   /** `cancel_requested` is refined from the webhook row into webhook_disabled / webhook_deleted. */
   stop_reason?: string;
-}
-
-const clients = new WeakMap<Config, SafeHttpClient>();
-
-/** One pooled HTTPS client per worker configuration (keep-alive connections are reused across attempts). */
-export function deliveryClientFor(config: Config): SafeHttpClient {
-  let c = clients.get(config);
-  if (!c) {
-    c = new SafeHttpClient({
-      allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS,
-      extraCaPem: config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE) : undefined,
-    });
-    clients.set(config, c);
-  }
-  return c;
 }
 
 export interface AttemptInput {

@@ -47,6 +47,37 @@ server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }
 process.on('disconnect', () => process.exit(0));
 `;
 
+/** CPU seconds used so far by a process (user + system), from /proc. */
+function cpuOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
+    const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(parts[11]) + Number(parts[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+/** CPU seconds used by all postgres processes (the server forks one per connection). */
+function cpuOfPostgres(): number {
+  const fs = require('node:fs');
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuOf(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+/** Whole-machine busy CPU seconds (all processes, including other people's). */
+function cpuOfMachine(): number {
+  const line = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return (line[0] + line[1] + line[2] + line[5] + line[6] + line[7]) / 100;
+}
+
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
 async function main() {
@@ -103,12 +134,14 @@ async function main() {
 
   const rows: string[][] = [];
   const stageRows: string[][] = [];
+  const cpuRows: string[][] = [];
   let total = 50;
   for (const rate of RATES) {
     latencies.length = 0;
     const startArrived = arrived;
     const n = Math.round(rate * SECONDS);
     log(`phase ${rate}/s: emitting ${n} events over ${SECONDS} s`);
+    const cpu0 = { self: process.cpuUsage(), temporal: cpuOf(temporal.process.pid), receiver: cpuOf(receiver.pid), pg: cpuOfPostgres(), machine: cpuOfMachine() };
     const t0 = Date.now();
     let sent = 0;
     const inflight = new Set<Promise<unknown>>();
@@ -126,6 +159,16 @@ async function main() {
     total += n;
     const done = await waitDelivered(db, total, 90_000);
     const secs = (done.at - t0) / 1000;
+    const self = process.cpuUsage(cpu0.self);
+    const perDelivery = (secs: number) => ((secs * 1000) / n).toFixed(2);
+    cpuRows.push([
+      String(rate),
+      perDelivery((self.user + self.system) / 1e6),
+      perDelivery(cpuOf(temporal.process.pid) - cpu0.temporal),
+      perDelivery(cpuOfPostgres() - cpu0.pg),
+      perDelivery(cpuOf(receiver.pid) - cpu0.receiver),
+      perDelivery(cpuOfMachine() - cpu0.machine),
+    ]);
     const sorted = [...latencies].sort((a, b) => a - b);
     const { rows: [stages] } = await db.raw(
       `select percentile_cont(0.5) within group (order by extract(epoch from created_at) * 1000 - (body::json->'request'->>'emitted_at')::bigint) as dispatch,
@@ -163,6 +206,14 @@ async function main() {
   console.log(sline(sh));
   console.log('|' + sw.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of stageRows) console.log(sline(r));
+  const ch = ['target ev/s', 'service (worker+dispatcher+emitter)', 'temporal server', 'postgres', 'receiver', 'whole machine'];
+  const cw = ch.map((h, i) => Math.max(h.length, ...cpuRows.map((r) => r[i]!.length)));
+  const cline = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(cw[i]!)).join(' | ') + ' |';
+  console.log('\nCPU milliseconds per delivery, by process (from emit start until all delivered)');
+  console.log(cline(ch));
+  console.log('|' + cw.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of cpuRows) console.log(cline(r));
+  console.log(`\nload average at the end: ${require('node:os').loadavg().map((l: number) => l.toFixed(2)).join(' ')}`);
 
   await runtime.stop();
   receiver.kill();

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Request, type Response } from 'express';
 import { isUuid, requireJwt, requireRole } from '../auth/middleware';
 import { principalOf } from '../auth/principal';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { parseBody } from '../http/validate';
-import { SafeHttpClient } from '../webhooks/safe-http';
+import { safeHttpClientFromConfig } from '../webhooks/safe-http';
 import { createWebhookBody, updateWebhookBody } from '../webhooks/schemas';
 import { keyringFor } from '../webhooks/secrets';
 import {
@@ -37,19 +36,13 @@ export function webhooksRouter(ctx: AppContext): Router {
   const auth = requireJwt(ctx);
   const writer = requireRole('admin', 'editor');
 
+  // The test endpoint sends through the same SSRF-guarded client as the worker (built now, so a
+  // bad WEBHOOK_CA_FILE stops start-up); the keyring is resolved on first use.
+  const http = safeHttpClientFromConfig(ctx.config);
+  ctx.onShutdown(() => http.close());
   let deps: WebhookDeps | undefined;
-  const depsOf = (): WebhookDeps => {
-    if (!deps) {
-      // The test endpoint sends through the same SSRF-guarded client as the worker.
-      const http = new SafeHttpClient({
-        allowPrivateCidrs: ctx.config.WEBHOOK_ALLOW_PRIVATE_CIDRS,
-        extraCaPem: ctx.config.WEBHOOK_CA_FILE ? readFileSync(ctx.config.WEBHOOK_CA_FILE) : undefined,
-      });
-      ctx.onShutdown(() => http.close());
-      deps = { db: ctx.db, keyring: keyringFor(ctx.config), temporal: ctx.temporal.client, http, logger: ctx.logger };
-    }
-    return deps;
-  };
+  const depsOf = (): WebhookDeps =>
+    (deps ??= { db: ctx.db, keyring: keyringFor(ctx.config), temporal: ctx.temporal.client, http, logger: ctx.logger });
 
   r.get(base, auth, async (req, res) => ok(res, await listWebhooks(depsOf(), principalOf(req).orgId)));
   r.post(base, auth, writer, async (req, res) => ok(res, await createWebhook(depsOf(), principalOf(req), parseBody(createWebhookBody, req)), 201));

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import { buildBody } from '../webhooks/payload';
+import { deliveryClientFor } from '../webhooks/safe-http';
 import { deliveryWorkflowId } from '../webhooks/policy';
 import { startDeliveryWorkflow, type DeliveryToStart } from '../webhooks/workflow-client';
 import { OUTBOX_CHANNEL } from './outbox';
@@ -330,6 +331,8 @@ function connectionStringOf(db: Db): string | undefined {
 
 /** Background service of the worker role (registered in src/runtime.ts). */
 export async function outboxDispatcherService(ctx: AppContext): Promise<{ stop(): Promise<void> }> {
+  // The worker's delivery client (shared with the activities): a bad WEBHOOK_CA_FILE stops start-up here.
+  deliveryClientFor(ctx.config);
   const dispatcher = new OutboxDispatcher({
     db: ctx.db,
     client: ctx.temporal.client,

@@ -1,8 +1,10 @@
 import { promises as dns } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import type { LookupAddress } from 'node:dns';
 import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
+import { ConfigError } from '../config';
 import { AddressPolicy, type AddressVerdict } from './address-policy';
 import { ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
 
@@ -232,3 +234,27 @@ function defaultCaCertificates(): readonly string[] {
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+/** The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming the variable. */
+export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string }): SafeHttpClient {
+  let extraCaPem: Buffer | undefined;
+  if (config.WEBHOOK_CA_FILE) {
+    try {
+      extraCaPem = readFileSync(config.WEBHOOK_CA_FILE);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: cannot read ${config.WEBHOOK_CA_FILE} (${(err as Error).message})`);
+    }
+    if (!extraCaPem.toString('utf8').includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: ${config.WEBHOOK_CA_FILE} holds no PEM certificate`);
+  }
+  return new SafeHttpClient({ allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS, extraCaPem });
+}
+
+const clients = new WeakMap<object, SafeHttpClient>();
+
+/** One pooled client per configuration (keep-alive connections are reused across attempts). */
+export function deliveryClientFor(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string }): SafeHttpClient {
+  let c = clients.get(config);
+  if (!c) clients.set(config, (c = safeHttpClientFromConfig(config)));
+  return c;
+}

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SafeHttpClient, type Resolver } from '../../../src/webhooks/safe-http';
+import { ConfigError } from '../../../src/config';
+import { SafeHttpClient, safeHttpClientFromConfig, type Resolver } from '../../../src/webhooks/safe-http';
 import { signBody } from '../../../src/webhooks/signing';
 import { redirectTo, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
 
@@ -221,5 +222,10 @@ describe('SafeHttpClient', () => {
     expect((await client.post('not a url', body, headers)).errorMessage).toBe('invalid URL');
     expect(plainHits).toBe(0);
     expect(a.requests).toHaveLength(0);
+  });
+
+  it('refuses an unreadable or non-PEM WEBHOOK_CA_FILE with an error naming the variable', () => {
+    expect(() => safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: '/nonexistent/ca.pem' })).toThrow(ConfigError);
+    expect(() => safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: __filename })).toThrow(/WEBHOOK_CA_FILE: .* holds no PEM certificate/);
   });
 });
