@@ -10,6 +10,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create or replace function proxy_notify_api_key() returns trigger language plpgsql as $$
     begin
+      -- last_used_at bookkeeping changes nothing the proxy caches.
+      if tg_op = 'UPDATE' and old.is_active = new.is_active and old.scope = new.scope
+         and old.key_hash = new.key_hash and old.project_id = new.project_id and old.org_id = new.org_id then
+        return null;
+      end if;
       perform pg_notify('proxy_invalidate', 'api_key:' || coalesce(old.key_hash, new.key_hash));
       return null;
     end $$;

@@ -68,6 +68,9 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** SQL that changes what the proxy memoises (knex `query` events, transactions included). */
+const LOCAL_WRITE = /^\s*(?:update|delete\s+from|insert\s+into)\s+"?(api_keys|provider_keys|rate_limits)"?/i;
+
 /** Cached "no rate limit configured" (the cache does not keep nulls). */
 const NO_LIMIT = { none: true } as const;
 
@@ -99,6 +102,16 @@ export function createProxy(ctx: AppContext): Proxy {
   listener.on('api_key', (hash) => authCache.invalidate(hash));
   listener.on('provider_key', (id) => providerKeys.invalidate(id));
   listener.on('rate_limit', (projectId) => rateLimits.invalidate(projectId));
+  // Writes made by this very process (dashboard API calls) evict at once, even before their NOTIFY
+  // comes back: the caller may send its next proxied call the moment the API answers.
+  const onQuery = (q: { sql?: string }) => {
+    const m = q.sql ? LOCAL_WRITE.exec(q.sql) : null;
+    if (!m) return;
+    const table = m[1]!.toLowerCase();
+    if (table === 'api_keys' && /last_used_at/i.test(q.sql!) && !/is_active/i.test(q.sql!)) return;
+    (table === 'api_keys' ? authCache : table === 'provider_keys' ? providerKeys : rateLimits).clear();
+  };
+  db.on('query', onQuery);
   listener.onDisconnect(() => {
     authCache.clear();
     providerKeys.clear();
@@ -461,6 +474,7 @@ export function createProxy(ctx: AppContext): Proxy {
     authCache,
     start: () => listener.start(),
     close: async () => {
+      db.off('query', onQuery);
       await writer.stop(config.SHUTDOWN_TIMEOUT_MS);
       await listener.stop();
       await dispatcher.close().catch(() => undefined);

@@ -104,11 +104,13 @@ describe('proxy: response cache', () => {
   });
 
   it('expires exactly at its TTL', async () => {
-    await send('1');
+    await send('2');
     await stored(1);
-    expect((await send('1')).status).toBe('HIT');
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await send('1')).status).toBe('MISS');
+    const { rows } = await h.app.database.db.raw(`select extract(epoch from expires_at - created_at) as ttl, extract(epoch from expires_at - now()) as left_s from proxy_cache`);
+    expect(Number(rows[0].ttl)).toBe(2);
+    expect((await send('2')).status).toBe('HIT');
+    await new Promise((r) => setTimeout(r, Math.max(0, Number(rows[0].left_s) * 1000) + 50));
+    expect((await send('2')).status).toBe('MISS');
     expect(h.upstream.requests).toHaveLength(2);
     await stored(1); // the miss stores a fresh entry; let it land before the next test clears the table
   });
