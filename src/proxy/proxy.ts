@@ -160,6 +160,17 @@ export function createProxy(ctx: AppContext): Proxy {
         call.promptVersionId = v.id;
       }
 
+      const keyEntry = await providerKeys.get(`${p.projectId}:${provider.slug}`, () => getProviderKey(db, p.projectId, provider.slug));
+      if (!keyEntry || (!keyEntry.apiKey && !provider.selfHosted)) {
+        throw new HttpError(
+          424,
+          'provider_key_missing',
+          `No ${provider.name} key is stored for this project: add one with POST /api/v1/provider-keys`,
+          { provider: provider.slug },
+        );
+      }
+
+      // Admission last among the checks, so a call refused for another reason never uses up the end user's quota.
       let limitHeaders: Record<string, string> = {};
       if (opts.userId) {
         const found = await rateLimits.get(p.projectId, async () => (await loadRateLimitConfig(db, p.projectId)) ?? NO_LIMIT);
@@ -170,16 +181,6 @@ export function createProxy(ctx: AppContext): Proxy {
           limitHeaders = d.headers;
           call.rateLimit = { projectId: p.projectId, userId: opts.userId, windowStart: d.windowStart };
         }
-      }
-
-      const keyEntry = await providerKeys.get(`${p.projectId}:${provider.slug}`, () => getProviderKey(db, p.projectId, provider.slug));
-      if (!keyEntry || (!keyEntry.apiKey && !provider.selfHosted)) {
-        throw new HttpError(
-          424,
-          'provider_key_missing',
-          `No ${provider.name} key is stored for this project: add one with POST /api/v1/provider-keys`,
-          { provider: provider.slug },
-        );
       }
 
       const cacheable = opts.cacheTtl !== null && !call.wantsStream;
