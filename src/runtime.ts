@@ -8,7 +8,7 @@ import { traceSweeperService } from './ingest/sweeper';
 import { createLogger, type Logger } from './logger';
 import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
-import { startWorker, type RunningWorker } from './temporal/worker';
+import type { RunningWorker } from './temporal/worker';
 
 /** Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher). */
 export type BackgroundService = (ctx: AppContext) => Promise<{ stop(): Promise<void> }>;
@@ -58,6 +58,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   if (opts.role === 'worker' || opts.role === 'all') {
     // The dev server registers our search attributes at start; an external server gets them here.
     await ensureSearchAttributes(temporal).catch((err) => logger.warn({ err }, 'could not register search attributes'));
+    // Loaded only in worker roles: the worker SDK and its bundler cost the api role ~16 MB of RSS.
+    const { startWorker } = require('./temporal/worker') as typeof import('./temporal/worker');
     worker = await startWorker({
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,
