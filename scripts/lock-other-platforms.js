@@ -7,12 +7,14 @@
  * lockfile without the darwin/win32/... variants, and `npm ci` then refuses the lockfile
  * as "out of sync". An entry with the right `os`/`cpu` is all `npm ci` needs: it skips
  * packages for other platforms without fetching them. Run after changing dependencies:
- *   npm install && node scripts/lock-other-platforms.js  (root and sdk/ each have a copy: they are separate packages)
+ *   npm install && node scripts/lock-other-platforms.js          (repository root)
+ *   (cd sdk && npm install) && node scripts/lock-other-platforms.js sdk
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const lockPath = path.join(__dirname, '..', 'package-lock.json');
+// The package folder whose lockfile to complete: the repository root by default, or e.g. `sdk`.
+const lockPath = path.resolve(process.argv[2] ?? path.join(__dirname, '..'), 'package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 

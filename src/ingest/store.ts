@@ -282,19 +282,22 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
       SQL.complete,
       lockRows.map((r) => ({ project_id: r.project_id, id: r.id })),
     );
-    for (const r of done) {
-      completed.push({
-        orgId: r.org_id as string,
-        projectId: r.project_id as string,
-        id: r.id as string,
-        status: r.status as string,
-        endedAt: (r.end_time as Date).toISOString(),
-        durationMs: r.duration_ms === null ? null : Math.round(r.duration_ms as number),
-      });
-    }
+    for (const r of done) completed.push(completedTraceFromRow(r));
     if (completed.length) await emitEvents(trx, completed.map(traceCompletedEvent));
   }
   return { results, completed };
+}
+
+/** A trace row (org_id, project_id, id, status, end_time, duration_ms) that was just marked completed. */
+export function completedTraceFromRow(r: Record<string, unknown>): CompletedTrace {
+  return {
+    orgId: r.org_id as string,
+    projectId: r.project_id as string,
+    id: r.id as string,
+    status: r.status as string,
+    endedAt: (r.end_time as Date).toISOString(),
+    durationMs: r.duration_ms === null ? null : Math.round(r.duration_ms as number),
+  };
 }
 
 export function traceCompletedEvent(c: CompletedTrace) {

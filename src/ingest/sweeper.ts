@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { emitEvents } from '../events/outbox';
-import { traceCompletedEvent, type CompletedTrace } from './store';
+import { completedTraceFromRow, traceCompletedEvent, type CompletedTrace } from './store';
 
 /**
  * Spans that never close (a crashed worker, an SDK that lost its end call) would keep an ended
@@ -27,14 +27,7 @@ export async function sweepIdleTraces(db: Knex, idleMs: number, limit = 500): Pr
        returning t.org_id, t.project_id, t.id, t.status, t.end_time, t.duration_ms`,
       [idleMs / 1000, idleMs / 1000, limit],
     );
-    const completed: CompletedTrace[] = (rows as Record<string, unknown>[]).map((r) => ({
-      orgId: r.org_id as string,
-      projectId: r.project_id as string,
-      id: r.id as string,
-      status: r.status as string,
-      endedAt: (r.end_time as Date).toISOString(),
-      durationMs: r.duration_ms === null ? null : Math.round(r.duration_ms as number),
-    }));
+    const completed: CompletedTrace[] = (rows as Record<string, unknown>[]).map(completedTraceFromRow);
     if (completed.length) await emitEvents(trx, completed.map(traceCompletedEvent));
     return completed;
   });

@@ -20,13 +20,12 @@ function tryJson(s: string): unknown {
   }
 }
 
-/** Server-sent events (text/event-stream): `data:` lines joined per event, dispatched on a blank line. */
-export class SseParser implements StreamParser {
+/** Splits raw chunks into complete lines (UTF-8 safe across chunk borders); subclasses read the lines. */
+abstract class LineParser implements StreamParser {
   private decoder = new StringDecoder('utf8');
   private buf = '';
-  private data: string[] = [];
 
-  constructor(private readonly onJson: (value: unknown) => void) {}
+  constructor(protected readonly onJson: (value: unknown) => void) {}
 
   push(chunk: Buffer): void {
     this.buf += this.decoder.write(chunk);
@@ -34,28 +33,41 @@ export class SseParser implements StreamParser {
     for (;;) {
       const nl = this.buf.indexOf('\n', start);
       if (nl === -1) break;
-      let line = this.buf.slice(start, nl);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
+      this.line(this.buf.slice(start, nl));
       start = nl + 1;
-      this.line(line);
     }
     this.buf = this.buf.slice(start);
-    // A lone CR line ending (allowed by the SSE spec) is rare enough to handle only at the end.
   }
 
   end(): void {
-    this.buf += this.decoder.end();
-    if (this.buf) for (const l of this.buf.split(/\r\n|\r|\n/)) this.line(l);
+    const rest = this.buf + this.decoder.end();
     this.buf = '';
-    this.dispatch();
+    this.finish(rest);
   }
 
-  private line(line: string): void {
+  /** One line without its `\n` (a trailing `\r` is left for the subclass). */
+  protected abstract line(line: string): void;
+  /** The unterminated remainder when the stream ends. */
+  protected abstract finish(rest: string): void;
+}
+
+/** Server-sent events (text/event-stream): `data:` lines joined per event, dispatched on a blank line. */
+export class SseParser extends LineParser {
+  private data: string[] = [];
+
+  protected line(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line === '') return this.dispatch();
     if (line.startsWith('data:')) {
       this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
     }
     // event:, id:, retry: and comments carry nothing we need: the JSON payload names its type.
+  }
+
+  protected finish(rest: string): void {
+    // A lone CR line ending (allowed by the SSE spec) is rare enough to handle only at the end.
+    if (rest) for (const l of rest.split(/\r\n|\r|\n/)) this.line(l);
+    this.dispatch();
   }
 
   private dispatch(): void {
@@ -68,30 +80,14 @@ export class SseParser implements StreamParser {
 }
 
 /** Newline-delimited JSON (Ollama's native streams). */
-export class NdjsonParser implements StreamParser {
-  private decoder = new StringDecoder('utf8');
-  private buf = '';
-
-  constructor(private readonly onJson: (value: unknown) => void) {}
-
-  push(chunk: Buffer): void {
-    this.buf += this.decoder.write(chunk);
-    let start = 0;
-    for (;;) {
-      const nl = this.buf.indexOf('\n', start);
-      if (nl === -1) break;
-      const v = tryJson(this.buf.slice(start, nl));
-      start = nl + 1;
-      if (v !== undefined) this.onJson(v);
-    }
-    this.buf = this.buf.slice(start);
+export class NdjsonParser extends LineParser {
+  protected line(line: string): void {
+    const v = tryJson(line);
+    if (v !== undefined) this.onJson(v);
   }
 
-  end(): void {
-    this.buf += this.decoder.end();
-    const v = tryJson(this.buf);
-    this.buf = '';
-    if (v !== undefined) this.onJson(v);
+  protected finish(rest: string): void {
+    this.line(rest);
   }
 }
 
