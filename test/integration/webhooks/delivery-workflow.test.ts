@@ -72,11 +72,16 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
 
   const record = (id: string) => database.db('webhook_deliveries').where({ id }).first();
 
-  /** Event times (skipped clock) at which each delivery attempt was scheduled. */
+  /** Times (skipped clock) at which each delivery attempt (a local activity marker in history) was recorded. */
   async function attemptTimes(workflowId: string): Promise<number[]> {
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
     return (history.events ?? [])
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptWebhookDelivery')
+      .filter((e) => {
+        const marker = e.markerRecordedEventAttributes;
+        if (marker?.markerName !== 'core_local_activity') return false;
+        const data = JSON.parse(Buffer.from(marker.details!.data!.payloads![0]!.data!).toString()) as { activity_type?: string; activityType?: string };
+        return (data.activity_type ?? data.activityType) === 'attemptWebhookDelivery';
+      })
       .map((e) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6));
   }
 
