@@ -22,9 +22,7 @@ import { emitEvent } from '../src/events/outbox';
 import { createLogger } from '../src/logger';
 import { startRuntime } from '../src/runtime';
 import { startDevServer } from '../src/temporal/dev-server';
-import { resolveTemporalCli } from '../src/temporal/binaries';
-import { searchAttributes } from '../src/temporal/names';
-import { freePort, waitForPort } from '../src/util/net';
+import { freePort } from '../src/util/net';
 import { seedOrg, seedWebhook } from '../test/integration/webhooks/fixtures';
 import { testCertificates } from '../test/helpers/https-receiver';
 
@@ -87,21 +85,13 @@ function cpuOfMachine(): number {
  */
 async function startBenchTemporal(port: number) {
   const extra = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (extra.length === 0) return startDevServer({ port, log });
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', '--headless'];
-  for (const a of Object.values(searchAttributes)) args.push('--search-attribute', `${a.name}=Keyword`);
-  for (const kv of extra) args.push('--dynamic-config-value', kv);
-  log(`dev server with ${extra.join(' ')}`);
-  const child = spawn(resolveTemporalCli({ log }), args, { stdio: 'ignore' });
-  await waitForPort('127.0.0.1', port, 60_000);
-  return {
-    address: `127.0.0.1:${port}`,
-    process: child,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  const dynamicConfig: Record<string, string | number | boolean> = {};
+  for (const kv of extra) {
+    const [k, v] = [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)];
+    dynamicConfig[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  if (extra.length) log(`dev server with ${extra.join(' ')}`);
+  return startDevServer({ port, log, dynamicConfig });
 }
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);

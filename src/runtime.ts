@@ -10,8 +10,11 @@ import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
 import type { RunningWorker } from './temporal/worker';
 
-/** Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher). */
-export type BackgroundService = (ctx: AppContext) => Promise<{ stop(): Promise<void> }>;
+/**
+ * Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher).
+ * Services are stopped before the worker, so they may use its connection (`worker.client`).
+ */
+export type BackgroundService = (ctx: AppContext, worker: RunningWorker) => Promise<{ stop(): Promise<void> }>;
 const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService];
 
 export interface Runtime {
@@ -66,7 +69,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       deps: { db, logger, config },
     });
-    for (const start of backgroundServices) services.push(await start(ctx));
+    for (const start of backgroundServices) services.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   }
 

@@ -9,6 +9,7 @@ import { deliveryClientFor } from '../webhooks/safe-http';
 import { deliveryWorkflowId } from '../webhooks/policy';
 import { startDeliveryWorkflow, type DeliveryToStart } from '../webhooks/workflow-client';
 import { OUTBOX_CHANNEL } from './outbox';
+import type { RunningWorker } from '../temporal/worker';
 
 /**
  * Drains the event outbox into delivery records and delivery workflows (worker role).
@@ -26,6 +27,8 @@ import { OUTBOX_CHANNEL } from './outbox';
 export interface DispatcherOptions {
   db: Db;
   client: Client;
+  /** `client` is on the local worker's connection: request eager workflow start. */
+  eagerStart?: boolean;
   /** Deadline wrapper for Temporal calls (Connection.withDeadline). */
   withDeadline: <T>(ms: number, fn: () => Promise<T>) => Promise<T>;
   taskQueue: string;
@@ -270,7 +273,7 @@ export class OutboxDispatcher {
       this.inflight++;
       const d: DeliveryToStart = { id: r.id, webhookId: r.webhook_id, orgId: r.org_id, eventType: r.event_type, url: r.url };
       this.opts
-        .withDeadline(5_000, () => startDeliveryWorkflow(this.opts.client, this.opts.taskQueue, d))
+        .withDeadline(5_000, () => startDeliveryWorkflow(this.opts.client, this.opts.taskQueue, d, { eager: this.opts.eagerStart }))
         .then(
           () => {
             this.temporalBackoffMs = 0;
@@ -330,13 +333,16 @@ function connectionStringOf(db: Db): string | undefined {
 }
 
 /** Background service of the worker role (registered in src/runtime.ts). */
-export async function outboxDispatcherService(ctx: AppContext): Promise<{ stop(): Promise<void> }> {
+export async function outboxDispatcherService(ctx: AppContext, worker: RunningWorker): Promise<{ stop(): Promise<void> }> {
   // The worker's delivery client (shared with the activities): a bad WEBHOOK_CA_FILE stops start-up here.
   deliveryClientFor(ctx.config);
   const dispatcher = new OutboxDispatcher({
     db: ctx.db,
-    client: ctx.temporal.client,
-    withDeadline: (ms, fn) => ctx.temporal.connection.withDeadline(Date.now() + ms, fn),
+    // Starts go through the worker's own connection with eager start: the new workflow's first task
+    // comes back in the start response and runs on this worker, skipping task matching and a poll.
+    client: worker.client,
+    eagerStart: true,
+    withDeadline: (ms, fn) => worker.connection.withDeadline(Date.now() + ms, fn),
     taskQueue: ctx.temporal.settings.taskQueue,
     logger: ctx.logger,
     listenUrl: connectionStringOf(ctx.db),

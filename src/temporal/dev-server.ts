@@ -13,8 +13,18 @@ export interface DevServerOptions {
   /** SQLite file to persist to; omit for an in-memory server. */
   dbFile?: string;
   namespace?: string;
+  /** Extra dynamic config (`--dynamic-config-value KEY=VALUE`), on top of DEV_SERVER_DYNAMIC_CONFIG. */
+  dynamicConfig?: Record<string, string | number | boolean>;
   log?: (m: string) => void;
 }
+
+/**
+ * Dynamic config for the dev server. Eager workflow start lets a client on a worker's connection
+ * (the outbox dispatcher) receive the new workflow's first task in the start response.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
+  'system.enableEagerWorkflowStart': true,
+};
 
 export interface DevServer {
   address: string;
@@ -37,6 +47,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
   for (const attr of Object.values(searchAttributes)) args.push('--search-attribute', `${attr.name}=Keyword`);
+  for (const [key, value] of Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...opts.dynamicConfig })) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
 
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 
@@ -40,6 +41,12 @@ export interface WorkerOptions {
 export interface RunningWorker {
   worker: Worker;
   connection: NativeConnection;
+  /**
+   * A client on the worker's own connection: workflows it starts with `requestEagerStart` get their
+   * first workflow task in the start response, handed to this worker without a poll round trip.
+   * Valid until the worker stops.
+   */
+  client: Client;
   /** Resolves when the worker has stopped. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -60,6 +67,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   return {
     worker,
     connection,
+    client: new Client({ connection, namespace: opts.namespace }),
     done,
     stop: async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();

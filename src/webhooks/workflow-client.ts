@@ -17,10 +17,18 @@ export interface DeliveryToStart {
  * (REJECT_DUPLICATE), so starting twice (a dispatcher retry after a lost answer, two dispatchers)
  * is a harmless no-op: `already` counts as started.
  */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, d: DeliveryToStart): Promise<'started' | 'already'> {
+export async function startDeliveryWorkflow(
+  client: Client,
+  taskQueue: string,
+  d: DeliveryToStart,
+  opts: { eager?: boolean } = {},
+): Promise<'started' | 'already'> {
   try {
     await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
+      // Only with a client on a worker's NativeConnection polling `taskQueue`: the server returns
+      // the first workflow task with the start (no matching, no poll); otherwise it is ignored.
+      requestEagerStart: opts.eager,
       workflowId: deliveryWorkflowId(d.id),
       args: [{ deliveryId: d.id, webhookId: d.webhookId, orgId: d.orgId, eventType: d.eventType }],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
