@@ -62,6 +62,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     workflowBundle: await workflowBundle(),
     activities: createActivities(opts.deps),
     shutdownGraceTime: '10 seconds',
+    // Eager workflow start (the outbox dispatcher) hands a new workflow's first task to this worker
+    // only while it has a free workflow-task slot; otherwise the task goes through server-side
+    // matching and a poll, which costs the server about half again as much CPU per delivery. Workflow
+    // tasks here are short (a delivery attempt is a local activity of at most ~10 s), so many slots
+    // cost little memory and keep bursts on the eager path. Local activity slots match them.
+    maxConcurrentWorkflowTaskExecutions: 200,
+    maxConcurrentLocalActivityExecutions: 200,
   });
   const done = worker.run().finally(() => connection.close());
   return {
