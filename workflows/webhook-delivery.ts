@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, TemporalFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, TemporalFailure, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AttemptResult } from '../activities/webhooks';
 import { EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
@@ -48,17 +48,6 @@ const { recordWebhookDelivery } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-// Deliveries started by workers from before attempts became local activities (histories with
-// ActivityTaskScheduled attempts) replay and finish on that code path (no `patched` marker).
-// Remove with deprecatePatch once none can be running (24 h after every worker is upgraded).
-const LOCAL_ATTEMPTS_PATCH = 'webhook-attempt-local-activity';
-const legacyAttemptWithin = (scheduleToCloseMs: number) =>
-  proxyActivities<Activities>({
-    startToCloseTimeout: '30 seconds',
-    scheduleToCloseTimeout: Math.max(1_000, scheduleToCloseMs),
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-  }).attemptWebhookDelivery;
-
 /** Waits between tries of an attempt that could not run (infrastructure fault): 1 s doubling to 5 min. */
 const infraBackoffMs = (tries: number) => Math.min(300_000, 1_000 * 2 ** (tries - 1));
 
@@ -76,7 +65,6 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     return { status: 'dead_lettered', attempts: attemptsMade, dlqReason: 'expired' };
   };
 
-  const localAttempts = patched(LOCAL_ATTEMPTS_PATCH);
   try {
     for (;;) {
       attempt++;
@@ -89,19 +77,6 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       // count as attempts. They happen before anything is sent, and the attempt-number claim stops a
       // re-run from sending twice (including a local activity re-run after a worker crash).
       let outcome: AttemptResult | undefined;
-      if (!localAttempts) {
-        const legacy = await CancellationScope.nonCancellable(() =>
-          legacyAttemptWithin(expiresAt - attemptedAt)({ deliveryId, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt!), retryDelayMs }),
-        ).catch((err: unknown) => {
-          if (err instanceof ActivityFailure) return undefined;
-          throw err;
-        });
-        if (!legacy) {
-          if (Date.now() < expiresAt) await sleep(expiresAt - Date.now());
-          return expire(attempt - 1);
-        }
-        outcome = legacy;
-      }
       for (let tries = 1; !outcome; tries++) {
         // An attempt in flight finishes and is recorded even if cancellation arrives meanwhile.
         outcome = await CancellationScope.nonCancellable(() =>
