@@ -46,6 +46,12 @@ const schema = z.object({
   MASTER_KEYS_OLD: z.string().optional(),
   JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Version of the API named in the OpenAPI document. */
+  API_VERSION: z.string().default('1.0.0'),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Check every REST response against its route contract (a mismatch answers 500); the test suite turns it on. */
+  CONTRACT_CHECK_RESPONSES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Development/tests only: comma-separated CIDRs or IPs that webhook delivery may reach although private/loopback (e.g. `127.0.0.1/32`). Cloud-metadata addresses stay blocked. */
   WEBHOOK_ALLOW_PRIVATE_CIDRS: z
     .string()

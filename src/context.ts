@@ -1,14 +1,31 @@
+import type { Auth } from './auth/middleware';
 import type { Config } from './config';
 import type { Db } from './db/knex';
+import type { Keyring } from './keys/crypto';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics/metrics';
 import type { Temporal } from './temporal/client';
+import type { UserDirectory } from './tenancy/users';
+import type { SafeHttpClient } from './webhooks/safe-http';
 
-/** What request handlers and background services share within one process. */
+/**
+ * The long-lived services of one runtime, built once by `startRuntime` (src/runtime.ts) and handed
+ * to every feature explicitly. Nothing in the code base keeps state at module level.
+ */
 export interface AppContext {
   config: Config;
   db: Db;
   temporal: Temporal;
   logger: Logger;
+  auth: Auth;
+  users: UserDirectory;
+  /** Encrypts provider keys and webhook secrets at rest. */
+  keyring: Keyring;
+  /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts). */
+  webhookHttp: SafeHttpClient;
+  metrics: Metrics;
   /** Work to drain on graceful shutdown after the HTTP server stops accepting (batch writers, dispatchers). */
   onShutdown: (fn: () => Promise<void>) => void;
+  /** A periodic task owned by the runtime: started now, stopped on shutdown, never overlapping itself. */
+  every: (name: string, intervalMs: number, fn: () => Promise<void>) => void;
 }

@@ -5,7 +5,13 @@ import { ensureDatabase } from './db/admin';
 import { createDb, migrateLatest } from './db/knex';
 import { outboxDispatcherService } from './events/dispatcher';
 import { traceSweeperService } from './ingest/sweeper';
+import { createAuth } from './auth/middleware';
+import { createJwtVerifier } from './auth/jwt';
+import { resolveMasterKey } from './keys/crypto';
 import { createLogger, type Logger } from './logger';
+import { createMetrics } from './metrics/metrics';
+import { createUserDirectory } from './tenancy/users';
+import { safeHttpClientFromConfig } from './webhooks/safe-http';
 import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
 import type { RunningWorker } from './temporal/worker';
@@ -48,7 +54,33 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     { lazy: true },
   );
   const shutdownHooks: (() => Promise<void>)[] = [];
-  const ctx: AppContext = { config, db, temporal, logger, onShutdown: (fn) => shutdownHooks.push(fn) };
+  const timers: NodeJS.Timeout[] = [];
+  const users = createUserDirectory(db);
+  const webhookHttp = safeHttpClientFromConfig(config); // a bad WEBHOOK_CA_FILE stops start-up here
+  const ctx: AppContext = {
+    config,
+    db,
+    temporal,
+    logger,
+    users,
+    auth: createAuth({ db, verifyJwt: createJwtVerifier(config), users }),
+    keyring: resolveMasterKey(config),
+    webhookHttp,
+    metrics: createMetrics(),
+    onShutdown: (fn) => shutdownHooks.push(fn),
+    every: (name, intervalMs, fn) => {
+      let running = false;
+      const t = setInterval(() => {
+        if (running) return;
+        running = true;
+        fn()
+          .catch((err) => logger.warn({ err, task: name }, 'periodic task failed'))
+          .finally(() => (running = false));
+      }, intervalMs);
+      t.unref();
+      timers.push(t);
+    },
+  };
 
   let api: RunningServer | undefined;
   let worker: RunningWorker | undefined;
@@ -78,10 +110,12 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     (stopping ??= (async () => {
       // Order matters: stop taking requests, drain what they queued, then stop workers, then pools.
       await api?.close(config.SHUTDOWN_TIMEOUT_MS);
+      for (const t of timers) clearInterval(t);
       for (const hook of shutdownHooks.reverse()) await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
       for (const s of services.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
       await worker?.stop().catch((err) => logger.error({ err }, 'worker stop failed'));
       await temporal.close().catch(() => undefined);
+      await webhookHttp.close().catch(() => undefined);
       await db.destroy();
     })());
   return { ctx, api, worker, stop };

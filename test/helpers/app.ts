@@ -33,6 +33,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     MASTER_KEY: randomBytes(32).toString('hex'),
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
     HOST: '127.0.0.1',
+    CONTRACT_CHECK_RESPONSES: 'true',
     ...opts.env,
     DATABASE_URL: database.url,
   });

@@ -4,7 +4,7 @@ import { requireJwt, requireRole, resolveProjectScope } from '../../auth/middlew
 import type { AppContext } from '../../context';
 import { parseBody } from '../../http/validate';
 import { createApiKey, deleteApiKey, getApiKey, listApiKeys, updateApiKey } from '../../tenancy/api-keys';
-import { requireProject } from '../../tenancy/projects';
+import { requireProject } from '../../tenancy/projects/service';
 import { idParam, ok, userOf, uuidSchema } from './common';
 
 export const createApiKeyBody = z

@@ -7,7 +7,6 @@ import { invitationsRouter } from './invitations';
 import { meRouter } from './me';
 import { membersRouter } from './members';
 import { organizationsRouter } from './organizations';
-import { projectsRouter } from './projects';
 import { providerKeysRouter } from './provider-keys';
 
 /** Tenancy, auth and keys: every router of this area, in one registration. */
@@ -15,7 +14,6 @@ export const tenancyRouters: ((ctx: AppContext) => Router)[] = [
   organizationsRouter,
   membersRouter,
   invitationsRouter,
-  projectsRouter,
   apiKeysRouter,
   providerKeysRouter,
   billingRouter,

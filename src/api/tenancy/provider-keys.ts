@@ -15,7 +15,7 @@ import {
   upsertProviderKey,
   useKeyring,
 } from '../../keys/provider-keys';
-import { requireProject } from '../../tenancy/projects';
+import { requireProject } from '../../tenancy/projects/service';
 import { idParam, ok, userOf, uuidSchema } from './common';
 
 export const upsertProviderKeyBody = z

@@ -1,0 +1,111 @@
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { requireRole, requireWriteAccess, type Auth } from '../auth/middleware';
+import type { Metrics } from '../metrics/metrics';
+import { HttpError, notFound, validationError } from './errors';
+import { Reply, type Page, type RouteContract } from './route';
+import { assertStorable } from './text';
+
+export interface MountOptions {
+  auth: Auth;
+  metrics: Metrics;
+  /** Check every response against its contract (on in tests): a mismatch is a 500 naming the issue. */
+  checkResponses: boolean;
+}
+
+/** The auth middleware a scheme implies, then the role or write rule of the contract. */
+function guards(c: RouteContract, auth: Auth): RequestHandler[] {
+  const out: RequestHandler[] = [];
+  if (c.authenticate) out.push(c.authenticate);
+  else if (c.auth === 'jwt') out.push(auth.jwt());
+  else if (c.auth === 'jwt_user') out.push(auth.jwt({ org: 'none' }));
+  else if (c.auth === 'read') out.push(auth.read);
+  else if (c.auth === 'api_key') out.push(auth.apiKey);
+  else if (c.auth === 'full_key') out.push(auth.fullKey);
+  if (c.roles) out.push(requireRole(...c.roles));
+  if (c.write) out.push(requireWriteAccess());
+  return out;
+}
+
+function parsePart(schema: z.ZodType, value: unknown, where: string): unknown {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationError(r.error, where);
+  return r.data;
+}
+
+/** Labels the HTTP duration histogram with the route template (never the raw path: bounded cardinality). */
+function timed(c: RouteContract, metrics: Metrics): RequestHandler {
+  const routeLabel = c.path;
+  return (req, res, next) => {
+    const end = metrics.httpDuration.startTimer({ method: req.method, route: routeLabel });
+    res.once('finish', () => end({ status: String(res.statusCode) }));
+    res.once('close', () => {
+      if (!res.writableFinished) end({ status: 'aborted' });
+    });
+    next();
+  };
+}
+
+function handle(c: RouteContract, opts: MountOptions): RequestHandler {
+  const envelope = c.envelope ?? 'data';
+  return (req: Request, res: Response, next: NextFunction) => {
+    (async () => {
+      let params: unknown = req.params;
+      if (c.params) {
+        const r = c.params.safeParse(req.params);
+        // A malformed id names nothing that exists: 404, like an id of another organization.
+        if (!r.success) throw notFound(c.notFound ?? 'Resource');
+        params = r.data;
+      }
+      let query: unknown;
+      if (c.query) {
+        assertStorable(req.query, 'query');
+        query = parsePart(c.query, req.query, 'query');
+      }
+      let body: unknown;
+      if (c.body) {
+        assertStorable(req.body, 'body');
+        body = parsePart(c.body, req.body, 'body');
+      }
+      const out = await c.handler({ params, query, body, principal: req.principal!, req, res } as never);
+      if (envelope === 'raw') return;
+      let status = c.status ?? 200;
+      let data = out;
+      if (out instanceof Reply) {
+        status = out.status;
+        data = out.data;
+        for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
+      }
+      const payload =
+        envelope === 'page'
+          ? { success: true, data: (data as Page<unknown>).data, next_cursor: (data as Page<unknown>).next_cursor }
+          : { success: true, data };
+      if (opts.checkResponses) checkResponse(c, payload, req);
+      res.status(status).json(payload);
+    })().catch(next);
+  };
+}
+
+/** Tests only: the JSON the client will see must match the contract. */
+function checkResponse(c: RouteContract, payload: { data: unknown }, req: Request) {
+  if (!c.response) return;
+  const json = JSON.parse(JSON.stringify(payload.data ?? null)) as unknown;
+  const items = (c.envelope ?? 'data') === 'page' ? (json as unknown[]) : [json];
+  for (const item of items) {
+    const r = c.response.safeParse(item);
+    if (!r.success) {
+      const issues = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+      req.log?.error({ route: `${c.method.toUpperCase()} ${c.path}`, issues }, 'response does not match its contract');
+      throw new HttpError(500, 'response_contract_violation', `Response of ${c.method.toUpperCase()} ${c.path} does not match its contract`, { issues });
+    }
+  }
+}
+
+/** An Express router holding these routes, each as auth → before → validate → handler → envelope. */
+export function mountRoutes(routes: RouteContract[], opts: MountOptions): Router {
+  const router = Router();
+  for (const c of routes) {
+    router[c.method](c.path, timed(c, opts.metrics), ...guards(c, opts.auth), ...(c.before ?? []), handle(c, opts));
+  }
+  return router;
+}

@@ -1,0 +1,115 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import type { Principal, Role } from '../auth/principal';
+
+/**
+ * Route contracts: every HTTP route of the service is one of these. The contract validates the
+ * input, types the handler, checks the response in tests and generates the OpenAPI document.
+ *
+ * Auth schemes (docs/auth.md):
+ * - `none`: public.
+ * - `jwt`: a user token with organization context (path `:orgId`, X-Organization-Id or the only one).
+ * - `jwt_user`: a user token without organization context (the caller's own resources).
+ * - `read`: a JWT, a full-scope key, or a public key on reads (the spec's "JWT or API key").
+ * - `api_key`: a full or public key (key introspection).
+ * - `full_key`: a full-scope key (proxy, ingest, OTLP).
+ */
+export type AuthScheme = 'none' | 'jwt' | 'jwt_user' | 'read' | 'api_key' | 'full_key';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Call<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  /** Set on every authenticated scheme; `undefined` only with `auth: 'none'`. */
+  principal: Principal;
+  req: Request;
+  res: Response;
+}
+
+/** A successful answer with a status other than the contract's default, or extra headers. */
+export class Reply<T = unknown> {
+  constructor(
+    readonly status: number,
+    readonly data: T,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** A page of a keyset-paginated list: `{ success, data: items, next_cursor }`. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** How the response body is shaped. */
+export type Envelope =
+  /** `{ success: true, data }` (the default). */
+  | 'data'
+  /** `{ success: true, data: [...], next_cursor }`; the handler returns a Page. */
+  | 'page'
+  /** The handler writes the response itself (proxy passthrough, OTLP protobuf, health). */
+  | 'raw';
+
+export interface RawResponseDoc {
+  description: string;
+  contentType?: string;
+  schema?: z.ZodType;
+  example?: unknown;
+}
+
+export interface RouteContract<P extends AnyObject | undefined = AnyObject | undefined, Q extends AnyObject | undefined = AnyObject | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: Method;
+  /** Express path syntax (`/api/v1/webhooks/:id`, `/proxy/:provider/*rest`). */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthScheme;
+  /** With `jwt`/`read`: roles a user needs (API keys never have one: 403). */
+  roles?: readonly Role[];
+  /** With `read`: a full-scope key or a user with role admin/editor (evals-style writes). */
+  write?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Name used in the 404 when a path parameter is malformed ("Webhook not found"). */
+  notFound?: string;
+  /** Success status (default 200). */
+  status?: number;
+  /** Other success statuses a handler may answer with through `Reply` (e.g. 207), documented. */
+  otherStatuses?: Record<number, string>;
+  envelope?: Envelope;
+  /** The `data` of a `data`/`page` envelope (the item schema for pages). */
+  response?: z.ZodType;
+  /** With `raw`: the documented success responses by status. */
+  rawResponses?: Record<number, RawResponseDoc>;
+  /** Documented request content types of a raw body (default application/json when `body` is set). */
+  requestContentTypes?: string[];
+  /** Mounted before the app-wide JSON parser (the route parses its own body, or none). */
+  rawBody?: boolean;
+  /** Middleware between auth and validation (ingest's own body parser, Gemini's ?key=). */
+  before?: RequestHandler[];
+  /** Middleware that replaces the default auth middleware (the proxy's memoised key check). */
+  authenticate?: RequestHandler;
+  /** Extra documented error statuses beyond those the scheme implies. */
+  errors?: Record<number, string>;
+  /** An example of `data` for the document (one is generated from the schema when absent). */
+  example?: unknown;
+  handler: (call: Call<P, Q, B>) => Promise<unknown> | unknown;
+}
+
+/** Declares a route; the generic parameters make the handler's input typed by the schemas. */
+export function route<P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  contract: RouteContract<P, Q, B>,
+): RouteContract {
+  return contract as unknown as RouteContract;
+}
+
+/** `:id` and `*rest` in Express paths → `{id}` and `{rest}` in OpenAPI paths. */
+export const openApiPath = (path: string) => path.replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+export const pathParamNames = (path: string) => [...path.matchAll(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
