@@ -3,13 +3,13 @@ import type { AppContext } from './context';
 import { mountRoutes } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
-import { buildRoutes, legacyJsonRouters, legacyRawRouters } from './routes';
+import { legacyJsonRouters, legacyRawRouters } from './routes';
 
 /**
  * The api: every route contract of every feature (src/routes.ts), mounted in one place. Routes that
  * read the raw body (proxy, OTLP, ingest) are mounted before the JSON parser; the rest get parsed JSON.
  */
-export function createApp(ctx: AppContext, routes: RouteContract[] = buildRoutes(ctx)): Express {
+export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -11,6 +11,7 @@ import { tenancyRouters } from './api/tenancy';
 import { webhooksRouter } from './api/webhooks';
 import type { AppContext } from './context';
 import type { RouteContract } from './http/route';
+import type { Services } from './services';
 import { healthRoutes } from './health/routes';
 import { metricsRoutes } from './metrics/routes';
 import { openApiRoutes } from './openapi/routes';
@@ -20,7 +21,7 @@ import { projectRoutes } from './tenancy/projects/routes';
  * Every route of the service, feature by feature: the one list that the app mounts and that the
  * OpenAPI document describes. A feature's `routes.ts` exports `(ctx) => RouteContract[]`.
  */
-export function buildRoutes(ctx: AppContext): RouteContract[] {
+export function buildRoutes(ctx: AppContext, _services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx), ...projectRoutes(ctx)];
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;

@@ -1,4 +1,6 @@
 import { createApp } from './app';
+import { buildRoutes } from './routes';
+import { buildServices, type Services } from './services';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { ensureDatabase } from './db/admin';
@@ -25,6 +27,8 @@ const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceS
 
 export interface Runtime {
   ctx: AppContext;
+  /** The api role's feature services (undefined in the worker role). */
+  services?: Services;
   api?: RunningServer;
   worker?: RunningWorker;
   stop(): Promise<void>;
@@ -83,11 +87,13 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   };
 
   let api: RunningServer | undefined;
+  let services: Services | undefined;
   let worker: RunningWorker | undefined;
-  const services: { stop(): Promise<void> }[] = [];
+  const background: { stop(): Promise<void> }[] = [];
 
   if (opts.role === 'api' || opts.role === 'all') {
-    api = await listen(createApp(ctx), opts.port ?? config.PORT, config.HOST);
+    services = buildServices(ctx);
+    api = await listen(createApp(ctx, buildRoutes(ctx, services)), opts.port ?? config.PORT, config.HOST);
     logger.info({ url: api.url }, 'api listening');
   }
   if (opts.role === 'worker' || opts.role === 'all') {
@@ -101,7 +107,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       deps: { db, logger, config },
     });
-    for (const start of backgroundServices) services.push(await start(ctx, worker));
+    for (const start of backgroundServices) background.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   }
 
@@ -112,11 +118,11 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       await api?.close(config.SHUTDOWN_TIMEOUT_MS);
       for (const t of timers) clearInterval(t);
       for (const hook of shutdownHooks.reverse()) await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
-      for (const s of services.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
+      for (const s of background.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
       await worker?.stop().catch((err) => logger.error({ err }, 'worker stop failed'));
       await temporal.close().catch(() => undefined);
       await webhookHttp.close().catch(() => undefined);
       await db.destroy();
     })());
-  return { ctx, api, worker, stop };
+  return { ctx, services, api, worker, stop };
 }

@@ -26,7 +26,7 @@ describe('OpenAPI document and reference page', () => {
   });
 
   it('documents every mounted route with auth, errors and examples', () => {
-    const routes = buildRoutes(app.runtime.ctx);
+    const routes = buildRoutes(app.runtime.ctx, app.runtime.services!);
     expect(routes.length).toBeGreaterThan(3);
     for (const r of routes) {
       const op = doc.paths[openApiPath(r.path)]?.[r.method];
@@ -47,7 +47,7 @@ describe('OpenAPI document and reference page', () => {
   });
 
   it('lists no path that is not mounted', () => {
-    const mounted = new Set(buildRoutes(app.runtime.ctx).map((r) => `${r.method} ${openApiPath(r.path)}`));
+    const mounted = new Set(buildRoutes(app.runtime.ctx, app.runtime.services!).map((r) => `${r.method} ${openApiPath(r.path)}`));
     const documented = Object.entries<any>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.filter((d) => !mounted.has(d))).toEqual([]);
   });

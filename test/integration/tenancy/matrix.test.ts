@@ -367,7 +367,7 @@ describe('role × endpoint matrix (tenancy, auth, keys)', () => {
   it('has a row for every route the tenancy routers mount', () => {
     // Guards against adding an endpoint without a matrix row.
     const mounted = new Set<string>();
-    for (const r of buildRoutes(c.app.runtime.ctx).filter((r) => TENANCY_TAGS.has(r.tag))) mounted.add(`${r.method.toUpperCase()} ${r.path.replace('/api/v1', '')}`);
+    for (const r of buildRoutes(c.app.runtime.ctx, c.app.runtime.services!).filter((r) => TENANCY_TAGS.has(r.tag))) mounted.add(`${r.method.toUpperCase()} ${r.path.replace('/api/v1', '')}`);
     for (const make of tenancyRouters) {
       for (const layer of (make(c.app.runtime.ctx) as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack) {
         if (!layer.route) continue;
