@@ -56,7 +56,8 @@ export type Envelope =
 
 export interface RawResponseDoc {
   description: string;
-  contentType?: string;
+  /** One content type, or several (a static file route). Default application/json. */
+  contentType?: string | string[];
   schema?: z.ZodType;
   example?: unknown;
 }

@@ -71,7 +71,11 @@ function successResponses(c: RouteContract): ZodOpenApiResponsesObject {
       out[code] = {
         description: doc.description,
         ...(doc.schema || doc.example !== undefined
-          ? { content: { [doc.contentType ?? 'application/json']: { schema: doc.schema ?? z.unknown(), ...(doc.example !== undefined ? { example: doc.example } : {}) } } }
+          ? {
+              content: Object.fromEntries(
+                [doc.contentType ?? 'application/json'].flat().map((t) => [t, { schema: doc.schema ?? z.unknown(), ...(doc.example !== undefined ? { example: doc.example } : {}) }]),
+              ),
+            }
           : {}),
       };
     }

@@ -72,7 +72,7 @@ export function openApiRoutes(allRoutes: () => RouteContract[], version: string)
       params: z.object({ file: z.enum(ASSETS) }),
       notFound: 'File',
       envelope: 'raw',
-      rawResponses: { 200: { description: 'A static file (CSS, JavaScript or image)', contentType: 'application/octet-stream', schema: z.string() } },
+      rawResponses: { 200: { description: 'A static file (CSS, JavaScript or image)', contentType: ['text/css', 'text/javascript', 'application/javascript', 'image/png'], schema: z.string() } },
       handler: ({ params, res }) => {
         res.setHeader('cache-control', 'public, max-age=86400');
         res.sendFile(params.file, { root: UI_DIR });
