@@ -58,6 +58,8 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, re
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return sendError(res, new HttpError(415, 'unsupported_encoding', e.message));
   if (e?.type === 'request.aborted') return sendError(res, new HttpError(400, 'request_aborted', 'Request was aborted'));
+  // The router decodes path parameters itself and throws a URIError (status 400) on `%ff%fe`.
+  if (e instanceof URIError) return sendError(res, new HttpError(400, 'invalid_path_encoding', 'The request path is not valid percent-encoded UTF-8'));
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
     return sendError(res, new HttpError(e.status, 'bad_request', e.message));
   (req.log ?? console).error({ err }, 'unhandled error');
