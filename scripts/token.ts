@@ -1,11 +1,14 @@
 /**
- * Mints a local HS256 dashboard token (1 hour) signed with AUTH_JWT_SECRET, or the dev default
- * that `npm run dev` uses when it is unset. Prints only the token.
+ * Mints a local HS256 dashboard token (1 hour) signed with AUTH_JWT_SECRET, or with the dev stack's
+ * own secret (`.data/jwt-secret`, or DEV_DATA_DIR/jwt-secret) when it is unset. Prints only the token.
+ * Refuses when AUTH_JWKS_URL is set: the server then accepts only the identity provider's tokens.
  *
  *   npm run -s token -- --sub alice --email alice@example.com [--ttl 3600]
  */
 import { parseArgs } from 'node:util';
-import { DEV_JWT_SECRET } from '../src/auth/dev-secret';
+import path from 'node:path';
+import { devJwtSecret } from '../src/auth/dev-secret';
+import { PROJECT_ROOT } from '../src/temporal/binaries';
 import { loadJose } from '../src/auth/jose';
 import { loadConfig } from '../src/config';
 
@@ -25,7 +28,8 @@ async function main() {
   const ttl = Number(values.ttl);
   if (!Number.isInteger(ttl) || ttl <= 0) throw new Error('--ttl must be a positive number of seconds');
   const config = loadConfig();
-  const secret = config.AUTH_JWT_SECRET ?? DEV_JWT_SECRET;
+  if (config.AUTH_JWKS_URL) throw new Error('AUTH_JWKS_URL is set: this server accepts only tokens of that identity provider, not local HS256 tokens');
+  const secret = config.AUTH_JWT_SECRET ?? devJwtSecret(process.env.DEV_DATA_DIR ?? path.join(PROJECT_ROOT, '.data'));
   const { SignJWT } = await loadJose();
   let jwt = new SignJWT(values.email ? { email: values.email } : {})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -37,7 +37,9 @@ function build(jose: Jose, config: Config): (token: string) => Promise<VerifiedI
         timeoutDuration: 5000,
       })
     : undefined;
-  const secret = config.AUTH_JWT_SECRET ? new TextEncoder().encode(config.AUTH_JWT_SECRET) : undefined;
+  // HS256 is for setups without an identity provider: with a JWKS, a shared secret (however it got
+  // into the environment) must not become a second way to mint admin tokens.
+  const secret = config.AUTH_JWT_SECRET && !jwks ? new TextEncoder().encode(config.AUTH_JWT_SECRET) : undefined;
   const base: JWTVerifyOptions = {
     issuer: config.AUTH_JWT_ISSUER || undefined,
     audience: config.AUTH_JWT_AUDIENCE || undefined,

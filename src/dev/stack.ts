@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEV_JWT_SECRET } from '../auth/dev-secret';
+import { devDefaults } from '../auth/dev-secret';
 import { loadConfig } from '../config';
 import { resolveMasterKey } from '../keys/crypto';
 import { createLogger } from '../logger';
@@ -8,19 +8,14 @@ import { PROJECT_ROOT } from '../temporal/binaries';
 import { startDevServer } from '../temporal/dev-server';
 import { resolveDevPostgres } from './postgres';
 
-/** Settings that make `npm run dev` work with nothing configured; explicit environment wins. */
-const DEV_DEFAULTS: Record<string, string> = {
-  AUTH_JWT_SECRET: DEV_JWT_SECRET,
-  LOG_LEVEL: 'info',
-};
-
 /**
  * `npm run dev`: Temporal dev server (SQLite under .data/, Web UI), PostgreSQL, migrations, then the
  * api and the worker in this process. Ctrl-C stops everything; the next run reuses the data.
  */
 export async function runDevStack(): Promise<void> {
   const dataDir = process.env.DEV_DATA_DIR ?? path.join(PROJECT_ROOT, '.data');
-  for (const [k, v] of Object.entries(DEV_DEFAULTS)) process.env[k] ||= v;
+  // Explicit environment wins; see devDefaults for what an unconfigured dev stack gets.
+  Object.assign(process.env, devDefaults(process.env, dataDir));
   const log = (m: string) => process.stdout.write(`[dev] ${m}\n`);
 
   const preliminary = loadConfig();

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEV_JWT_SECRET } from '../../../src/auth/dev-secret';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createJwtVerifier } from '../../../src/auth/jwt';
 import { loadConfig } from '../../../src/config';
 
@@ -16,7 +17,7 @@ function envWithout(...names: string[]) {
 }
 
 describe('npm run token (scripts/token.ts)', () => {
-  it('prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, or the dev default when unset', async () => {
+  it('prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, or the dev stack\'s own secret when unset', async () => {
     const secret = 'script-secret-script-secret-0123';
     const a = await run(tsx, ['scripts/token.ts', '--sub', 'alice', '--email', 'alice@example.com'], {
       cwd: root,
@@ -27,8 +28,13 @@ describe('npm run token (scripts/token.ts)', () => {
     expect(id).toMatchObject({ sub: 'alice', email: 'alice@example.com' });
     expect((id.payload.exp as number) - (id.payload.iat as number)).toBe(3600);
 
-    const b = await run(tsx, ['scripts/token.ts', '--sub', 'bob'], { cwd: root, env: envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE') });
-    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: DEV_JWT_SECRET }))(b.stdout.trim())).resolves.toMatchObject({ sub: 'bob', email: null });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'dev-data-'));
+    const b = await run(tsx, ['scripts/token.ts', '--sub', 'bob'], {
+      cwd: root,
+      env: { ...envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_JWKS_URL'), DEV_DATA_DIR: dataDir },
+    });
+    const devSecret = readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
+    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: devSecret }))(b.stdout.trim())).resolves.toMatchObject({ sub: 'bob', email: null });
   });
 
   it('without --sub prints usage and exits non-zero', async () => {
