@@ -4,10 +4,8 @@ import { tracesRouter } from './api/traces';
 import { ingestRouter } from './ingest/router';
 import { otlpRouter } from './ingest/otlp/router';
 import { promptsRouter } from './api/prompts';
-import { rateLimitsRouter } from './api/rate-limits';
 import { requestsRouter } from './api/requests';
 import { proxyRouter } from './proxy/router';
-import { tenancyRouters } from './api/tenancy';
 import { webhooksRouter } from './api/webhooks';
 import type { AppContext } from './context';
 import type { RouteContract } from './http/route';
@@ -15,18 +13,28 @@ import type { Services } from './services';
 import { healthRoutes } from './health/routes';
 import { metricsRoutes } from './metrics/routes';
 import { openApiRoutes } from './openapi/routes';
-import { projectRoutes } from './tenancy/projects/routes';
+import { auditRoutes } from './audit/routes';
+import { keyRoutes } from './keys/routes';
+import { rateLimitRoutes } from './rate-limits/routes';
+import { tenancyRoutes } from './tenancy/routes';
 
 /**
  * Every route of the service, feature by feature: the one list that the app mounts and that the
  * OpenAPI document describes. A feature's `routes.ts` exports `(ctx) => RouteContract[]`.
  */
 export function buildRoutes(ctx: AppContext, _services: Services): RouteContract[] {
-  const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx), ...projectRoutes(ctx)];
+  const routes: RouteContract[] = [
+    ...healthRoutes(ctx),
+    ...metricsRoutes(ctx),
+    ...tenancyRoutes(ctx),
+    ...keyRoutes(ctx),
+    ...auditRoutes(ctx),
+    ...rateLimitRoutes(ctx),
+  ];
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }
 
 // Transitional: features not yet on route contracts.
 export const legacyRawRouters: ((ctx: AppContext) => Router)[] = [ingestRouter, otlpRouter, proxyRouter];
-export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter, webhooksRouter];
+export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [requestsRouter, promptsRouter, tracesRouter, sessionsRouter, webhooksRouter];

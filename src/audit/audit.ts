@@ -1,10 +1,14 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../auth/principal';
+import { cursorCodec, pageOf } from '../http/pagination';
+import * as q from './queries';
 import { redact } from './redact';
+import type { AuditLogsQuery } from './schemas';
 
 export interface AuditEntry {
   orgId: string;
   actor: Principal;
+  /** `<resource>.<past-tense verb>`, e.g. `webhook.created`. */
   action: string;
   resourceType: string;
   resourceId: string | null;
@@ -14,11 +18,11 @@ export interface AuditEntry {
 
 /**
  * Appends one audit row, in the caller's transaction when given one, so the change and its record
- * commit together. Secrets in before/after are redacted by field name.
+ * commit together. Secrets in before/after are redacted by field name. The one audit writer.
  */
 export async function recordAudit(db: Knex | Knex.Transaction, e: AuditEntry): Promise<void> {
   const actor = e.actor;
-  await db('audit_logs').insert({
+  await q.insertAuditRow(db, {
     org_id: e.orgId,
     actor_type: actor.kind === 'user' ? 'user' : 'api_key',
     actor_id: actor.kind === 'user' ? actor.userId : actor.keyId,
@@ -29,4 +33,13 @@ export async function recordAudit(db: Knex | Knex.Transaction, e: AuditEntry): P
     before: e.before === undefined ? null : JSON.stringify(redact(e.before)),
     after: e.after === undefined ? null : JSON.stringify(redact(e.after)),
   });
+}
+
+const cursor = cursorCodec('ts', 'uuid');
+
+/** One page of the organization's audit trail, newest first. */
+export async function listAuditLogs(db: Knex, orgId: string, { limit, cursor: raw, ...filter }: AuditLogsQuery) {
+  const after = raw ? (cursor.decode(raw) as [string, string]) : undefined;
+  const rows = await q.selectAuditLogs(db, orgId, { ...filter, after }, limit + 1);
+  return pageOf(rows, limit, cursor, (r) => [r.cursor_at, r.id], ({ cursor_at: _omit, ...row }) => row);
 }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/knex';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
 import { isUuid } from '../http/ids';
-import { authenticateApiKey, looksLikeApiKey, type ApiKeyRecord } from '../keys/api-keys';
+import { createApiKeyAuthenticator, looksLikeApiKey, type ApiKeyRecord } from '../keys/api-keys';
 import type { UserDirectory } from '../tenancy/users';
 import type { JwtVerifier } from './jwt';
 import type { AuthUser, Principal, Role } from './principal';
@@ -42,6 +42,8 @@ export interface AuthDeps {
 
 /** The authentication middleware of one runtime (one JWT verifier and JWKS cache, one user cache). */
 export function createAuth({ db, verifyJwt, users }: AuthDeps) {
+  const apiKeys = createApiKeyAuthenticator(db);
+
   /** Verifies the JWT and provisions the user on first sight. */
   async function authenticateUser(token: string): Promise<AuthUser> {
     const id = await verifyJwt(token);
@@ -50,7 +52,7 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
   }
 
   async function activeKey(token: string): Promise<ApiKeyRecord> {
-    const key = await authenticateApiKey(db, token);
+    const key = await apiKeys.authenticate(token);
     if (!key) throw new HttpError(401, 'invalid_api_key', 'API key is not valid', {}, challenge);
     if (!key.isActive) throw new HttpError(401, 'api_key_revoked', 'API key has been revoked', {}, challenge);
     return key;
@@ -200,6 +202,5 @@ import type { AppContext } from '../context';
 export const requireJwt = (ctx: AppContext, opts: { org?: 'auto' | 'none' } = {}) => ctx.auth.jwt(opts);
 export const requireFullKey = (ctx: AppContext) => ctx.auth.fullKey;
 export const requireReadAccess = (ctx: AppContext) => ctx.auth.read;
-export const requireApiKey = (ctx: AppContext) => ctx.auth.apiKey;
 export const resolveProjectScope = (ctx: AppContext, req: Request) =>
   ctx.auth.projectScope(req.principal ?? (() => { throw unauthorized(); })(), req.query?.project_id ?? (req.body as Record<string, unknown> | undefined)?.project_id);

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { unauthorized } from '../http/errors';
+import { forbidden, unauthorized } from '../http/errors';
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,6 +30,12 @@ declare module 'express-serve-static-core' {
 export function principalOf(req: Request): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
+}
+
+/** The user behind a JWT route's principal; API keys never reach JWT routes, so this is a guard. */
+export function asUser(p: Principal): Principal & { kind: 'user' } {
+  if (p.kind !== 'user') throw forbidden('This endpoint needs a user token (JWT)', 'jwt_required');
+  return p;
 }
 
 /** The JWT user (with or without organization context); 401 when absent. */

@@ -39,6 +39,9 @@ export class Reply<T = unknown> {
   ) {}
 }
 
+/** The answer of a create-or-replace (PUT-style upsert): 201 when it created, 200 when it replaced. */
+export const upserted = <T>(out: { created: boolean; row: T }) => new Reply(out.created ? 201 : 200, out.row);
+
 /** A page of a keyset-paginated list: `{ success, data: items, next_cursor }`. */
 export interface Page<T> {
   data: T[];

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ApiKeyScope } from '../auth/principal';
+import { apiKeyByHash, touchApiKey } from './queries';
 import { randomBase62, sha256Hex } from './random';
 
 /**
@@ -40,43 +41,43 @@ export function generateApiKey(scope: ApiKeyScope): GeneratedKey {
   return { key, hash: hashApiKey(key), prefix: head + secret.slice(0, 4), last4: secret.slice(-4) };
 }
 
-/**
- * Finds the key for a presented secret (active or not: callers decide what a revoked key means).
- * Returns null for anything that is not a key of ours.
- */
-export async function authenticateApiKey(db: Knex, rawKey: string): Promise<ApiKeyRecord | null> {
-  if (!KEY_FORMAT.test(rawKey)) return null;
-  const row = await db('api_keys')
-    .select('id', 'org_id', 'project_id', 'name', 'scope', 'is_active', 'last_used_at')
-    .where({ key_hash: hashApiKey(rawKey) })
-    .first();
-  if (!row) return null;
-  const record: ApiKeyRecord = {
-    id: row.id,
-    orgId: row.org_id,
-    projectId: row.project_id,
-    name: row.name,
-    scope: row.scope,
-    isActive: row.is_active,
-    lastUsedAt: row.last_used_at,
-  };
-  if (record.isActive) touchLastUsed(db, record);
-  return record;
-}
-
-// last_used_at is advisory: written at most once a minute per key per process, off the request path.
+// last_used_at is advisory: written at most once a minute per key per runtime, off the request path.
 const TOUCH_INTERVAL_MS = 60_000;
-const lastTouched = new Map<string, number>();
+const TOUCH_MEMO_MAX = 50_000;
 
-function touchLastUsed(db: Knex, key: ApiKeyRecord): void {
-  const now = Date.now();
-  const seen = Math.max(lastTouched.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
-  if (now - seen < TOUCH_INTERVAL_MS) return;
-  if (lastTouched.size > 50_000) lastTouched.clear();
-  lastTouched.set(key.id, now);
-  db.raw(
-    `update api_keys set last_used_at = now()
-     where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-    [key.id],
-  ).catch(() => lastTouched.delete(key.id));
+/**
+ * The key lookup of one runtime (built by createAuth). `authenticate` finds the key for a presented
+ * secret, active or not (callers decide what a revoked key means), or null for anything that is not
+ * a key of ours.
+ */
+export function createApiKeyAuthenticator(db: Knex) {
+  const lastTouched = new Map<string, number>();
+
+  function touchLastUsed(key: ApiKeyRecord): void {
+    const now = Date.now();
+    const seen = Math.max(lastTouched.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+    if (now - seen < TOUCH_INTERVAL_MS) return;
+    if (lastTouched.size > TOUCH_MEMO_MAX) lastTouched.clear();
+    lastTouched.set(key.id, now);
+    touchApiKey(db, key.id).catch(() => lastTouched.delete(key.id));
+  }
+
+  return {
+    async authenticate(rawKey: string): Promise<ApiKeyRecord | null> {
+      if (!KEY_FORMAT.test(rawKey)) return null;
+      const row = await apiKeyByHash(db, hashApiKey(rawKey));
+      if (!row) return null;
+      const record: ApiKeyRecord = {
+        id: row.id,
+        orgId: row.org_id,
+        projectId: row.project_id,
+        name: row.name,
+        scope: row.scope,
+        isActive: row.is_active,
+        lastUsedAt: row.last_used_at,
+      };
+      if (record.isActive) touchLastUsed(record);
+      return record;
+    },
+  };
 }

@@ -23,17 +23,13 @@ export function parseMasterKey(value: string, name = 'MASTER_KEY'): Buffer {
 
 export const DEV_MASTER_KEY_FILE = path.join('.data', 'master.key');
 
-const resolved = new WeakMap<Config, Keyring>();
-let lastResolved: Keyring | undefined;
-
 /**
  * Builds the keyring from MASTER_KEY (+ MASTER_KEY_ID, MASTER_KEYS_OLD). Production roles must set
- * MASTER_KEY; with `{role:'dev'}` a random key is created once and kept in `.data/master.key`.
- * The result is remembered per config object, so later calls with the same config agree.
+ * MASTER_KEY; with `{role:'dev'}` a random key is created once and kept in `.data/master.key`, so
+ * every later call (and every later run) gets the same key. Pure apart from that file: the runtime
+ * resolves the keyring once and hands it on (`ctx.keyring`).
  */
 export function resolveMasterKey(config: Config, opts: { role?: string; dataDir?: string } = {}): Keyring {
-  const known = resolved.get(config);
-  if (known) return known;
   let current: Buffer;
   if (config.MASTER_KEY) current = parseMasterKey(config.MASTER_KEY);
   else if (opts.role === 'dev') current = devMasterKey(opts.dataDir);
@@ -50,14 +46,8 @@ export function resolveMasterKey(config: Config, opts: { role?: string; dataDir?
     if (id === config.MASTER_KEY_ID) throw new ConfigError(`MASTER_KEYS_OLD repeats the current MASTER_KEY_ID ${id}`);
     keys.set(id, parseMasterKey(entry.slice(at + 1), `MASTER_KEYS_OLD (${id})`));
   }
-  const ring = { currentId: config.MASTER_KEY_ID, keys };
-  resolved.set(config, ring);
-  lastResolved = ring;
-  return ring;
+  return { currentId: config.MASTER_KEY_ID, keys };
 }
-
-/** The keyring resolved most recently in this process (for callers that only have a db handle). */
-export const lastResolvedKeyring = () => lastResolved;
 
 function devMasterKey(dataDir = '.data'): Buffer {
   const file = path.join(dataDir, 'master.key');

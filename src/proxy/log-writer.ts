@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { emitEvents, type OutboxEvent } from '../events/outbox';
 import type { Logger } from '../logger';
-import { addTokens } from './rate-limit';
+import { addTokens } from '../rate-limits/admission';
 
 /** One `requests` row as written (column names). */
 export interface RequestRow {

@@ -23,7 +23,7 @@ import {
   requestWantsStream,
   type ProviderDef,
 } from './providers';
-import { admit, loadRateLimitConfig, rateLimited, type RateLimitConfig } from './rate-limit';
+import { admit, loadRateLimitConfig, rateLimited, type RateLimitConfig } from '../rate-limits/admission';
 import { parseByteSize, readRawBody, requestBodyText, storableText } from './request-body';
 import { parseServiceHeaders, type ServiceOptions } from './service-headers';
 import { countTokens, promptText } from './tokenizer';
@@ -160,7 +160,7 @@ export function createProxy(ctx: AppContext): Proxy {
         call.promptVersionId = v.id;
       }
 
-      const keyEntry = await providerKeys.get(`${p.projectId}:${provider.slug}`, () => getProviderKey(db, p.projectId, provider.slug));
+      const keyEntry = await providerKeys.get(`${p.projectId}:${provider.slug}`, () => getProviderKey(db, p.projectId, provider.slug, ctx.keyring));
       if (!keyEntry || (!keyEntry.apiKey && !provider.selfHosted)) {
         throw new HttpError(
           424,

@@ -4,7 +4,7 @@ import { requireFullKey } from '../auth/middleware';
 import type { AppContext } from '../context';
 import { startCacheSweeper } from './cache';
 import { createProxy, type Proxy } from './proxy';
-import { sweepCounters } from './rate-limit';
+import { sweepCounters } from '../rate-limits/admission';
 import { preloadTokenizer } from './tokenizer';
 
 /** The proxies of each app context, so tests and benchmarks can wait for the log writer. */

@@ -123,8 +123,8 @@ describe('API keys and provider keys', () => {
       const audit = JSON.stringify(await app.database.db('audit_logs').where({ resource_type: 'provider_key' }));
       expect(audit).not.toContain(secret.slice(8, 30));
 
-      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'openai')).toEqual({ apiKey: secret, baseUrl: null });
-      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'anthropic')).toBeNull();
+      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'openai', app.runtime.ctx.keyring)).toEqual({ apiKey: secret, baseUrl: null });
+      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'anthropic', app.runtime.ctx.keyring)).toBeNull();
       const listed = await api(app, 'GET', '/api/v1/provider-keys', as());
       expect(JSON.stringify(listed.body)).not.toContain(secret.slice(8, 30));
       expect(listed.body.data.find((k: any) => k.provider === 'openai').masked_key).toBe(`sk-p…${secret.slice(-4)}`);
@@ -139,7 +139,7 @@ describe('API keys and provider keys', () => {
       expect(r.status).toBe(200);
       const rows = await app.database.db('provider_keys').where({ project_id: t.projectId, provider: 'openai' });
       expect(rows).toHaveLength(1);
-      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'openai')).toEqual({ apiKey: replacement, baseUrl: 'https://openai-proxy.internal.example/v1' });
+      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'openai', app.runtime.ctx.keyring)).toEqual({ apiKey: replacement, baseUrl: 'https://openai-proxy.internal.example/v1' });
       const audit = await app.database.db('audit_logs').where({ action: 'provider_key.replaced', resource_id: r.body.data.id });
       expect(audit).toHaveLength(1);
     });
@@ -148,7 +148,7 @@ describe('API keys and provider keys', () => {
       const o = await api(app, 'POST', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'ollama', base_url: 'http://127.0.0.1:11434' } });
       expect(o.status).toBe(201);
       expect(o.body.data.masked_key).toBeNull();
-      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'ollama')).toEqual({ apiKey: null, baseUrl: 'http://127.0.0.1:11434' });
+      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'ollama', app.runtime.ctx.keyring)).toEqual({ apiKey: null, baseUrl: 'http://127.0.0.1:11434' });
       const bad = [
         { provider: 'mistral' },
         { provider: 'mistral', api_key: 'k-123456789', base_url: 'ftp://x' },
@@ -173,13 +173,13 @@ describe('API keys and provider keys', () => {
       // Ciphertext moved onto another row does not decrypt (bound to project and provider).
       const src = await app.database.db('provider_keys').where({ project_id: t.projectId, provider: 'openai' }).first();
       await app.database.db('provider_keys').insert({ org_id: t.orgId, project_id: t.projectId, provider: 'groq', api_key_ciphertext: src.api_key_ciphertext, master_key_id: src.master_key_id });
-      await expect(getProviderKey(app.runtime.ctx.db, t.projectId, 'groq')).rejects.toThrow(/authenticate/);
+      await expect(getProviderKey(app.runtime.ctx.db, t.projectId, 'groq', app.runtime.ctx.keyring)).rejects.toThrow(/authenticate/);
       await app.database.db('provider_keys').where({ project_id: t.projectId, provider: 'groq' }).delete();
     });
 
     it('reencryptProviderKeys moves every row to the current master key, after which the old key can go', async () => {
       const db = app.runtime.ctx.db;
-      const before = await getProviderKey(db, t.projectId, 'openai');
+      const before = await getProviderKey(db, t.projectId, 'openai', app.runtime.ctx.keyring);
       const k3 = randomBytes(32).toString('hex');
       const rotated = resolveMasterKey({ ...app.config, MASTER_KEY: k3, MASTER_KEY_ID: 'k3', MASTER_KEYS_OLD: `k1:${app.config.MASTER_KEY}` });
       const n = await reencryptProviderKeys(db, rotated, 2);
@@ -191,7 +191,7 @@ describe('API keys and provider keys', () => {
       expect(await reencryptProviderKeys(db, rotated)).toBe(0);
       // Put things back under the app's key for the tests below.
       await reencryptProviderKeys(db, resolveMasterKey({ ...app.config, MASTER_KEYS_OLD: `k3:${k3}` }));
-      expect(await getProviderKey(db, t.projectId, 'openai')).toEqual(before);
+      expect(await getProviderKey(db, t.projectId, 'openai', app.runtime.ctx.keyring)).toEqual(before);
     });
 
     it('other organizations’ provider keys and projects are 404; delete removes the entry', async () => {
@@ -206,8 +206,8 @@ describe('API keys and provider keys', () => {
       expect((await api(app, 'GET', '/api/v1/provider-keys/zzz', as())).status).toBe(404);
       const mine = await api(app, 'POST', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'deepseek', api_key: 'ds-0123456789abcdef' } });
       expect((await api(app, 'DELETE', `/api/v1/provider-keys/${mine.body.data.id}`, as())).status).toBe(200);
-      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'deepseek')).toBeNull();
-      expect(await getProviderKey(app.runtime.ctx.db, other.projectId, 'xai')).toEqual({ apiKey: 'xai-0123456789abcdef', baseUrl: null });
+      expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'deepseek', app.runtime.ctx.keyring)).toBeNull();
+      expect(await getProviderKey(app.runtime.ctx.db, other.projectId, 'xai', app.runtime.ctx.keyring)).toEqual({ apiKey: 'xai-0123456789abcdef', baseUrl: null });
     });
   });
 });

@@ -64,8 +64,10 @@ describe('master keys and AES-256-GCM', () => {
       const file = path.join(dir, 'master.key');
       expect(fs.readFileSync(file, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
       expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
-      // Same config object: same ring, no error even without the dev option (the team lead resolves it once at start).
-      expect(resolveMasterKey(c1)).toBe(a);
+      // The same dev key file yields the same key on every later resolution (and every later run).
+      const again = resolveMasterKey(c1, { role: 'dev', dataDir: dir });
+      expect(again.currentId).toBe(a.currentId);
+      expect(again.keys.get('k1')!.equals(a.keys.get('k1')!)).toBe(true);
       const b = resolveMasterKey(cfg({}), { role: 'dev', dataDir: dir });
       expect(b.keys.get('k1')!.equals(a.keys.get('k1')!)).toBe(true);
     } finally {

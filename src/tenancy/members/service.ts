@@ -1,37 +1,31 @@
 import type { Knex } from 'knex';
-import { recordAudit } from '../audit/audit';
-import type { Principal, Role } from '../auth/principal';
-import { conflict, notFound } from '../http/errors';
+import { recordAudit } from '../../audit/audit';
+import type { Principal, Role } from '../../auth/principal';
+import { conflict, notFound } from '../../http/errors';
+import { lockOrganization } from '../organizations/queries';
+import * as q from './queries';
 
-export function listMembers(db: Knex, orgId: string) {
-  return db('memberships as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .join('organizations as o', 'o.id', 'm.org_id')
-    .where('m.org_id', orgId)
-    .select('m.user_id', 'u.email', 'u.sub', 'm.role', 'm.created_at as joined_at', db.raw('(o.owner_user_id = m.user_id) as is_owner'))
-    .orderBy('m.created_at');
-}
+export const listMembers = (db: Knex, orgId: string) => q.listMembers(db, orgId);
 
 /**
- * Locks the organization's memberships so concurrent demotions/removals cannot together remove the
- * last admin, then checks the target and the rules.
+ * Locks the organization so concurrent demotions/removals cannot together remove the last admin,
+ * then checks the target and the rules.
  */
 async function lockedTarget(trx: Knex.Transaction, orgId: string, userId: string) {
-  const org = await trx('organizations').select('owner_user_id').where({ id: orgId }).forUpdate().first();
+  const org = await lockOrganization(trx, orgId);
   if (!org) throw notFound('Organization');
-  const target = await trx('memberships').select('role', 'created_at').where({ org_id: orgId, user_id: userId }).first();
+  const target = await q.findMembership(trx, orgId, userId);
   if (!target) throw notFound('Member');
-  const admins = Number((await trx('memberships').where({ org_id: orgId, role: 'admin' }).count({ n: '*' }))[0]!.n);
-  return { target, admins, ownerId: org.owner_user_id as string };
+  return { target, admins: await q.countAdmins(trx, orgId), ownerId: org.owner_user_id };
 }
 
-export async function changeMemberRole(db: Knex, actor: Principal & { kind: 'user' }, userId: string, role: Role) {
+export async function changeMemberRole(db: Knex, actor: Principal, userId: string, role: Role) {
   return db.transaction(async (trx) => {
     const { target, admins, ownerId } = await lockedTarget(trx, actor.orgId, userId);
     if (target.role === role) return { user_id: userId, role };
     if (target.role === 'admin' && admins <= 1) throw conflict('The last admin of an organization cannot be demoted', 'last_admin');
     if (userId === ownerId) throw conflict('The owner must stay an admin; transfer ownership first', 'owner_must_be_admin');
-    await trx('memberships').where({ org_id: actor.orgId, user_id: userId }).update({ role });
+    await q.setMemberRole(trx, actor.orgId, userId, role);
     await recordAudit(trx, {
       orgId: actor.orgId,
       actor,
@@ -45,12 +39,12 @@ export async function changeMemberRole(db: Knex, actor: Principal & { kind: 'use
   });
 }
 
-export async function removeMember(db: Knex, actor: Principal & { kind: 'user' }, userId: string) {
+export async function removeMember(db: Knex, actor: Principal, userId: string) {
   await db.transaction(async (trx) => {
     const { target, admins, ownerId } = await lockedTarget(trx, actor.orgId, userId);
     if (target.role === 'admin' && admins <= 1) throw conflict('The last admin of an organization cannot be removed', 'last_admin');
     if (userId === ownerId) throw conflict('The owner cannot be removed; transfer ownership first', 'owner_cannot_be_removed');
-    await trx('memberships').where({ org_id: actor.orgId, user_id: userId }).delete();
+    await q.deleteMembership(trx, actor.orgId, userId);
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'member.removed', resourceType: 'member', resourceId: userId, before: { user_id: userId, role: target.role } });
   });
 }

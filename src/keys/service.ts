@@ -1,0 +1,118 @@
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/audit';
+import type { ApiKeyScope, Principal } from '../auth/principal';
+import { badRequest, notFound } from '../http/errors';
+import { requireProject } from '../tenancy/projects/service';
+import { generateApiKey } from './api-keys';
+import type { Keyring } from './crypto';
+import { KEYLESS_PROVIDERS, sealProviderKey } from './provider-keys';
+import * as q from './queries';
+import type { ProviderKeyView, UpsertProviderKey } from './schemas';
+
+type User = Principal & { kind: 'user' };
+
+export const listApiKeys = (db: Knex, scope: { orgId: string; projectIds: string[] }) => q.listApiKeys(db, scope.orgId, scope.projectIds);
+
+export async function getApiKey(db: Knex, orgId: string, id: string) {
+  const row = await q.findApiKey(db, orgId, id);
+  if (!row) throw notFound('API key');
+  return row;
+}
+
+/** Creates a key in a project of the caller's organization and returns it once in full (`key`); only its SHA-256 is stored. */
+export async function createApiKey(db: Knex, actor: User, input: { projectId: string; name: string; scope: ApiKeyScope }) {
+  await requireProject(db, actor.orgId, input.projectId);
+  const g = generateApiKey(input.scope);
+  return db.transaction(async (trx) => {
+    const row = await q.insertApiKey(trx, {
+      org_id: actor.orgId,
+      project_id: input.projectId,
+      name: input.name,
+      scope: input.scope,
+      key_hash: g.hash,
+      prefix: g.prefix,
+      last4: g.last4,
+      created_by: actor.userId,
+    });
+    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'api_key.created', resourceType: 'api_key', resourceId: row.id, after: row });
+    return { ...row, key: g.key };
+  });
+}
+
+export async function updateApiKey(db: Knex, actor: Principal, id: string, patch: { name?: string; is_active?: boolean }) {
+  return db.transaction(async (trx) => {
+    const before = await q.findApiKey(trx, actor.orgId, id, { forUpdate: true });
+    if (!before) throw notFound('API key');
+    const row = await q.updateApiKeyRow(trx, id, patch);
+    const action =
+      patch.is_active === false && before.is_active ? 'api_key.revoked' : patch.is_active === true && !before.is_active ? 'api_key.restored' : 'api_key.updated';
+    await recordAudit(trx, { orgId: actor.orgId, actor, action, resourceType: 'api_key', resourceId: id, before, after: row });
+    return row;
+  });
+}
+
+export async function deleteApiKey(db: Knex, actor: Principal, id: string) {
+  await db.transaction(async (trx) => {
+    const before = await q.deleteApiKeyRow(trx, actor.orgId, id);
+    if (!before) throw notFound('API key');
+    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'api_key.deleted', resourceType: 'api_key', resourceId: id, before });
+  });
+}
+
+/** The calling key with its project and organization (never the secret). */
+export async function keyInfo(db: Knex, keyId: string) {
+  const row = await q.keyInfoRow(db, keyId);
+  if (!row) throw notFound('API key');
+  return {
+    key: { id: row.id, name: row.name, scope: row.scope, prefix: row.prefix, last4: row.last4, created_at: row.created_at, last_used_at: row.last_used_at },
+    status: row.is_active ? 'active' : 'revoked',
+    is_active: row.is_active,
+    scope: row.scope,
+    project: { id: row.project_id, name: row.project_name },
+    organization: { id: row.org_id, name: row.org_name, plan: row.plan },
+  };
+}
+
+export const listProviderKeys = (db: Knex, scope: { orgId: string; projectIds: string[] }): Promise<ProviderKeyView[]> =>
+  q.listProviderKeyRows(db, scope.orgId, scope.projectIds);
+
+export async function getProviderKeyView(db: Knex | Knex.Transaction, orgId: string, id: string) {
+  const row: ProviderKeyView | undefined = await q.findProviderKeyRow(db, orgId, id);
+  if (!row) throw notFound('Provider key');
+  return row;
+}
+
+/**
+ * Creates or replaces the one entry for (project, provider). A replacement without `api_key` keeps
+ * nothing of the old key: the caller states the full desired configuration.
+ */
+export async function upsertProviderKey(db: Knex, ring: Keyring, actor: User, body: UpsertProviderKey) {
+  if (!body.api_key && !KEYLESS_PROVIDERS.has(body.provider)) {
+    throw badRequest(`Invalid body.api_key: required for provider ${body.provider}`, 'validation_error');
+  }
+  await requireProject(db, actor.orgId, body.project_id);
+  const values = sealProviderKey(ring, body.project_id, body.provider, body.api_key ?? null, body.base_url ?? null);
+  return db.transaction(async (trx) => {
+    const before = await q.lockProviderKeyRow(trx, body.project_id, body.provider);
+    const ids = { org_id: actor.orgId, project_id: body.project_id, provider: body.provider, created_by: actor.userId };
+    const view: ProviderKeyView = await q.upsertProviderKeyRow(trx, ids, values);
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: before ? 'provider_key.replaced' : 'provider_key.created',
+      resourceType: 'provider_key',
+      resourceId: view.id,
+      before: before ?? undefined,
+      after: view,
+    });
+    return { created: !before, row: view };
+  });
+}
+
+export async function deleteProviderKey(db: Knex, actor: Principal, id: string) {
+  await db.transaction(async (trx) => {
+    const before = await getProviderKeyView(trx, actor.orgId, id);
+    await q.deleteProviderKeyRow(trx, id);
+    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'provider_key.deleted', resourceType: 'provider_key', resourceId: id, before });
+  });
+}
