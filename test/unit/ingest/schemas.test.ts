@@ -2,7 +2,7 @@ import { HttpError } from '../../../src/http/errors';
 import { spanCostUsd } from '../../../src/ingest/cost';
 import { toPgJson } from '../../../src/ingest/pg-json';
 import { toOp } from '../../../src/ingest/schemas';
-import { spanTree, type SpanOut } from '../../../src/traces/traces';
+import { spanTree, type SpanOut } from '../../../src/traces/service';
 
 const MB = 1024 * 1024;
 const now = '2026-01-02T03:04:05.678Z';
