@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { ingestRouter } from './ingest/router';
 import { otlpRouter } from './ingest/otlp/router';
-import { promptsRouter } from './api/prompts';
 import { rateLimitsRouter } from './api/rate-limits';
 import { proxyRouter } from './proxy/router';
 import { tenancyRouters } from './api/tenancy';
@@ -13,6 +12,7 @@ import { healthRoutes } from './health/routes';
 import { metricsRoutes } from './metrics/routes';
 import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './tenancy/projects/routes';
+import { promptRoutes } from './prompts/routes';
 import { requestRoutes } from './requests/routes';
 import { sessionRoutes } from './sessions/routes';
 import { traceRoutes } from './traces/routes';
@@ -23,11 +23,11 @@ import { traceRoutes } from './traces/routes';
  */
 export function buildRoutes(ctx: AppContext, _services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx), ...projectRoutes(ctx)];
-  routes.push(...requestRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx));
+  routes.push(...requestRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }
 
 // Transitional: features not yet on route contracts.
 export const legacyRawRouters: ((ctx: AppContext) => Router)[] = [ingestRouter, otlpRouter, proxyRouter];
-export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [...tenancyRouters, promptsRouter, rateLimitsRouter, webhooksRouter];
+export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [...tenancyRouters, rateLimitsRouter, webhooksRouter];
