@@ -71,4 +71,12 @@ describe('ingest input hygiene', () => {
     const got = await api(app, 'GET', '/api/v1/traces/st-1', { token: t.fullKey });
     expect(got.body.data.spans[0]).toMatchObject({ id: 'st-s', status: 'ok' });
   });
+
+  it('counts operations by kind, source and outcome in gateway_ingest_operations_total', async () => {
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    const count = (labels: string) => Number(new RegExp(`gateway_ingest_operations_total\\{${labels}\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    expect(count('op="trace.create",source="sdk",outcome="ok"')).toBeGreaterThanOrEqual(4);
+    expect(count('op="trace.create",source="sdk",outcome="error"')).toBeGreaterThanOrEqual(1);
+    expect(count('op="span.create",source="sdk",outcome="error"')).toBeGreaterThanOrEqual(1);
+  });
 });
