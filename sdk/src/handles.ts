@@ -1,6 +1,7 @@
 import { activeScope } from './context';
 import type { Recorder, TraceState } from './recorder';
 import type { Metadata, SpanEnd, SpanOptions, SpanType, SpanUpdate, TraceEnd, TraceOptions, TraceUpdate } from './types';
+import type { SpanCreateBody, SpanUpdateBody, TraceCreateBody, TraceUpdateBody } from './wire';
 
 const SPAN_TYPES: ReadonlySet<string> = new Set(['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedding', 'other']);
 
@@ -35,7 +36,7 @@ export class Trace {
       metadata: options.metadata,
       input: recorder.cap(options.input),
       start_time: isoTime(options.startTime),
-    }));
+    } satisfies TraceCreateBody));
   }
 
   get isEnded(): boolean {
@@ -59,7 +60,7 @@ export class Trace {
         name: fields.name,
         output: this.recorder.cap(fields.output),
         metadata: this.mergeMetadata(fields.metadata),
-      });
+      } satisfies TraceUpdateBody);
     });
   }
 
@@ -81,7 +82,7 @@ export class Trace {
         status,
         output: this.recorder.cap(fields.output),
         metadata: fields.metadata || extra ? this.mergeMetadata({ ...fields.metadata, ...extra }) : undefined,
-      });
+      } satisfies TraceUpdateBody);
     });
   }
 
@@ -132,7 +133,7 @@ export class Span {
       model: options.model,
       metadata: options.metadata,
       start_time: isoTime(options.startTime),
-    }));
+    } satisfies SpanCreateBody));
   }
 
   get isEnded(): boolean {
@@ -166,12 +167,12 @@ export class Span {
         ...this.updateBody(fields),
         status,
         end_time: isoTime(fields.endTime),
-      });
+      } satisfies SpanUpdateBody);
     });
     this.ownedTrace?.end({ status: status === 'error' ? 'error' : 'completed', output: fields.output });
   }
 
-  private updateBody(fields: SpanUpdate): Record<string, unknown> {
+  private updateBody(fields: SpanUpdate): SpanUpdateBody {
     const recorder = this.trace.recorder;
     const total =
       fields.totalTokens ??

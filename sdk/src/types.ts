@@ -1,11 +1,9 @@
 /** Public types shared by the client, the handles and the integrations. */
 
-export type SpanType = 'llm' | 'retrieval' | 'tool' | 'agent' | 'chain' | 'embedding' | 'other';
-export type SpanStatus = 'ok' | 'error';
-export type TraceEndStatus = 'completed' | 'error';
+import type { OpKind, SpanStatus, SpanType, TraceEndStatus } from './wire';
 
-/** The four write operations of the ingest API. */
-export type OpKind = 'trace.create' | 'trace.update' | 'span.create' | 'span.update';
+/** The wire format (span types, statuses, the four write operations, bodies): generated from the server's schemas. */
+export type * from './wire';
 
 /**
  * What the error hook is told failed: one operation, a whole batch request, or a local

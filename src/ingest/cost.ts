@@ -11,7 +11,6 @@ type Rates = { kind: 'linear'; input: number; output: number } | { kind: 'exact'
 
 const MAX_MODELS = 2000;
 const TTL_MS = 3_600_000; // prices change over time (the catalogue is date-aware)
-const cache = new Map<string, { rates: Rates; at: number }>();
 
 function price(model: string, input: number, output: number): number | null {
   try {
@@ -34,24 +33,30 @@ function measure(model: string): Rates {
   return { kind: 'linear', input: inSmall / 1000, output: outSmall / 1000 };
 }
 
-function ratesFor(model: string, now: number): Rates {
-  const hit = cache.get(model);
-  if (hit && now - hit.at < TTL_MS) return hit.rates;
-  const rates = measure(model);
-  if (cache.size >= MAX_MODELS) cache.delete(cache.keys().next().value as string);
-  cache.set(model, { rates, at: now });
-  return rates;
-}
+/** Span cost in USD (null when unknown); built once per process and handed to the ingest writer. */
+export type SpanPricer = (model: string | null | undefined, promptTokens: number | null | undefined, completionTokens: number | null | undefined) => number | null;
 
-export function spanCostUsd(model: string | null | undefined, promptTokens: number | null | undefined, completionTokens: number | null | undefined): number | null {
-  if (!model || (promptTokens == null && completionTokens == null)) return null;
-  const input = promptTokens ?? 0;
-  const output = completionTokens ?? 0;
-  const rates = ratesFor(model, Date.now());
-  let usd: number | null;
-  if (rates.kind === 'unknown') usd = null;
-  else if (rates.kind === 'linear') usd = input * rates.input + output * rates.output;
-  else usd = price(model, input, output);
-  // numeric(20,10): ten decimals, enough for one token of the cheapest model
-  return usd === null ? null : Math.round(usd * 1e10) / 1e10;
+/** A pricer with its own cache of measured per-model rates. */
+export function createSpanPricer(): SpanPricer {
+  const cache = new Map<string, { rates: Rates; at: number }>();
+  const ratesFor = (model: string, now: number): Rates => {
+    const hit = cache.get(model);
+    if (hit && now - hit.at < TTL_MS) return hit.rates;
+    const rates = measure(model);
+    if (cache.size >= MAX_MODELS) cache.delete(cache.keys().next().value as string);
+    cache.set(model, { rates, at: now });
+    return rates;
+  };
+  return (model, promptTokens, completionTokens) => {
+    if (!model || (promptTokens == null && completionTokens == null)) return null;
+    const input = promptTokens ?? 0;
+    const output = completionTokens ?? 0;
+    const rates = ratesFor(model, Date.now());
+    let usd: number | null;
+    if (rates.kind === 'unknown') usd = null;
+    else if (rates.kind === 'linear') usd = input * rates.input + output * rates.output;
+    else usd = price(model, input, output);
+    // numeric(20,10): ten decimals, enough for one token of the cheapest model
+    return usd === null ? null : Math.round(usd * 1e10) / 1e10;
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HttpError, validationError } from '../http/errors';
 import { assertFieldSizes, MAX_LABEL, MAX_SPAN_NAME, MAX_TRACE_NAME } from './limits';
+import { storableBody } from './storable';
 import { SPAN_STATUSES, SPAN_TYPES, TRACE_STATUSES, type IngestOp, type SpanFields, type TraceFields } from './types';
 
 /**
@@ -23,6 +24,9 @@ const label = z.string().min(1).max(MAX_LABEL);
 const tokens = z.number().int().min(0).max(2_147_483_647);
 const metadata = z.record(z.string(), z.unknown());
 const anyJson = z.unknown().optional().transform((v) => (v === null ? undefined : v));
+
+/** The spec's word for success is `completed`; on a span it is accepted for `ok` and stored as `ok`. */
+const spanStatus = z.enum([...SPAN_STATUSES, 'completed']).transform((s) => (s === 'completed' ? 'ok' : s));
 
 const endAfterStart = (v: { start_time?: string; end_time?: string }) =>
   !v.start_time || !v.end_time || Date.parse(v.end_time) >= Date.parse(v.start_time);
@@ -60,7 +64,7 @@ const spanBase = {
   parent_span_id: opt(clientId),
   input: anyJson,
   output: anyJson,
-  status: opt(z.enum(SPAN_STATUSES)),
+  status: opt(spanStatus),
   model: opt(label),
   prompt_tokens: opt(tokens),
   completion_tokens: opt(tokens),
@@ -156,7 +160,8 @@ export function toOp(kind: IngestOp['op'], body: unknown, pathId: string | undef
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid(where, '', 'must be a JSON object');
   }
-  const b = withAliases(pathId !== undefined && (body as Record<string, unknown>).id === undefined && kind.endsWith('create') ? { ...body, id: pathId } : body);
+  const stored = storableBody(body as Record<string, unknown>, where);
+  const b = withAliases(pathId !== undefined && stored.id === undefined && kind.endsWith('create') ? { ...stored, id: pathId } : stored);
   const bodyId = (b as { id?: unknown }).id;
   if (pathId !== undefined && bodyId !== undefined && bodyId !== null && bodyId !== pathId) {
     throw invalid(where, 'id', `does not match the id ${JSON.stringify(pathId)} it is sent for`);
@@ -186,3 +191,30 @@ export function toOp(kind: IngestOp['op'], body: unknown, pathId: string | undef
     }
   }
 }
+
+/** The answer to one stored operation. */
+export const ingestAckSchema = z
+  .object({
+    id: z.string(),
+    object: z.enum(['trace', 'span']),
+    trace_id: z.string().optional().describe('span creates: the trace the span belongs to'),
+    created: z.boolean().optional().describe('creates: false when the create was a replay (nothing changed)'),
+    pending_create: z.boolean().optional().describe("updates: true while the object's create has not arrived"),
+  })
+  .meta({ id: 'IngestAck' });
+
+/** One result per batch operation, in order: an ack, or the error of that operation alone. */
+export const batchResultSchema = z
+  .object({
+    results: z.array(
+      ingestAckSchema.partial().extend({
+        index: z.number().int(),
+        id: z.string().nullable(),
+        status: z.number().int(),
+        op: z.enum(BATCH_OPS).optional(),
+        code: z.string().optional(),
+        error: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'IngestBatchResult' });

@@ -33,34 +33,25 @@ export async function sweepIdleTraces(db: Knex, idleMs: number, limit = 500): Pr
   });
 }
 
-/** Worker-role background service (src/runtime.ts). */
+/** Worker-role background service (src/runtime.ts): a runtime-owned periodic task. */
 export async function traceSweeperService(ctx: AppContext): Promise<{ stop(): Promise<void> }> {
   const idleMs = ctx.config.INGEST_TRACE_IDLE_TIMEOUT_MS;
   if (idleMs === 0) return { stop: async () => undefined };
   const log = ctx.logger.child({ component: 'trace-sweeper' });
   let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= (async () => {
-      try {
-        // Drain in pages so a backlog is cleared in one tick without one huge transaction.
-        for (;;) {
-          const done = await sweepIdleTraces(ctx.db, idleMs);
-          if (done.length) log.info({ completed: done.length }, 'completed idle traces with open spans');
-          if (done.length < 500) break;
-        }
-      } catch (err) {
-        log.error({ err }, 'trace sweep failed');
-      } finally {
-        running = undefined;
+  const sweep = async () => {
+    try {
+      // Drain in pages so a backlog is cleared in one tick without one huge transaction.
+      for (;;) {
+        const done = await sweepIdleTraces(ctx.db, idleMs);
+        if (done.length) log.info({ completed: done.length }, 'completed idle traces with open spans');
+        if (done.length < 500) break;
       }
-    })();
+    } catch (err) {
+      log.error({ err }, 'trace sweep failed');
+    }
   };
-  const timer = setInterval(tick, ctx.config.INGEST_SWEEP_INTERVAL_MS);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  ctx.every('trace-sweep', ctx.config.INGEST_SWEEP_INTERVAL_MS, () => (running = sweep()));
+  // The runtime stops the timer; a sweep in flight finishes before the pool closes.
+  return { stop: async () => void (await running) };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../logger';
+import type { SpanPricer } from './cost';
 import { applyUnits } from './store';
 import type { IngestUnit, OpResult } from './types';
 
@@ -51,6 +52,7 @@ export class IngestWriter {
     private readonly db: Knex,
     private readonly logger: Logger,
     private readonly opts: WriterOptions,
+    private readonly price: SpanPricer,
   ) {}
 
   submit(unit: IngestUnit): Promise<OpResult[]> {
@@ -136,7 +138,7 @@ export class IngestWriter {
   private async transaction(units: IngestUnit[]): Promise<OpResult[][]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.db.transaction((trx) => applyUnits(trx, units))).results;
+        return (await this.db.transaction((trx) => applyUnits(trx, units, this.price))).results;
       } catch (err) {
         const code = (err as { code?: string })?.code;
         if (attempt >= 4 || !code || !RETRYABLE.has(code)) throw err;

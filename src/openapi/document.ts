@@ -49,7 +49,8 @@ export function errorStatuses(c: RouteContract): number[] {
   if (c.params || c.query || c.body || c.auth === 'jwt') s.add(400);
   if (c.auth !== 'none') s.add(401);
   if (c.auth !== 'none' && c.auth !== 'api_key') s.add(403);
-  if (pathParamNames(c.path).length || c.auth === 'jwt' || c.auth === 'read') s.add(404);
+  // Ids travel in paths, bodies (project_id, tokens) and headers (X-Organization-Id): any of them may name nothing.
+  if (pathParamNames(c.path).length || c.auth !== 'none') s.add(404);
   if (c.body) s.add(413);
   for (const k of Object.keys(c.errors ?? {})) s.add(Number(k));
   return [...s].sort();

@@ -1,4 +1,5 @@
 import type { SpanType } from '../types';
+import { withinDepth } from '../storable';
 
 /**
  * OpenTelemetry GenAI semantic conventions (gen_ai.*) and the two widespread instrumentation
@@ -107,7 +108,9 @@ export function maybeJson(v: unknown): unknown {
   const t = v.trimStart();
   if (t.startsWith('{') || t.startsWith('[')) {
     try {
-      return JSON.parse(v);
+      // Too deep to store (see storable.ts): kept as the string it came as.
+      const parsed: unknown = JSON.parse(v);
+      return withinDepth(parsed) ? parsed : v;
     } catch {
       return v;
     }

@@ -2,7 +2,7 @@ import { MAX_LABEL, MAX_SPAN_NAME, MAX_TRACE_NAME, truncateJson } from '../limit
 import type { IngestOp, SpanFields, TraceFields } from '../types';
 import type { ExportTraceServiceRequest, OtlpSpan } from './decode';
 import { mapGenAi, SESSION_KEYS, USER_KEYS, type SpanEventLike } from './genai';
-import { attributes, bytesToHex, isZero, nanosToIso, nanosToMicros } from './values';
+import { attributes, bytesToHex, isoConverter, isZero, nanosToIso, nanosToMicros } from './values';
 
 /**
  * OTLP spans → our operations. Every span becomes a span create (OTLP only exports ended spans,
@@ -25,6 +25,7 @@ export interface OtlpMapResult {
 }
 
 export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: number): OtlpMapResult {
+  const toIso = isoConverter();
   const spanOps: IngestOp[] = [];
   const roots: { traceId: string; span: OtlpSpan; fields: SpanFields & { start_time: string }; resource: Record<string, unknown>; session?: string; user?: string }[] = [];
   // First session/user id seen per trace in this request (roots may not carry them).
@@ -59,13 +60,13 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
           reject('parentSpanId must be empty or 8 bytes (16 hex characters)');
           continue;
         }
-        const start = nanosToIso(span.startTimeUnixNano);
+        const start = toIso(span.startTimeUnixNano);
         if (!start) {
           reject('startTimeUnixNano is missing or out of range');
           continue;
         }
         const endMicros = nanosToMicros(span.endTimeUnixNano);
-        const end = endMicros !== 0 ? nanosToIso(span.endTimeUnixNano) : null;
+        const end = endMicros !== 0 ? toIso(span.endTimeUnixNano) : null;
         if (endMicros !== 0 && (!end || endMicros < nanosToMicros(span.startTimeUnixNano))) {
           reject('endTimeUnixNano is before startTimeUnixNano or out of range');
           continue;

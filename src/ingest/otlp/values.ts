@@ -29,21 +29,28 @@ export function nanosToMicros(v: Int64): number {
   }
 }
 
-// Spans of one batch share their second: the 'YYYY-MM-DDTHH:MM:SS.' prefix is reused.
-let lastSecond = NaN;
-let lastPrefix = '';
-
-/** Unix nanoseconds as ISO 8601 with microseconds (what timestamptz keeps); null for 0/invalid. */
-export function nanosToIso(v: Int64): string | null {
-  const micros = nanosToMicros(v);
-  if (!(micros > 0) || micros > MAX_MICROS) return null;
-  const second = Math.floor(micros / 1_000_000);
-  if (second !== lastSecond) {
-    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-    lastSecond = second;
-  }
-  return `${lastPrefix}${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
+/**
+ * Unix nanoseconds → ISO 8601 with microseconds (what timestamptz keeps); null for 0/invalid.
+ * Spans of one export share their second, so each converter (one per request) reuses the
+ * 'YYYY-MM-DDTHH:MM:SS.' prefix of the previous call.
+ */
+export function isoConverter(): (v: Int64) => string | null {
+  let lastSecond = NaN;
+  let lastPrefix = '';
+  return (v) => {
+    const micros = nanosToMicros(v);
+    if (!(micros > 0) || micros > MAX_MICROS) return null;
+    const second = Math.floor(micros / 1_000_000);
+    if (second !== lastSecond) {
+      lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+      lastSecond = second;
+    }
+    return `${lastPrefix}${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
+  };
 }
+
+/** One conversion, without a shared prefix cache. */
+export const nanosToIso = (v: Int64) => isoConverter()(v);
 
 export function anyValue(v: AnyValue | null | undefined): unknown {
   if (!v) return null;

@@ -1,3 +1,4 @@
+import { createSpanPricer } from '../../../src/ingest/cost';
 import { applyUnits } from '../../../src/ingest/store';
 import { sweepIdleTraces } from '../../../src/ingest/sweeper';
 import type { IngestOp } from '../../../src/ingest/types';
@@ -111,12 +112,13 @@ describe('trace.completed', () => {
     await post('/ingest/traces', { id: traceId, name: 'skew', start_time: iso(t0) });
     await post('/ingest/spans', { id: `${traceId}-s`, trace_id: traceId, name: 's', start_time: iso(t0) });
     const unit = (ops: IngestOp[]) => [{ orgId: t.orgId, projectId: t.projectId, source: 'sdk' as const, ops }];
+    const price = createSpanPricer();
     const trxA = await db.transaction();
-    const a = await applyUnits(trxA, unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]));
+    const a = await applyUnits(trxA, unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]), price);
     let bDone = false;
     const b = (async () => {
       const trxB = await db.transaction();
-      const r = await applyUnits(trxB, unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]));
+      const r = await applyUnits(trxB, unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]), price);
       await trxB.commit();
       bDone = true;
       return r;

@@ -1,8 +1,8 @@
 import { HttpError } from '../../../src/http/errors';
-import { spanCostUsd } from '../../../src/ingest/cost';
+import { createSpanPricer } from '../../../src/ingest/cost';
 import { toPgJson } from '../../../src/ingest/pg-json';
 import { toOp } from '../../../src/ingest/schemas';
-import { spanTree, type SpanOut } from '../../../src/traces/traces';
+import { spanTree, type SpanOut } from '../../../src/traces/service';
 
 const MB = 1024 * 1024;
 const now = '2026-01-02T03:04:05.678Z';
@@ -49,13 +49,18 @@ describe('ingest payload schemas', () => {
     ['span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, span_type: 'llm-call' }, 'body.span_type'],
     ['span.update', { prompt_tokens: -1 }, 'body.prompt_tokens'],
     ['span.update', { total_tokens: 1.5 }, 'body.total_tokens'],
-    ['span.update', { status: 'completed' }, 'body.status'],
+    ['span.update', { status: 'done' }, 'body.status'],
     ['span.update', { id: 'other' }, 'body.id'],
   ] as const)('%s refuses %j naming %s', (kind, body, field) => {
     const err = refusal(() => toOp(kind, body, kind.endsWith('update') ? 'the-id' : undefined, MB));
     expect(err.status).toBe(400);
     expect(err.code).toBe('validation_error');
     expect(err.message).toContain(field);
+  });
+
+  it("accepts the spec's `completed` as a span status, stored as ok (issue 11)", () => {
+    expect(toOp('span.update', { status: 'completed' }, 's-1', MB).fields).toEqual({ status: 'ok' });
+    expect(toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, status: 'completed' }, undefined, MB).fields).toMatchObject({ status: 'ok' });
   });
 
   it('refuses a body that is not an object', () => {
@@ -71,6 +76,7 @@ describe('ingest payload schemas', () => {
 });
 
 describe('span cost', () => {
+  const spanCostUsd = createSpanPricer();
   it('prices known models like the catalogue, tiered ones exactly, unknown ones as null', () => {
     expect(spanCostUsd('gpt-4o-mini', 1000, 1000)).toBeCloseTo(0.00015 + 0.0006, 10);
     expect(spanCostUsd('not-a-model-xyz', 10, 10)).toBeNull();

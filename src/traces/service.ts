@@ -1,35 +1,21 @@
 import type { Knex } from 'knex';
-import { decodeCursor, encodeCursor, isoSql, num } from './common';
+import { notFound } from '../http/errors';
+import { cursorCodec, pageOf } from '../http/pagination';
+import * as q from './queries';
+import type { TraceFilters } from './schemas';
 
 /** Read side of traces and spans: the list with filters and keyset pagination, one trace with its spans. */
-
-export interface TraceFilters {
-  projectIds: string[];
-  from?: string;
-  to?: string;
-  status?: 'running' | 'completed' | 'error';
-  name?: string;
-  userId?: string;
-  sessionId?: string;
-  minDurationMs?: number;
-  limit: number;
-  cursor?: string;
-}
 
 /** Spans returned with one trace; larger traces say `spans_truncated: true`. */
 export const MAX_SPANS_PER_TRACE = 5000;
 
-const TRACE_COLUMNS = `t.project_id, t.id, t.name, t.status, t.session_id, t.user_id, t.metadata, t.source, t.created,
-  ${isoSql('t.start_time')} as start_time, ${isoSql('t.end_time')} as end_time, t.duration_ms,
-  ${isoSql('t.created_at')} as created_at, ${isoSql('t.updated_at')} as updated_at`;
-
-const SPAN_TOTALS = `left join lateral (
-    select count(*)::int as span_count, sum(s.prompt_tokens)::bigint as prompt_tokens,
-           sum(s.completion_tokens)::bigint as completion_tokens, sum(s.total_tokens)::bigint as total_tokens,
-           sum(s.cost_usd) as cost_usd
-      from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`;
+/** Cursor of the trace list: (start_time with microseconds, project_id, id) of the last row. */
+const cursor = cursorCodec('ts', 'uuid', 'text');
 
 type Row = Record<string, unknown>;
+
+/** bigint/numeric aggregates and nullable counts as numbers (null stays null). */
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 function traceOut(r: Row) {
   return {
@@ -53,36 +39,6 @@ function traceOut(r: Row) {
     pending_create: !r.created,
     created_at: r.created_at as string,
     updated_at: r.updated_at as string,
-  };
-}
-
-export async function listTraces(db: Knex, f: TraceFilters) {
-  const where: string[] = ['t.project_id = any(?::uuid[])'];
-  const args: Knex.RawBinding[] = [f.projectIds];
-  if (f.from) where.push('t.start_time >= ?'), args.push(f.from);
-  if (f.to) where.push('t.start_time < ?'), args.push(f.to);
-  if (f.status) where.push('t.status = ?'), args.push(f.status);
-  if (f.name) where.push('t.name = ?'), args.push(f.name);
-  if (f.userId) where.push('t.user_id = ?'), args.push(f.userId);
-  if (f.sessionId) where.push('t.session_id = ?'), args.push(f.sessionId);
-  if (f.minDurationMs !== undefined) where.push('t.duration_ms >= ?'), args.push(f.minDurationMs);
-  if (f.cursor) {
-    const [ts, projectId, id] = decodeCursor(f.cursor, 3) as [string, string, string];
-    where.push('(t.start_time, t.project_id, t.id) < (?::timestamptz, ?::uuid, ?)');
-    args.push(ts, projectId, id);
-  }
-  const { rows } = await db.raw(
-    `select ${TRACE_COLUMNS}, a.* from traces t ${SPAN_TOTALS}
-      where ${where.join(' and ')}
-      order by t.start_time desc, t.project_id desc, t.id desc
-      limit ?`,
-    [...args, f.limit + 1],
-  );
-  const page = (rows as Row[]).slice(0, f.limit);
-  const last = page[page.length - 1];
-  return {
-    traces: page.map(traceOut),
-    next_cursor: rows.length > f.limit && last ? encodeCursor([last.start_time as string, last.project_id as string, last.id as string]) : null,
   };
 }
 
@@ -167,31 +123,24 @@ export function spanTree(spans: SpanOut[]): SpanNode[] {
   return roots;
 }
 
-export async function getTrace(db: Knex, projectIds: string[], id: string) {
-  const { rows } = await db.raw(
-    `select ${TRACE_COLUMNS}, t.input, t.output, a.* from traces t ${SPAN_TOTALS}
-      where t.project_id = any(?::uuid[]) and t.id = ?
-      order by t.start_time desc limit 1`,
-    [projectIds, id],
-  );
-  const row = (rows as Row[])[0];
-  if (!row) return null;
-  const spans = await db.raw(
-    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model, s.prompt_tokens, s.completion_tokens,
-            s.total_tokens, s.cost_usd, s.input, s.output, s.metadata, s.created, s.duration_ms,
-            ${isoSql('s.start_time')} as start_time, ${isoSql('s.end_time')} as end_time
-       from spans s where s.project_id = ? and s.trace_id = ?
-      order by s.start_time nulls last, s.id
-      limit ?`,
-    [row.project_id as string, id, MAX_SPANS_PER_TRACE + 1],
-  );
-  const spanRows = (spans.rows as Row[]).slice(0, MAX_SPANS_PER_TRACE).map(spanOut);
+export async function listTraces(db: Knex, projectIds: string[], f: TraceFilters) {
+  const after = f.cursor ? cursor.decode(f.cursor) : null;
+  const rows = await q.listTraceRows(db, projectIds, f, after);
+  return pageOf(rows, f.limit, cursor, (r) => [r.start_time as string, r.project_id as string, r.id as string], traceOut);
+}
+
+/** One trace with its spans (flat and as a tree), or 404. */
+export async function requireTrace(db: Knex, projectIds: string[], id: string) {
+  const row = await q.findTraceRow(db, projectIds, id);
+  if (!row) throw notFound('Trace');
+  const spans = await q.spanRowsOf(db, row.project_id as string, id, MAX_SPANS_PER_TRACE + 1);
+  const spanRows = spans.slice(0, MAX_SPANS_PER_TRACE).map(spanOut);
   return {
     ...traceOut(row),
     input: row.input ?? null,
     output: row.output ?? null,
     spans: spanRows,
-    spans_truncated: spans.rows.length > MAX_SPANS_PER_TRACE,
+    spans_truncated: spans.length > MAX_SPANS_PER_TRACE,
     tree: spanTree(spanRows),
   };
 }

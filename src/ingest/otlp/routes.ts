@@ -1,10 +1,8 @@
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { requireFullKey } from '../../auth/middleware';
-import { principalOf } from '../../auth/principal';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
-import { limitsFrom } from '../limits';
-import { ingestWriter } from '../service';
+import { route } from '../../http/route';
+import type { IngestService } from '../service';
 import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, OtlpDecodeError, type ExportTraceServiceRequest } from './decode';
 import { mapExportRequest } from './map';
 
@@ -38,49 +36,12 @@ function grpcCode(status: number): number {
  * Retry-After when storage is unavailable or overloaded (exporters retry those). Error bodies are
  * google.rpc.Status in the request's encoding, as the OTLP specification asks.
  */
-export function otlpRouter(ctx: AppContext): Router {
-  const limits = limitsFrom(ctx.config);
-  const writer = ingestWriter(ctx);
-  const router = Router();
+export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
+  const { limits } = ingest;
   const raw = express.raw({ type: () => true, limit: limits.maxOtlpBytes, inflate: true }) as RequestHandler;
 
-  const negotiate: RequestHandler = (req, res, next) => {
-    const format = formatOf(req);
-    res.locals.otlpFormat = format ?? 'json';
-    if (!format) {
-      return next(new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/x-protobuf or application/json'));
-    }
-    next();
-  };
-
-  router.post('/v1/traces', negotiate, requireFullKey(ctx), raw, async (req: Request, res: Response) => {
-    const format = res.locals.otlpFormat as Format;
-    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    let message: ExportTraceServiceRequest;
-    try {
-      message = format === 'protobuf' ? decodeProtobuf(body) : decodeJson(body);
-    } catch (err) {
-      if (err instanceof OtlpDecodeError) throw new HttpError(400, 'invalid_otlp', err.message);
-      throw err;
-    }
-    const mapped = mapExportRequest(message, limits.maxFieldBytes);
-    const p = principalOf(req);
-    if (p.kind !== 'api_key') throw new HttpError(403, 'full_key_required', 'OTLP ingest needs a full-scope API key');
-    const results = mapped.ops.length ? await writer.submit({ orgId: p.orgId, projectId: p.projectId, source: 'otlp', ops: mapped.ops }) : [];
-    // Spans the database refused (rare: validated already) are reported like invalid ones.
-    let refused = 0;
-    mapped.ops.forEach((op, i) => {
-      if (op.op === 'span.create' && results[i] && !results[i]!.ok) refused++;
-    });
-    const rejected = mapped.rejected + refused;
-    const errors = refused ? [...mapped.errors, 'the database refused some spans'] : mapped.errors;
-    const response = rejected > 0 ? { partialSuccess: { rejectedSpans: rejected, errorMessage: errors.join('; ') } } : {};
-    if (rejected > 0) req.log.info({ rejected, accepted: mapped.accepted - refused, errors }, 'otlp spans rejected');
-    res.status(200).type(CONTENT_TYPES[format]).send(encodeResponse(response, format));
-  });
-
-  const otlpErrors: ErrorRequestHandler = (err, req, res, next) => {
-    if (res.headersSent) return next(err);
+  /** Every refusal, from auth to storage, as a google.rpc.Status in the request's encoding. */
+  const sendError = (err: unknown, req: Request, res: Response) => {
     const format = (res.locals.otlpFormat as Format | undefined) ?? 'json';
     let status = 500;
     let message = 'Internal server error';
@@ -102,6 +63,61 @@ export function otlpRouter(ctx: AppContext): Router {
     }
     res.status(status).type(CONTENT_TYPES[format]).send(encodeStatus({ code: grpcCode(status), message }, format));
   };
-  router.use('/v1/traces', otlpErrors);
-  return router;
+  const orStatus =
+    (mw: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      mw(req, res, (err?: unknown) => (err ? sendError(err, req, res) : next()));
+
+  /** The content type decides the encoding of every answer, so it is checked before the key. */
+  const negotiateThenAuth: RequestHandler = (req, res, next) => {
+    const format = formatOf(req);
+    res.locals.otlpFormat = format ?? 'json';
+    if (!format) return sendError(new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/x-protobuf or application/json'), req, res);
+    orStatus(ctx.auth.fullKey)(req, res, next);
+  };
+
+  async function receive(req: Request, res: Response) {
+    const format = res.locals.otlpFormat as Format;
+    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let message: ExportTraceServiceRequest;
+    try {
+      message = format === 'protobuf' ? decodeProtobuf(body) : decodeJson(body);
+    } catch (err) {
+      if (err instanceof OtlpDecodeError) throw new HttpError(400, 'invalid_otlp', err.message);
+      throw err;
+    }
+    const mapped = mapExportRequest(message, limits.maxFieldBytes);
+    if (mapped.rejected) ingest.countRefused('span.create', 'otlp', mapped.rejected);
+    const results = await ingest.submit(req.principal!, 'otlp', mapped.ops);
+    // Spans the database refused (rare: validated already) are reported like invalid ones.
+    let refused = 0;
+    mapped.ops.forEach((op, i) => {
+      if (op.op === 'span.create' && results[i] && !results[i]!.ok) refused++;
+    });
+    const rejected = mapped.rejected + refused;
+    const errors = refused ? [...mapped.errors, 'the database refused some spans'] : mapped.errors;
+    const response = rejected > 0 ? { partialSuccess: { rejectedSpans: rejected, errorMessage: errors.join('; ') } } : {};
+    if (rejected > 0) req.log.info({ rejected, accepted: mapped.accepted - refused, errors }, 'otlp spans rejected');
+    res.status(200).type(CONTENT_TYPES[format]).send(encodeResponse(response, format));
+  }
+
+  return [
+    route({
+      method: 'post',
+      path: '/v1/traces',
+      tag: 'OTLP',
+      summary: 'OTLP/HTTP trace export (protobuf or JSON)',
+      auth: 'full_key',
+      rawBody: true,
+      envelope: 'raw',
+      requestContentTypes: ['application/x-protobuf', 'application/json'],
+      authenticate: negotiateThenAuth,
+      before: [orStatus(raw)],
+      rawResponses: {
+        200: { description: 'ExportTraceServiceResponse in the request encoding; partial_success counts refused spans', contentType: 'application/x-protobuf' },
+      },
+      errors: { 413: 'Body above OTLP_MAX_REQUEST_BYTES after decompression', 415: 'Content-Type or Content-Encoding not supported', 503: 'Storage unavailable or overloaded; retry after Retry-After' },
+      handler: ({ req, res }) => receive(req, res).catch((err) => sendError(err, req, res)),
+    }),
+  ];
 }

@@ -1,0 +1,110 @@
+import type { AppContext } from '../context';
+import { validationError } from '../http/errors';
+import { route } from '../http/route';
+import {
+  createPromptSchema,
+  projectQuery,
+  promptParams,
+  promptSchema,
+  promptVersionParams,
+  promptVersionSchema,
+  promptWithVersionsSchema,
+  resolveQuery,
+  versionInputSchema,
+  versionSelector,
+} from './schemas';
+import { addVersion, createPrompt, deletePrompt, listPrompts, promptVersion, promptWithVersions, resolveRef } from './service';
+
+const WRITERS = ['admin', 'editor'] as const;
+const common = { tag: 'Prompts', auth: 'jwt', notFound: 'Prompt' } as const;
+
+/** /api/v1/prompts (JWT; writes need admin or editor and are audited). */
+export const promptRoutes = ({ db, auth }: AppContext) => {
+  const scopeOf = auth.projectScope;
+  return [
+    route({
+      ...common,
+      method: 'get',
+      path: '/api/v1/prompts',
+      summary: 'List prompts',
+      query: projectQuery,
+      response: promptSchema.array(),
+      handler: async ({ principal, query }) => listPrompts(db, (await scopeOf(principal, query.project_id)).projectIds),
+    }),
+    route({
+      ...common,
+      method: 'post',
+      path: '/api/v1/prompts',
+      summary: 'Create a prompt, optionally with its first version',
+      roles: WRITERS,
+      body: createPromptSchema,
+      status: 201,
+      response: promptWithVersionsSchema,
+      errors: { 409: 'A prompt of this name exists in the project' },
+      // 404 unless the project is in the caller's organization.
+      handler: async ({ principal, body }) => createPrompt(db, principal, await scopeOf(principal, body.project_id), body),
+    }),
+    // Before /:id, whose UUID check would answer "resolve" with a 404.
+    route({
+      ...common,
+      method: 'get',
+      path: '/api/v1/prompts/resolve',
+      summary: 'Read one version by name@version, name@latest or version id',
+      query: resolveQuery,
+      response: promptVersionSchema,
+      handler: async ({ principal, query }) => resolveRef(db, (await scopeOf(principal, query.project_id)).projectIds, query.ref),
+    }),
+    route({
+      ...common,
+      method: 'get',
+      path: '/api/v1/prompts/:id',
+      summary: 'Read a prompt with its versions, newest first',
+      params: promptParams,
+      query: projectQuery,
+      response: promptWithVersionsSchema,
+      handler: async ({ principal, params, query }) => promptWithVersions(db, (await scopeOf(principal, query.project_id)).projectIds, params.id),
+    }),
+    route({
+      ...common,
+      method: 'post',
+      path: '/api/v1/prompts/:id/versions',
+      summary: 'Add the next immutable version',
+      roles: WRITERS,
+      params: promptParams,
+      query: projectQuery,
+      body: versionInputSchema,
+      status: 201,
+      response: promptVersionSchema,
+      handler: async ({ principal, params, query, body }) => addVersion(db, principal, await scopeOf(principal, query.project_id), params.id, body),
+    }),
+    route({
+      ...common,
+      method: 'get',
+      path: '/api/v1/prompts/:id/versions/:version',
+      summary: 'Read one version (a number or latest)',
+      params: promptVersionParams,
+      query: projectQuery,
+      response: promptVersionSchema,
+      handler: async ({ principal, params, query }) => {
+        const selector = versionSelector.safeParse({ version: params.version });
+        if (!selector.success) throw validationError(selector.error, 'params');
+        return promptVersion(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, selector.data.version);
+      },
+    }),
+    route({
+      ...common,
+      method: 'delete',
+      path: '/api/v1/prompts/:id',
+      summary: 'Delete a prompt and its versions',
+      roles: WRITERS,
+      params: promptParams,
+      query: projectQuery,
+      envelope: 'raw',
+      rawResponses: { 204: { description: 'Deleted' } },
+      handler: async ({ principal, params, query, res }) => {
+        await deletePrompt(db, principal, await scopeOf(principal, query.project_id), params.id);
+        res.status(204).end();
+      },
+    }),
+  ];
+};

@@ -1,0 +1,36 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { listRequestsQuery, readRequestQuery, requestParams, requestRecordSchema } from './schemas';
+import { listRequests, requireRequest } from './service';
+
+const common = { tag: 'Requests', auth: 'read', notFound: 'Request' } as const;
+
+/** The request log: JWT, full key or public key; scoped to the caller's project(s). */
+export const requestRoutes = ({ db, auth }: AppContext) => [
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/requests',
+    summary: 'List logged proxy requests, newest first',
+    query: listRequestsQuery,
+    envelope: 'page',
+    response: requestRecordSchema,
+    handler: async ({ principal, query }) => {
+      const { projectIds } = await auth.projectScope(principal, query.project_id);
+      return listRequests(db, projectIds, query);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/requests/:id',
+    summary: 'Read one logged request with its bodies',
+    params: requestParams,
+    query: readRequestQuery,
+    response: requestRecordSchema,
+    handler: async ({ principal, params, query }) => {
+      const { projectIds } = await auth.projectScope(principal, query.project_id);
+      return requireRequest(db, projectIds, params.id);
+    },
+  }),
+];

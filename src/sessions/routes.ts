@@ -1,0 +1,34 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { sessionDetailSchema, sessionListQuery, sessionParams, sessionSummarySchema } from './schemas';
+import { listSessions, requireSession } from './service';
+
+/**
+ * The spec lists Sessions among the JWT-only groups (public keys are accepted only on the dual-auth
+ * read endpoints), so these take a user token.
+ */
+const common = { tag: 'Sessions', auth: 'jwt', notFound: 'Session' } as const;
+
+export const sessionRoutes = ({ db, auth }: AppContext) => [
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/sessions',
+    summary: 'List sessions, most recent activity first',
+    query: sessionListQuery,
+    envelope: 'page',
+    response: sessionSummarySchema,
+    handler: async ({ principal, query }) => listSessions(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/sessions/:id',
+    summary: 'Read one session with its traces and requests',
+    params: sessionParams,
+    query: sessionListQuery.pick({ project_id: true }),
+    response: sessionDetailSchema,
+    handler: async ({ principal, params, query }) =>
+      requireSession(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+  }),
+];

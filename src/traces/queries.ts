@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import { isoSql } from '../http/pagination';
+import type { TraceFilters } from './schemas';
+
+type Row = Record<string, unknown>;
+
+const TRACE_COLUMNS = `t.project_id, t.id, t.name, t.status, t.session_id, t.user_id, t.metadata, t.source, t.created,
+  ${isoSql('t.start_time')} as start_time, ${isoSql('t.end_time')} as end_time, t.duration_ms,
+  ${isoSql('t.created_at')} as created_at, ${isoSql('t.updated_at')} as updated_at`;
+
+const SPAN_TOTALS = `left join lateral (
+    select count(*)::int as span_count, sum(s.prompt_tokens)::bigint as prompt_tokens,
+           sum(s.completion_tokens)::bigint as completion_tokens, sum(s.total_tokens)::bigint as total_tokens,
+           sum(s.cost_usd) as cost_usd
+      from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`;
+
+/** Newest first; `after` is the (start_time, project_id, id) key of the previous page's last row, already checked. */
+export async function listTraceRows(db: Knex, projectIds: string[], f: TraceFilters, after: string[] | null): Promise<Row[]> {
+  const where: string[] = ['t.project_id = any(?::uuid[])'];
+  const args: Knex.RawBinding[] = [projectIds];
+  if (f.from) where.push('t.start_time >= ?'), args.push(f.from);
+  if (f.to) where.push('t.start_time < ?'), args.push(f.to);
+  if (f.status) where.push('t.status = ?'), args.push(f.status);
+  if (f.name) where.push('t.name = ?'), args.push(f.name);
+  if (f.user_id) where.push('t.user_id = ?'), args.push(f.user_id);
+  if (f.session_id) where.push('t.session_id = ?'), args.push(f.session_id);
+  if (f.min_duration_ms !== undefined) where.push('t.duration_ms >= ?'), args.push(f.min_duration_ms);
+  if (after) where.push('(t.start_time, t.project_id, t.id) < (?::timestamptz, ?::uuid, ?)'), args.push(...after);
+  const { rows } = await db.raw(
+    `select ${TRACE_COLUMNS}, a.* from traces t ${SPAN_TOTALS}
+      where ${where.join(' and ')}
+      order by t.start_time desc, t.project_id desc, t.id desc
+      limit ?`,
+    [...args, f.limit + 1],
+  );
+  return rows as Row[];
+}
+
+export async function findTraceRow(db: Knex, projectIds: string[], id: string): Promise<Row | undefined> {
+  const { rows } = await db.raw(
+    `select ${TRACE_COLUMNS}, t.input, t.output, a.* from traces t ${SPAN_TOTALS}
+      where t.project_id = any(?::uuid[]) and t.id = ?
+      order by t.start_time desc limit 1`,
+    [projectIds, id],
+  );
+  return (rows as Row[])[0];
+}
+
+/** The spans of one trace in start order, at most `limit`. */
+export async function spanRowsOf(db: Knex, projectId: string, traceId: string, limit: number): Promise<Row[]> {
+  const { rows } = await db.raw(
+    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model, s.prompt_tokens, s.completion_tokens,
+            s.total_tokens, s.cost_usd, s.input, s.output, s.metadata, s.created, s.duration_ms,
+            ${isoSql('s.start_time')} as start_time, ${isoSql('s.end_time')} as end_time
+       from spans s where s.project_id = ? and s.trace_id = ?
+      order by s.start_time nulls last, s.id
+      limit ?`,
+    [projectId, traceId, limit],
+  );
+  return rows as Row[];
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { traceDetailSchema, traceListQuery, traceParams, traceSummarySchema } from './schemas';
+import { listTraces, requireTrace } from './service';
+
+const common = { tag: 'Traces', auth: 'read', notFound: 'Trace' } as const;
+
+/** /api/v1/traces: JWT or API key (public keys included), scoped to the caller's project(s). */
+export const traceRoutes = ({ db, auth }: AppContext) => [
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/traces',
+    summary: 'List traces, newest first',
+    query: traceListQuery,
+    envelope: 'page',
+    response: traceSummarySchema,
+    handler: async ({ principal, query }) => listTraces(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/traces/:id',
+    summary: 'Read one trace with its spans',
+    params: traceParams,
+    query: traceListQuery.pick({ project_id: true }),
+    response: traceDetailSchema,
+    handler: async ({ principal, params, query }) =>
+      requireTrace(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+  }),
+];
