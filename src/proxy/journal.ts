@@ -10,10 +10,10 @@ import type { Logger } from '../logger';
  * the caller receives the last byte of its answer; a write into the page cache survives a kill of
  * the process, so a row the database had not committed yet is found again at the next start.
  *
- * Files are segments named `<host>~<pid>~<token>~<n>.ndjson` (one JSON record per line). A segment
+ * Files are segments named `<host>~<pid>~<process start>~<token>~<n>.ndjson` (one JSON record per line). A segment
  * is sealed after `rotateMs` or `rotateRecords` and deleted once every row in it was written to
- * the database. At start a process claims the segments of dead owners (same host and pid gone or
- * reused; another host: not touched for `staleMs`) by an atomic rename, so two replicas never
+ * the database. At start a process claims the segments of dead owners (same host and pid gone, or
+ * the same pid with another start time, e.g. pid 1 of a restarted container; another host: not touched for `staleMs`) by an atomic rename, so two replicas never
  * replay the same file, and hands their records back to the writer.
  */
 export interface JournalOptions {
@@ -41,7 +41,8 @@ export class RequestJournal {
   private current: Segment | undefined;
   private seq = 0;
   private readonly host = host();
-  private readonly owner = `${this.host}~${process.pid}~${randomBytes(6).toString('hex')}`;
+  private readonly started = String(Math.floor(performance.timeOrigin));
+  private readonly owner = `${this.host}~${process.pid}~${this.started}~${randomBytes(6).toString('hex')}`;
   private readonly rotateMs: number;
   private readonly rotateRecords: number;
   private readonly staleMs: number;
@@ -157,9 +158,10 @@ export class RequestJournal {
   }
 
   private async orphaned(name: string, file: string): Promise<boolean> {
-    const [h, pidText] = name.split('~');
+    const [h, pidText, started] = name.split('~');
     const pid = Number(pidText);
-    if (h === this.host && Number.isInteger(pid)) return pid === process.pid || !alive(pid); // same pid, other token: our previous life
+    // Same pid, other start time: a previous life (same start time: another journal of this very process).
+    if (h === this.host && Number.isInteger(pid)) return pid === process.pid ? started !== this.started : !alive(pid);
     const st = await fs.promises.stat(file).catch(() => null);
     return st !== null && Date.now() - st.mtimeMs > this.staleMs;
   }
