@@ -18,6 +18,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Owned by node so the request-journal volume mounted here is writable (docs/proxy.md).
+RUN mkdir -p /app/.data/request-journal && chown -R node:node /app/.data
 USER node
 EXPOSE 8080
 CMD ["node", "dist/src/main.js"]

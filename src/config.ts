@@ -79,6 +79,10 @@ const schema = z.object({
   PROXY_LOG_QUEUE_MAX: z.coerce.number().int().min(1).default(20_000),
   PROXY_LOG_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   PROXY_LOG_FLUSH_MS: z.coerce.number().int().min(1).default(50),
+  /** Local journal of request rows not yet committed, replayed at start after a crash (docs/proxy.md); `off` disables it. */
+  REQUEST_LOG_JOURNAL_DIR: z.string().min(1).default('.data/request-journal'),
+  /** fdatasync the journal this often, for machine crashes (0: never; a killed process loses nothing without it). */
+  REQUEST_LOG_JOURNAL_FSYNC_MS: z.coerce.number().int().min(0).default(0),
   /** Per-process memo of API-key auth, provider keys and rate-limit settings; changes evict it at once via NOTIFY (0 disables). */
   PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PROXY_CACHE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),

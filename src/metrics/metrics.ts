@@ -42,7 +42,7 @@ export function createMetrics() {
     requestLogRows: new Counter({
       ...r,
       name: 'gateway_request_log_rows_total',
-      help: 'Request rows by outcome: stored, stored_alone (after its batch failed), minimal (stored without bodies after failing alone), replayed (from the journal at start)',
+      help: 'Request rows by outcome: stored, stored_alone (after its batch failed), minimal (stored without bodies after failing alone), replayed (from the journal at start), dropped (refused even minimal), unjournaled (journal write failed; kept in memory only)',
       labelNames: ['outcome'] as const,
     }),
     ingestOperations: new Counter({

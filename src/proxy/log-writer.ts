@@ -1,48 +1,10 @@
 import type { Knex } from 'knex';
-import { emitEvents, type OutboxEvent } from '../events/outbox';
 import type { Logger } from '../logger';
-import { addTokens } from '../rate-limits/admission';
+import type { Metrics } from '../metrics/metrics';
+import type { RequestJournal, Segment } from './journal';
+import { insertRequestRows, minimalRow, storableRow, type LogEntry, type RequestRow } from './request-row';
 
-/** One `requests` row as written (column names). */
-export interface RequestRow {
-  id: string;
-  org_id: string;
-  project_id: string;
-  api_key_id: string | null;
-  provider: string;
-  model: string;
-  method: string;
-  path: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  cost_usd: number | null;
-  latency_ms: number;
-  ttfb_ms: number | null;
-  status_code: number;
-  trace_id: string | null;
-  span_id: string | null;
-  user_id: string | null;
-  session_id: string | null;
-  request_body: string;
-  response_body: string;
-  log_mode: 'full' | 'meta' | 'none';
-  cache_hit: boolean;
-  streamed: boolean;
-  tokens_estimated: boolean;
-  self_hosted: boolean;
-  prompt_version_id: string | null;
-  error: string | null;
-  created_at: string;
-}
-
-export interface LogEntry {
-  row: RequestRow;
-  /** Window the call was admitted in, when an end-user rate limit applied: its tokens are added there. */
-  rateLimit?: { projectId: string; userId: string; windowStart: Date } | undefined;
-}
+export { requestCreatedEvent, type LogEntry, type RequestRow } from './request-row';
 
 export interface LogWriterOptions {
   queueMax: number;
@@ -50,27 +12,17 @@ export interface LogWriterOptions {
   flushMs: number;
 }
 
-/** The `request.created` event body: exactly the request fields the spec lists. */
-export function requestCreatedEvent(row: RequestRow): OutboxEvent {
-  return {
-    orgId: row.org_id,
-    kind: 'request.created',
-    object: {
-      request: {
-        id: row.id,
-        provider: row.provider,
-        model: row.model,
-        prompt_tokens: row.prompt_tokens,
-        completion_tokens: row.completion_tokens,
-        total_tokens: row.total_tokens,
-        cost_usd: row.cost_usd,
-        latency_ms: row.latency_ms,
-        status_code: row.status_code,
-        trace_id: row.trace_id,
-        created_at: row.created_at,
-      },
-    },
-  };
+export interface LogWriterDeps {
+  /** Where rows are made durable before the caller gets its last byte (none: memory only). */
+  journal?: RequestJournal | undefined;
+  metrics?: Metrics | undefined;
+}
+
+type Outcome = 'stored' | 'stored_alone' | 'minimal' | 'dropped' | 'unjournaled';
+
+interface Queued extends LogEntry {
+  seg?: Segment | undefined;
+  replayed?: boolean;
 }
 
 const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
@@ -80,27 +32,38 @@ const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violat
  * (one multi-row insert plus the `request.created` outbox rows and rate-limit token counts, all in
  * one transaction) every `flushMs` or as soon as a batch is full.
  *
+ * Durability: `enqueue` first appends the row to the local journal (one synchronous write), and
+ * the proxy releases the caller's last byte only after `enqueue` returned; rows a killed process
+ * left in its journal are replayed by `replay()` at the next start, idempotently (see docs/proxy.md).
+ *
  * Overflow policy: capacity is reserved when a call is admitted, before anything goes upstream,
  * and released when its row is written. When `queueMax` calls are already in flight or waiting to
  * be written (the database is down or far behind), new calls are refused with 503 before they
  * reach the provider, so no call the gateway forwarded ever goes unrecorded and memory stays bounded.
- * Transient database errors are retried with backoff; a batch with a permanently bad row is split
- * so only that row is dropped (and logged).
+ * Transient database errors are retried with backoff; a batch with a permanently bad row is written
+ * row by row, and a row refused even alone is stored as a minimal row (ids, status, timing, reason).
  */
 export class RequestLogWriter {
-  private queue: LogEntry[] = [];
+  private queue: Queued[] = [];
   private reserved = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private backoffMs = 0;
   private stopped = false;
-  readonly stats = { written: 0, dropped: 0, failedBatches: 0 };
+  private journalFailing = false;
+  private readonly journal: RequestJournal | undefined;
+  private readonly metrics: Metrics | undefined;
+  readonly stats = { written: 0, dropped: 0, failedBatches: 0, replayed: 0 };
 
   constructor(
     private readonly db: Knex,
     private readonly logger: Logger,
     private readonly opts: LogWriterOptions,
-  ) {}
+    deps: LogWriterDeps = {},
+  ) {
+    this.journal = deps.journal;
+    this.metrics = deps.metrics;
+  }
 
   /** Claims room for one future row; false when the writer is saturated (caller answers 503). */
   reserve(): boolean {
@@ -114,11 +77,40 @@ export class RequestLogWriter {
     if (this.reserved > 0) this.reserved--;
   }
 
-  /** Queues a row for a call that holds a reservation. */
+  /** Queues a row for a call that holds a reservation; the row is in the journal when this returns. */
   enqueue(entry: LogEntry): void {
-    this.queue.push(entry);
-    if (this.queue.length >= this.opts.batchSize) this.kick(0);
-    else this.kick(this.opts.flushMs);
+    const q: Queued = { row: storableRow(entry.row), rateLimit: entry.rateLimit };
+    q.seg = this.journalAppend(q);
+    this.push(q);
+  }
+
+  /** Re-queues the rows dead processes left in the journal directory; returns how many were found. */
+  async replay(): Promise<number> {
+    if (!this.journal || this.stopped) return 0;
+    let found = 0;
+    try {
+      found = await this.replayFiles(this.journal);
+    } catch (err) {
+      this.logger.error({ err, dir: this.journal.dir }, 'request journal replay failed; the files stay for the next start');
+    }
+    if (found) this.logger.info({ rows: found }, 'request journal: rows of a previous process re-queued (written once: inserts are idempotent)');
+    return found;
+  }
+
+  private async replayFiles(journal: RequestJournal): Promise<number> {
+    let found = 0;
+    for (const file of await journal.claimOrphans()) {
+      for (const rec of await journal.read(file)) {
+        const q = fromRecord(rec);
+        if (!q) continue;
+        q.seg = this.journalAppend(q); // into our own journal first: the claimed file can go at once
+        this.reserved++;
+        this.push(q);
+        found++;
+      }
+      journal.remove(file);
+    }
+    return found;
   }
 
   get pending(): number {
@@ -127,6 +119,28 @@ export class RequestLogWriter {
 
   get inFlight(): number {
     return this.reserved;
+  }
+
+  private push(q: Queued): void {
+    this.queue.push(q);
+    this.metrics?.requestLogQueueDepth.set(this.queue.length);
+    if (this.queue.length >= this.opts.batchSize) this.kick(0);
+    else this.kick(this.opts.flushMs);
+  }
+
+  private journalAppend(q: LogEntry): Segment | undefined {
+    if (!this.journal) return undefined;
+    try {
+      const seg = this.journal.append(`${JSON.stringify({ row: q.row, rateLimit: q.rateLimit })}\n`);
+      this.journalFailing = false;
+      return seg;
+    } catch (err) {
+      // Disk full or unwritable: the row still goes to the database from memory, as without a journal.
+      this.count('unjournaled');
+      if (!this.journalFailing) this.logger.error({ err, dir: this.journal.dir }, 'request journal write failed; rows are kept in memory only until it recovers');
+      this.journalFailing = true;
+      return undefined;
+    }
   }
 
   private kick(delay: number): void {
@@ -146,9 +160,8 @@ export class RequestLogWriter {
     while (this.queue.length) {
       const batch = this.queue.slice(0, this.opts.batchSize);
       try {
-        await this.writeBatch(batch);
+        await this.writeBatch(batch, 'stored');
         this.queue.splice(0, batch.length);
-        this.done(batch.length);
         this.backoffMs = 0;
       } catch (err) {
         this.stats.failedBatches++;
@@ -156,53 +169,77 @@ export class RequestLogWriter {
           this.queue.splice(0, batch.length);
           await this.writeOneByOne(batch);
         } else {
-          this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 100), 5000);
+          this.backoff();
           this.logger.warn({ err, rows: batch.length, retryInMs: this.backoffMs }, 'request log batch failed; will retry');
           return;
         }
+      } finally {
+        this.metrics?.requestLogQueueDepth.set(this.queue.length);
       }
       if (this.queue.length < this.opts.batchSize && !this.stopped) return; // let a partial batch wait for company
     }
   }
 
-  private async writeOneByOne(batch: LogEntry[]): Promise<void> {
-    for (const e of batch) {
+  private async writeOneByOne(batch: Queued[]): Promise<void> {
+    for (let i = 0; i < batch.length; i++) {
+      const e = batch[i]!;
       try {
-        await this.writeBatch([e]);
-        this.done(1);
+        await this.writeAlone(e);
       } catch (err) {
-        if (!isPermanent(err)) {
-          // The database went away mid-split: put the rest back in front and retry later.
-          const rest = batch.slice(batch.indexOf(e));
-          this.queue.unshift(...rest);
-          this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 100), 5000);
-          return;
-        }
-        this.stats.dropped++;
-        this.release();
-        this.logger.error({ err, requestId: e.row.id, projectId: e.row.project_id }, 'request log row rejected by the database; dropped');
+        // The database went away mid-split: put the rest back in front and retry later.
+        this.queue.unshift(...batch.slice(i));
+        this.backoff();
+        this.logger.warn({ err }, 'request log unreachable while splitting a batch; will retry');
+        return;
       }
     }
   }
 
-  private done(n: number): void {
-    this.stats.written += n;
-    this.reserved = Math.max(0, this.reserved - n);
+  /** One row on its own; refused again → its minimal form; refused even then → dropped, logged and counted. */
+  private async writeAlone(e: Queued): Promise<void> {
+    let firstErr: unknown;
+    try {
+      return await this.writeBatch([e], 'stored_alone');
+    } catch (err) {
+      if (!isPermanent(err)) throw err;
+      firstErr = err;
+    }
+    this.logger.error({ err: firstErr, requestId: e.row.id, projectId: e.row.project_id }, 'request log row rejected by the database; storing a minimal row');
+    try {
+      return await this.writeBatch([{ ...e, row: minimalRow(e.row, firstErr), rateLimit: undefined }], 'minimal');
+    } catch (err) {
+      if (!isPermanent(err)) throw err;
+      this.stats.dropped++;
+      this.settle([e], 'dropped');
+      this.logger.error({ err, requestId: e.row.id, projectId: e.row.project_id }, 'request log row rejected even in minimal form; dropped');
+    }
   }
 
-  private async writeBatch(batch: LogEntry[]): Promise<void> {
-    const rows = batch.map((e) => e.row);
-    await this.db.transaction(async (trx) => {
-      await trx.raw(`insert into requests select * from json_populate_recordset(null::requests, ?::json)`, [JSON.stringify(rows)]);
-      const limited = batch.filter((e) => e.rateLimit && e.row.total_tokens > 0);
-      if (limited.length) {
-        await addTokens(
-          trx,
-          limited.map((e) => ({ ...e.rateLimit!, tokens: e.row.total_tokens })),
-        );
-      }
-      await emitEvents(trx, rows.map(requestCreatedEvent));
-    });
+  private async writeBatch(batch: Queued[], outcome: Outcome): Promise<void> {
+    const end = this.metrics?.requestLogFlushDuration.startTimer();
+    const fresh = await this.db.transaction((trx) => insertRequestRows(trx, batch));
+    end?.();
+    this.stats.written += batch.length;
+    for (const e of fresh) this.count(e.replayed ? 'replayed' : outcome);
+    this.stats.replayed += fresh.filter((e) => e.replayed).length;
+    this.settle(batch);
+  }
+
+  /** The rows are in the database (or given up): their reservations and journal records go. */
+  private settle(batch: Queued[], outcome?: Outcome): void {
+    this.reserved = Math.max(0, this.reserved - batch.length);
+    for (const e of batch) {
+      if (e.seg) this.journal?.settle(e.seg);
+      if (outcome) this.count(outcome);
+    }
+  }
+
+  private count(outcome: Outcome | 'replayed'): void {
+    this.metrics?.requestLogRows.inc({ outcome });
+  }
+
+  private backoff(): void {
+    this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 100), 5000);
   }
 
   /** Writes everything queued; used on graceful shutdown and by tests. Gives up after timeoutMs. */
@@ -222,7 +259,7 @@ export class RequestLogWriter {
       await this.flushing;
       if (this.queue.length >= before && this.backoffMs) await new Promise((r) => setTimeout(r, Math.min(this.backoffMs, Math.max(0, deadline - Date.now()))));
     }
-    if (this.queue.length) this.logger.error({ rows: this.queue.length }, 'request log rows not written before shutdown');
+    if (this.queue.length) this.logger.error({ rows: this.queue.length }, 'request log rows not written before shutdown; they stay in the journal for the next start');
   }
 
   private async flushLoopAll(): Promise<void> {
@@ -239,7 +276,16 @@ export class RequestLogWriter {
     await this.drain(timeoutMs);
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.journal?.close();
   }
+}
+
+/** A journal record back into a queue entry (dates were serialised as ISO strings). */
+function fromRecord(rec: unknown): Queued | undefined {
+  const r = rec as { row?: RequestRow; rateLimit?: { projectId: string; userId: string; windowStart: string } };
+  if (!r?.row || typeof r.row.id !== 'string') return undefined;
+  const rl = r.rateLimit;
+  return { row: storableRow(r.row), rateLimit: rl ? { ...rl, windowStart: new Date(rl.windowStart) } : undefined, replayed: true };
 }
 
 function isPermanent(err: unknown): boolean {

@@ -11,6 +11,8 @@ import { cacheKey, cacheLookup, cacheStore, CACHE_MAX_BODY_BYTES, replayableHead
 import { ResponseCapture, type CaptureResult } from './capture';
 import { costUsd } from './cost';
 import { downstreamResponseHeaders, headerValue, upstreamRequestHeaders } from './headers';
+import { HeldEnd } from './held-end';
+import { requestJournalFor } from './journal';
 import { RequestLogWriter, type LogEntry, type RequestRow } from './log-writer';
 import { maskSecrets } from './masking';
 import {
@@ -83,7 +85,7 @@ export function createProxy(ctx: AppContext): Proxy {
     queueMax: config.PROXY_LOG_QUEUE_MAX,
     batchSize: config.PROXY_LOG_BATCH_SIZE,
     flushMs: config.PROXY_LOG_FLUSH_MS,
-  });
+  }, { journal: requestJournalFor(ctx), metrics: ctx.metrics });
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
@@ -211,14 +213,6 @@ export function createProxy(ctx: AppContext): Proxy {
   }
 
   function serveFromCache(res: Response, call: CallState, hit: CachedResponse, limitHeaders: Record<string, string>): void {
-    res.writeHead(hit.statusCode, {
-      ...hit.headers,
-      ...limitHeaders,
-      'content-length': String(hit.body.length),
-      [RESPONSE_HEADERS.cacheStatus]: 'HIT',
-      [RESPONSE_HEADERS.requestId]: call.id,
-    });
-    res.end(hit.body);
     const usage = hit.usage;
     const text = call.opts.logBody === 'full' ? hit.body.toString('utf8') : '';
     record(call, {
@@ -233,6 +227,15 @@ export function createProxy(ctx: AppContext): Proxy {
       ttfbMs: null,
       error: null,
     });
+    // After record(): the row is journaled before the caller has the answer.
+    res.writeHead(hit.statusCode, {
+      ...hit.headers,
+      ...limitHeaders,
+      'content-length': String(hit.body.length),
+      [RESPONSE_HEADERS.cacheStatus]: 'HIT',
+      [RESPONSE_HEADERS.requestId]: call.id,
+    });
+    res.end(hit.body);
   }
 
   async function forward(
@@ -265,9 +268,6 @@ export function createProxy(ctx: AppContext): Proxy {
     } catch (err) {
       finished = true;
       const { status, code, message } = classifyUpstreamError(err, abort.signal.aborted);
-      if (!res.headersSent && !res.destroyed) {
-        sendError(res, new HttpError(status, code, message, { provider: call.provider.slug }, { ...extra }));
-      }
       record(call, {
         status,
         model: call.model,
@@ -280,6 +280,9 @@ export function createProxy(ctx: AppContext): Proxy {
         ttfbMs: null,
         error: code,
       });
+      if (!res.headersSent && !res.destroyed) {
+        sendError(res, new HttpError(status, code, message, { provider: call.provider.slug }, { ...extra }));
+      }
       return;
     }
 
@@ -301,6 +304,7 @@ export function createProxy(ctx: AppContext): Proxy {
     if (streamed) res.flushHeaders();
 
     const body = upstream.body;
+    const held = new HeldEnd(res, outHeaders['content-length']);
     await new Promise<void>((resolve) => {
       let error: string | null = null;
       const done = () => {
@@ -308,24 +312,19 @@ export function createProxy(ctx: AppContext): Proxy {
         finished = true;
         res.off('drain', onDrain);
         resolve();
-        // Parsing, costing and logging happen after the caller has its last byte.
-        setImmediate(() => {
-          finalize(call, capture, status, streamed, ttfbMs, error, key, upstream.headers).catch((err) =>
-            logger.error({ err, requestId: call.id }, 'proxy finalize failed'),
-          );
-        });
+        // The last byte waits for finalize: the request row is journaled before the caller has it all.
+        finalize(call, capture, status, streamed, ttfbMs, error, key, upstream.headers)
+          .catch((err) => logger.error({ err, requestId: call.id }, 'proxy finalize failed'))
+          .finally(() => held.release());
       };
       const onDrain = () => body.resume();
       res.on('drain', onDrain);
       body.on('data', (chunk: Buffer) => {
         // The caller first, then the gateway's copy.
-        if (!res.write(chunk)) body.pause();
+        if (!held.write(chunk)) body.pause();
         capture.push(chunk);
       });
-      body.once('end', () => {
-        res.end();
-        done();
-      });
+      body.once('end', done);
       body.once('error', (err) => {
         error = abort.signal.aborted ? 'client_closed' : err instanceof undiciErrors.BodyTimeoutError ? 'upstream_timeout' : 'upstream_stream_error';
         res.destroy();
@@ -473,7 +472,7 @@ export function createProxy(ctx: AppContext): Proxy {
     dispatcher,
     listener,
     authCache,
-    start: () => listener.start(),
+    start: () => Promise.all([listener.start(), writer.replay()]).then(() => undefined),
     close: async () => {
       db.off('query', onQuery);
       await writer.stop(config.SHUTDOWN_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import zlib from 'node:zlib';
 import { HttpError } from '../http/errors';
+import { storableText as cleanText } from '../http/text';
 
 /** Parses '20mb' / '512kb' / '100b' into bytes. */
 export function parseByteSize(s: string): number {
@@ -79,9 +80,10 @@ export function requestBodyText(body: Buffer, contentType: string | undefined, c
   return { text: bytes.toString('utf8'), binary: false };
 }
 
-/** PostgreSQL text cannot hold NUL; also cuts to `max` bytes (roughly: by UTF-16 units) with a marker. */
+/**
+ * Text for a request-log column: cut to `max` UTF-16 units with a marker, then made storable
+ * (NUL removed, lone surrogates, including one left by the cut, replaced by U+FFFD).
+ */
 export function storableText(text: string, max: number): string {
-  let t = text.includes('\u0000') ? text.replace(/\u0000/g, '') : text;
-  if (t.length > max) t = `${t.slice(0, max)}\n[truncated: ${text.length} characters in total]`;
-  return t;
+  return cleanText(text.length > max ? `${text.slice(0, max)}\n[truncated: ${text.length} characters in total]` : text);
 }

@@ -174,6 +174,9 @@ describe('tokenizer and helpers', () => {
     expect(parseByteSize('512KB')).toBe(512 * 1024);
     expect(storableText('a\u0000b', 10)).toBe('ab');
     expect(storableText('abcdef', 3)).toMatch(/^abc\n\[truncated/);
+    // A cut through a surrogate pair leaves no lone half; lone surrogates become U+FFFD.
+    expect(storableText('a\ud83d\ude00b', 2)).toMatch(/^a\ufffd\n\[truncated/);
+    expect(storableText('x\ud800y', 10)).toBe('x\ufffdy');
   });
 });
 

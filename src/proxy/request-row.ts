@@ -1,0 +1,137 @@
+import type { Knex } from 'knex';
+import { emitEvents, type OutboxEvent } from '../events/outbox';
+import { storableText } from '../http/text';
+import { addTokens } from '../rate-limits/admission';
+
+/** One `requests` row as written (column names). */
+export interface RequestRow {
+  id: string;
+  org_id: string;
+  project_id: string;
+  api_key_id: string | null;
+  provider: string;
+  model: string;
+  method: string;
+  path: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number | null;
+  latency_ms: number;
+  ttfb_ms: number | null;
+  status_code: number;
+  trace_id: string | null;
+  span_id: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  request_body: string;
+  response_body: string;
+  log_mode: 'full' | 'meta' | 'none';
+  cache_hit: boolean;
+  streamed: boolean;
+  tokens_estimated: boolean;
+  self_hosted: boolean;
+  prompt_version_id: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+export interface LogEntry {
+  row: RequestRow;
+  /** Window the call was admitted in, when an end-user rate limit applied: its tokens are added there. */
+  rateLimit?: { projectId: string; userId: string; windowStart: Date } | undefined;
+}
+
+/** The `request.created` event body: exactly the request fields the spec lists. */
+export function requestCreatedEvent(row: RequestRow): OutboxEvent {
+  return {
+    orgId: row.org_id,
+    kind: 'request.created',
+    object: {
+      request: {
+        id: row.id,
+        provider: row.provider,
+        model: row.model,
+        prompt_tokens: row.prompt_tokens,
+        completion_tokens: row.completion_tokens,
+        total_tokens: row.total_tokens,
+        cost_usd: row.cost_usd,
+        latency_ms: row.latency_ms,
+        status_code: row.status_code,
+        trace_id: row.trace_id,
+        created_at: row.created_at,
+      },
+    },
+  };
+}
+
+/**
+ * The row with every text column storable (NUL removed, lone surrogates → U+FFFD): whoever built
+ * it, PostgreSQL's JSON input would otherwise reject the whole batch (22P02) over one bad string.
+ */
+export function storableRow(row: RequestRow): RequestRow {
+  let out: RequestRow | undefined;
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v !== 'string') continue;
+    const clean = storableText(v);
+    if (clean !== v) (out ??= { ...row })[k as 'model'] = clean;
+  }
+  return out ?? row;
+}
+
+/**
+ * What is kept of a row the database refused even alone: the call still happened and was
+ * answered, so its ids, status and timing are stored and the reason is put in `error`.
+ */
+export function minimalRow(row: RequestRow, err: unknown): RequestRow {
+  const code = (err as { code?: unknown })?.code;
+  return {
+    ...row,
+    model: '',
+    path: '',
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    cost_usd: null,
+    trace_id: null,
+    span_id: null,
+    user_id: null,
+    session_id: null,
+    request_body: '',
+    response_body: '',
+    log_mode: 'none',
+    prompt_version_id: null,
+    error: `log_row_rejected${typeof code === 'string' ? ` (${code})` : ''}${row.error ? `: ${row.error}` : ''}`.slice(0, 200),
+  };
+}
+
+/**
+ * Inserts the rows with, for those actually inserted, their `request.created` outbox rows and
+ * rate-limit token counts, in the caller's transaction. Idempotent by id, so a journal replayed
+ * after a crash adds neither a second row nor a second event. Returns the entries that were new.
+ */
+export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transaction, batch: readonly T[]): Promise<T[]> {
+  const result = await trx.raw<{ rows: { id: string }[] }>(
+    `insert into requests select * from json_populate_recordset(null::requests, ?::json) on conflict (id) do nothing returning id`,
+    [JSON.stringify(batch.map((e) => e.row))],
+  );
+  const inserted = new Set(result.rows.map((r) => r.id));
+  // delete(): an id repeated in one batch (a journal replayed twice) counts once.
+  const fresh = batch.filter((e) => inserted.delete(e.row.id));
+  const limited = fresh.filter((e) => e.rateLimit && e.row.total_tokens > 0);
+  if (limited.length) {
+    await addTokens(
+      trx,
+      limited.map((e) => ({ ...e.rateLimit!, tokens: e.row.total_tokens })),
+    );
+  }
+  await emitEvents(
+    trx,
+    fresh.map((e) => requestCreatedEvent(e.row)),
+  );
+  return fresh;
+}

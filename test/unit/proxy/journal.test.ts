@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createLogger } from '../../../src/logger';
+import { RequestJournal } from '../../../src/proxy/journal';
+
+describe('request journal', () => {
+  let dir: string;
+  const logger = createLogger('silent');
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-unit-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const host = os.hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+  const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!; // exited before we look
+
+  it('deletes a segment once every record in it is settled and it is sealed', () => {
+    const j = new RequestJournal({ dir, rotateRecords: 2 }, logger);
+    const a = j.append('{"n":1}\n');
+    j.append('{"n":2}\n');
+    const c = j.append('{"n":3}\n'); // rotates: the first segment is sealed with two open records
+    expect(c).not.toBe(a);
+    expect(fs.readdirSync(dir)).toHaveLength(2);
+    j.settle(a, 2);
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+    j.settle(c);
+    j.close();
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]); // nothing left to replay
+  });
+
+  it('claims files of dead or reused pids and of stale other hosts, never of a live process, and skips a torn line', async () => {
+    fs.writeFileSync(path.join(dir, `${host}~${deadPid()}~1~aaaa~1.ndjson`), '{"row":{"id":"1"}}\n{"row":{"id":"2"}}\n{"row":');
+    fs.writeFileSync(path.join(dir, `${host}~${process.pid}~1~bbbb~1.ndjson`), '{"row":{"id":"3"}}\n'); // our pid, earlier life (other start time)
+    fs.writeFileSync(path.join(dir, `${host}~${process.ppid}~1~cccc~1.ndjson`), '{"row":{"id":"4"}}\n'); // alive
+    const otherStale = path.join(dir, `otherhost~1~1~dddd~1.ndjson`);
+    fs.writeFileSync(otherStale, '{"row":{"id":"5"}}\n');
+    fs.utimesSync(otherStale, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    fs.writeFileSync(path.join(dir, `otherhost~2~1~eeee~1.ndjson`), '{"row":{"id":"6"}}\n'); // fresh: its owner may be alive
+    const j = new RequestJournal({ dir }, logger);
+    const claimed = await j.claimOrphans();
+    const ids = (await Promise.all(claimed.map((f) => j.read(f)))).flat().map((r) => (r as { row: { id: string } }).row.id);
+    expect(ids.sort()).toEqual(['1', '2', '3', '5']);
+    // Another journal of this same process (same pid and start time) takes nothing from the first.
+    expect(await new RequestJournal({ dir }, logger).claimOrphans()).toEqual([]);
+  });
+});
