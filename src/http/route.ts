@@ -99,6 +99,8 @@ export interface RouteContract<P extends AnyObject | undefined = AnyObject | und
   before?: RequestHandler[];
   /** Middleware that replaces the default auth middleware (the proxy's memoised key check). */
   authenticate?: RequestHandler;
+  /** The body of this route's errors when it is not the REST envelope (OTLP answers google.rpc.Status). */
+  errorBody?: { contentTypes: string[]; schema: z.ZodType; example: unknown };
   /** Extra documented error statuses beyond those the scheme implies. */
   errors?: Record<number, string>;
   /** An example of `data` for the document (one is generated from the schema when absent). */

@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<number, [string, string, string]> = {
   413: ['Request body too large', 'payload_too_large', 'Request body is too large'],
   415: ['Unsupported content type or encoding', 'unsupported_media_type', 'Content-Type must be application/json'],
   429: ['Rate limit reached', 'rate_limited', 'Rate limit reached'],
+  431: ['Request line or headers over 16 KB', 'headers_too_large', 'Request line or headers are too large'],
   500: ['Unexpected server error (never with internals)', 'internal_error', 'Internal server error'],
   503: ['A dependency is unavailable', 'unavailable', 'Service unavailable'],
 };
@@ -52,16 +53,18 @@ export function errorStatuses(c: RouteContract): number[] {
   // Ids travel in paths, bodies (project_id, tokens) and headers (X-Organization-Id): any of them may name nothing.
   if (pathParamNames(c.path).length || c.auth !== 'none') s.add(404);
   if (c.body) s.add(413);
+  // Node refuses a request line or headers over 16 KB before routing: long query strings reach it.
+  if (c.query || pathParamNames(c.path).length) s.add(431);
   for (const k of Object.keys(c.errors ?? {})) s.add(Number(k));
   return [...s].sort();
 }
 
 const errorResponse = (status: number, c: RouteContract) => {
   const [description, code, error] = ERROR_TEXT[status] ?? ['Error', 'error', 'Error'];
-  return {
-    description: c.errors?.[status] ?? description,
-    content: { 'application/json': { schema: errorSchema, example: { success: false, error, code } } },
-  };
+  const content = c.errorBody
+    ? Object.fromEntries(c.errorBody.contentTypes.map((t) => [t, { schema: c.errorBody!.schema, example: c.errorBody!.example }]))
+    : { 'application/json': { schema: errorSchema, example: { success: false, error, code } } };
+  return { description: c.errors?.[status] ?? description, content };
 };
 
 function successResponses(c: RouteContract): ZodOpenApiResponsesObject {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
@@ -114,7 +115,17 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
       authenticate: negotiateThenAuth,
       before: [orStatus(raw)],
       rawResponses: {
-        200: { description: 'ExportTraceServiceResponse in the request encoding; partial_success counts refused spans', contentType: 'application/x-protobuf' },
+        200: {
+          description: 'ExportTraceServiceResponse in the request encoding; partial_success counts refused spans',
+          contentType: ['application/x-protobuf', 'application/json'],
+          schema: z.object({ partialSuccess: z.object({ rejectedSpans: z.union([z.number(), z.string()]), errorMessage: z.string() }).partial().optional() }),
+          example: {},
+        },
+      },
+      errorBody: {
+        contentTypes: ['application/json', 'application/x-protobuf'],
+        schema: z.object({ code: z.number().int(), message: z.string(), details: z.array(z.unknown()).optional() }).meta({ id: 'RpcStatus', description: 'google.rpc.Status' }),
+        example: { code: 16, message: 'Missing credentials: send Authorization: Bearer <token>', details: [] },
       },
       errors: { 413: 'Body above OTLP_MAX_REQUEST_BYTES after decompression', 415: 'Content-Type or Content-Encoding not supported', 503: 'Storage unavailable or overloaded; retry after Retry-After' },
       handler: ({ req, res }) => receive(req, res).catch((err) => sendError(err, req, res)),
