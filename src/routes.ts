@@ -8,7 +8,6 @@ import { rateLimitsRouter } from './api/rate-limits';
 import { requestsRouter } from './api/requests';
 import { proxyRouter } from './proxy/router';
 import { tenancyRouters } from './api/tenancy';
-import { webhooksRouter } from './api/webhooks';
 import type { AppContext } from './context';
 import type { RouteContract } from './http/route';
 import type { Services } from './services';
@@ -16,17 +15,18 @@ import { healthRoutes } from './health/routes';
 import { metricsRoutes } from './metrics/routes';
 import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './tenancy/projects/routes';
+import { webhookRoutes } from './webhooks/routes';
 
 /**
  * Every route of the service, feature by feature: the one list that the app mounts and that the
  * OpenAPI document describes. A feature's `routes.ts` exports `(ctx) => RouteContract[]`.
  */
 export function buildRoutes(ctx: AppContext, _services: Services): RouteContract[] {
-  const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx), ...projectRoutes(ctx)];
+  const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx), ...projectRoutes(ctx), ...webhookRoutes(ctx)];
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }
 
 // Transitional: features not yet on route contracts.
 export const legacyRawRouters: ((ctx: AppContext) => Router)[] = [ingestRouter, otlpRouter, proxyRouter];
-export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter, webhooksRouter];
+export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [...tenancyRouters, requestsRouter, promptsRouter, rateLimitsRouter, tracesRouter, sessionsRouter];
