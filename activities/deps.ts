@@ -1,10 +1,18 @@
 import type { Db } from '../src/db/knex';
-import type { Config } from '../src/config';
+import type { Keyring } from '../src/keys/crypto';
 import type { Logger } from '../src/logger';
+import type { Metrics } from '../src/metrics/metrics';
+import type { SafeHttpClient } from '../src/webhooks/safe-http';
 
-/** What activities may touch. Built once per worker process. */
+/**
+ * What activities may touch, built once by the runtime (src/runtime.ts) and handed in: activities
+ * never look a dependency up themselves.
+ */
 export interface ActivityDeps {
   db: Db;
+  /** The runtime's SSRF-guarded webhook client (pooled connections shared by all attempts). */
+  http: SafeHttpClient;
+  keyring: Keyring;
   logger: Logger;
-  config: Config;
+  metrics: Metrics;
 }

@@ -5,6 +5,7 @@ import * as m003 from './003_webhooks';
 import * as m004 from './004_proxy';
 import * as m004b from './004b_proxy_invalidation';
 import * as m005 from './005_ingest';
+import * as m006 from './006_webhook_outcome_attempt';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004_proxy': m004,
   '004b_proxy_invalidation': m004b,
   '005_ingest': m005,
+  '006_webhook_outcome_attempt': m006,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

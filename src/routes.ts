@@ -1,6 +1,5 @@
 import type { Router } from 'express';
 import { proxyRouter } from './proxy/router';
-import { webhooksRouter } from './api/webhooks';
 import type { AppContext } from './context';
 import type { RouteContract } from './http/route';
 import type { Services } from './services';
@@ -17,6 +16,7 @@ import { requestRoutes } from './requests/routes';
 import { sessionRoutes } from './sessions/routes';
 import { tenancyRoutes } from './tenancy/routes';
 import { traceRoutes } from './traces/routes';
+import { webhookRoutes } from './webhooks/routes';
 
 /**
  * Every route of the service, feature by feature: the one list that the app mounts and that the
@@ -26,11 +26,11 @@ export function buildRoutes(ctx: AppContext, services: Services): RouteContract[
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
   routes.push(...requestRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
-  routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest));
+  routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }
 
 // Transitional: features not yet on route contracts.
 export const legacyRawRouters: ((ctx: AppContext) => Router)[] = [proxyRouter];
-export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [webhooksRouter];
+export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [];

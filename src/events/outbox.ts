@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
+import { insertOutboxRows } from './queries';
 
 /** Event kinds a webhook can subscribe to (the `test` ping is not an event kind). */
 export const eventKinds = ['request.created', 'trace.completed', 'alert.triggered'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
-/** NOTIFY channel the dispatcher LISTENs on; the notification is delivered when the writer commits. */
-export const OUTBOX_CHANNEL = 'event_outbox';
+export { OUTBOX_CHANNEL } from './queries';
 
 export interface OutboxEvent {
   orgId: string;
@@ -29,19 +29,7 @@ export async function emitEvents(db: Knex | Knex.Transaction, events: readonly O
     if (typeof e.orgId !== 'string' || e.orgId.length === 0) throw new Error('emitEvent: orgId is required');
     if (e.object === null || typeof e.object !== 'object' || Array.isArray(e.object)) throw new Error('emitEvent: object must be a plain object');
   }
-  const rows = JSON.stringify(events.map((e) => ({ org_id: e.orgId, kind: e.kind, payload: e.object })));
-  await db.raw(
-    `with ins as (
-       insert into event_outbox (org_id, kind, payload)
-       select e.org_id, e.kind, e.payload
-         from json_to_recordset(?::json) as e(org_id uuid, kind text, payload json)
-        where exists (
-          select 1 from webhooks w
-           where w.org_id = e.org_id and w.deleted_at is null and w.is_active and e.kind = any(w.events))
-       returning 1)
-     select pg_notify(?, '') from (select 1 from ins limit 1) as any_row`,
-    [rows, OUTBOX_CHANNEL],
-  );
+  await insertOutboxRows(db, events.map((e) => ({ org_id: e.orgId, kind: e.kind, payload: e.object })));
 }
 
 /** Writes one outbox row in the caller's transaction; see {@link emitEvents}. */

@@ -1,40 +1,44 @@
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
+import type { Logger } from '../logger';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** Bundles the workflow code once per process (webpack takes seconds; workers reuse the result). */
+/** Bundles the workflow code (webpack: seconds). Callers that start several workers keep the result. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
+  return bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error },
   });
-  return bundle;
 }
 
-let runtimeInstalled = false;
-/** Routes the Temporal core's logs through our logger at warn level and above. */
-function installRuntime(deps: ActivityDeps) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  const log = deps.logger.child({ component: 'temporal' });
-  Runtime.install({
-    logger: {
-      log: (level, message, meta) => (level === 'WARN' || level === 'ERROR' ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message) : undefined),
-      trace: () => undefined,
-      debug: () => undefined,
-      info: () => undefined,
-      warn: (m, meta) => log.warn(meta ?? {}, m),
-      error: (m, meta) => log.error(meta ?? {}, m),
-    },
-  });
+/**
+ * Routes the Temporal core's logs through our logger at warn level and above. The core runtime is
+ * process-wide and can be installed once: a second install (another runtime in this process, as
+ * in tests) keeps the first.
+ */
+function installRuntime(logger: Logger) {
+  const log = logger.child({ component: 'temporal' });
+  try {
+    Runtime.install({
+      logger: {
+        log: (level, message, meta) => (level === 'WARN' || level === 'ERROR' ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message) : undefined),
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (m, meta) => log.warn(meta ?? {}, m),
+        error: (m, meta) => log.error(meta ?? {}, m),
+      },
+    });
+  } catch {
+    // already installed in this process
+  }
 }
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** The activities' dependencies, from the runtime's context. */
   deps: ActivityDeps;
 }
 
@@ -53,7 +57,7 @@ export interface RunningWorker {
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
-  installRuntime(opts.deps);
+  installRuntime(opts.deps.logger);
   const connection = await NativeConnection.connect({ address: opts.address });
   const worker = await Worker.create({
     connection,

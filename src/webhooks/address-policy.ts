@@ -35,6 +35,10 @@ export interface AddressVerdict {
   reason?: string;
 }
 
+/** How a refused address is reported (records' error_message, registration errors). */
+export const blockedAddressMessage = (host: string, verdict: AddressVerdict) =>
+  `blocked address ${verdict.address}${host !== verdict.address ? ` for ${host}` : ''} (${verdict.reason})`;
+
 const inCidr = (addr: ipaddr.IPv4 | ipaddr.IPv6, [net, bits]: Cidr) => addr.kind() === net.kind() && addr.match(net, bits);
 
 export function parseCidrList(list: string | readonly string[] | undefined): Cidr[] {

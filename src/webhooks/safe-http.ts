@@ -5,7 +5,8 @@ import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import { Agent, buildConnector, request } from 'undici';
 import { ConfigError } from '../config';
-import { AddressPolicy, type AddressVerdict } from './address-policy';
+import { AddressPolicy, blockedAddressMessage, type AddressVerdict } from './address-policy';
+import { refuseWebhookUrl } from './url-policy';
 import { ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
 
 /**
@@ -50,7 +51,7 @@ export interface SafeHttpOptions {
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
   constructor(readonly host: string, readonly verdict: AddressVerdict) {
-    super(`blocked address ${verdict.address}${host !== verdict.address ? ` for ${host}` : ''} (${verdict.reason})`);
+    super(blockedAddressMessage(host, verdict));
   }
 }
 
@@ -194,15 +195,9 @@ export class SafeHttpClient {
     }
   }
 
-  /** Why a URL must not be requested (scheme, credentials, literal address), or null. */
+  /** Why a URL must not be requested (the webhook URL rules), or null. */
   refuseUrl(u: URL): string | null {
-    if (u.protocol !== 'https:') return `${u.protocol}// URL is not HTTPS`;
-    if (u.username || u.password) return 'URL must not contain credentials';
-    if (AddressPolicy.isIpLiteral(u.hostname)) {
-      const verdict = this.policy.check(u.hostname);
-      if (!verdict.allowed) return new BlockedAddressError(u.hostname, verdict).message;
-    }
-    return null;
+    return refuseWebhookUrl(u, this.policy)?.message ?? null;
   }
 
   private describe(err: unknown, signal: AbortSignal): string {
@@ -252,13 +247,4 @@ export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: 
       throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: ${config.WEBHOOK_CA_FILE} holds no PEM certificate`);
   }
   return new SafeHttpClient({ allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS, extraCaPem });
-}
-
-const clients = new WeakMap<object, SafeHttpClient>();
-
-/** One pooled client per configuration (keep-alive connections are reused across attempts). */
-export function deliveryClientFor(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string }): SafeHttpClient {
-  let c = clients.get(config);
-  if (!c) clients.set(config, (c = safeHttpClientFromConfig(config)));
-  return c;
 }

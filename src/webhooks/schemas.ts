@@ -1,40 +1,89 @@
 import { z } from 'zod';
 import { eventKinds } from '../events/outbox';
+import { uuidParams } from '../http/ids';
+import { nameSchema, timestamp } from '../http/schemas';
+import { deliveryStatuses } from './policy';
+import { refuseWebhookUrl, type UrlRule } from './url-policy';
 
-/** One schema per payload: used for validation and to document the API (docs/webhooks.md). */
+/** Request and response contracts of /api/v1/webhooks (they also generate the OpenAPI document). */
+
+/** What a registration error says for each URL rule (the address rule is the service's: 400 webhook_url_forbidden). */
+const urlRuleMessages: Record<Exclude<UrlRule, 'address'>, string> = {
+  invalid: 'must be a valid URL',
+  scheme: 'must start with https:// (plain HTTP is not accepted)',
+  credentials: 'must not contain credentials',
+  host: 'must have a host',
+};
 
 const httpsUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
-  .refine((v) => URL.canParse(v), 'must be a valid URL')
-  .refine((v) => URL.canParse(v) && new URL(v).protocol === 'https:', 'must start with https:// (plain HTTP is not accepted)')
-  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not contain credentials')
-  .refine((v) => !URL.canParse(v) || new URL(v).hostname.length > 0, 'must have a host');
+  .superRefine((v, ctx) => {
+    const refusal = refuseWebhookUrl(v);
+    if (refusal && refusal.rule !== 'address') ctx.addIssue({ code: 'custom', message: urlRuleMessages[refusal.rule] });
+  })
+  .meta({ format: 'uri', example: 'https://hooks.example.com/llm-gateway' });
 
 const events = z
   .array(z.enum(eventKinds, { message: `each event must be one of ${eventKinds.join(', ')}` }))
   .max(eventKinds.length * 4)
   .transform((list) => [...new Set(list)]);
 
+export const webhookParams = uuidParams('id');
+
 export const createWebhookBody = z
-  .object({
-    name: z.string().trim().min(1, 'must not be empty').max(200),
-    url: httpsUrl,
-    events,
-    is_active: z.boolean().default(true),
-  })
+  .object({ name: nameSchema, url: httpsUrl, events, is_active: z.boolean().default(true) })
   .strict();
 
 export const updateWebhookBody = z
-  .object({
-    name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-    url: httpsUrl.optional(),
-    events: events.optional(),
-    is_active: z.boolean().optional(),
-  })
+  .object({ name: nameSchema.optional(), url: httpsUrl.optional(), events: events.optional(), is_active: z.boolean().optional() })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of name, url, events, is_active');
 
 export type CreateWebhookInput = z.infer<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
+
+export const webhookSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    url: z.string(),
+    /** Full only in the create response; later `abcd…`. */
+    secret: z.string(),
+    events: z.array(z.enum(eventKinds)),
+    is_active: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Webhook' });
+export type WebhookView = z.infer<typeof webhookSchema>;
+
+export const deliverySchema = z
+  .object({
+    id: z.uuid(),
+    webhook_id: z.uuid(),
+    event_type: z.string(),
+    status: z.enum(deliveryStatuses),
+    http_status: z.number().int().nullable(),
+    error_message: z.string().nullable(),
+    duration_ms: z.number().int().nullable(),
+    attempt_count: z.number().int(),
+    next_retry_at: timestamp.nullable(),
+    dlq_at: timestamp.nullable(),
+    dlq_reason: z.string().nullable(),
+    delivered_at: timestamp.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type DeliveryView = z.infer<typeof deliverySchema>;
+
+export const testDeliverySchema = z
+  .object({
+    delivery_id: z.uuid(),
+    status: z.enum(['delivered', 'failed']),
+    http_status: z.number().int().nullable(),
+    duration_ms: z.number().int(),
+    error_message: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookTestDelivery' });
+export type TestDeliveryResult = z.infer<typeof testDeliverySchema>;

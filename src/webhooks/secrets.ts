@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config';
-import { decryptSecret, encryptSecret, resolveMasterKey, type Keyring } from '../keys/crypto';
+import { decryptSecret, encryptSecret, type Keyring } from '../keys/crypto';
 
 /**
  * Webhook secrets: 32 lowercase hex characters (128 bits) made by the server, shown once, stored
@@ -15,8 +14,6 @@ export const secretHint = (secret: string) => secret.slice(0, SECRET_HINT_LENGTH
 export const maskedSecret = (hint: string) => `${hint}…`;
 
 const aad = (webhookId: string) => `webhook:${webhookId}`;
-
-export const keyringFor = (config: Config): Keyring => resolveMasterKey(config);
 
 export function encryptWebhookSecret(ring: Keyring, webhookId: string, secret: string) {
   return encryptSecret(ring, secret, aad(webhookId));

@@ -3,6 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../src/logger';
+import { createMetrics } from '../../src/metrics/metrics';
 import { workflowBundle } from '../../src/temporal/worker';
 import { systemCheckWorkflow } from '../../workflows';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -44,7 +45,7 @@ describe('time-skipping test server', () => {
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, logger: createLogger('silent'), config: {} as never }),
+      activities: createActivities({ db: database.db, logger: createLogger('silent'), http: {} as never, keyring: {} as never, metrics: createMetrics() }),
     });
     const wallStart = Date.now();
     const result = await worker.runUntil(

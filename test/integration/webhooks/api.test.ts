@@ -55,7 +55,7 @@ describe('/api/v1/webhooks', () => {
       expect(JSON.stringify(row)).not.toContain(w.secret);
       // Audited without the secret.
       const audit = await db()('audit_logs').where({ resource_id: w.id }).orderBy('created_at');
-      expect(audit.map((a: any) => a.action)).toEqual(['webhook.create', 'webhook.update']);
+      expect(audit.map((a: any) => a.action)).toEqual(['webhook.created', 'webhook.updated']);
       expect(JSON.stringify(audit)).not.toContain(w.secret);
       expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
     });

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../../activities';
 import { webhookActivities } from '../../../activities/webhooks';
 import type { Config } from '../../../src/config';
 import { createDb } from '../../../src/db/knex';
-import { createLogger } from '../../../src/logger';
 import { searchAttributes } from '../../../src/temporal/names';
 import { workflowBundle } from '../../../src/temporal/worker';
 import { signBody, verifySignature } from '../../../src/webhooks/signing';
@@ -15,7 +14,7 @@ import { cancelDeliveryWorkflow, startDeliveryWorkflow } from '../../../src/webh
 import type { WebhookDeliveryResult } from '../../../workflows/webhook-delivery';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver';
-import { quietTemporalRuntime, seedDelivery, seedOrg, seedWebhook, waitUntil, webhookTestConfig } from './fixtures';
+import { activityDepsFor, quietTemporalRuntime, seedDelivery, seedOrg, seedWebhook, waitUntil, webhookTestConfig } from './fixtures';
 
 /**
  * The delivery workflow on Temporal's time-skipping test server: real activities, real PostgreSQL,
@@ -28,7 +27,8 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
   let receiver: HttpsReceiver;
   let orgId: string;
   const taskQueue = `wh-ts-${randomBytes(4).toString('hex')}`;
-  const logger = createLogger('silent');
+  let deps: ActivityDeps;
+  let bundle: WorkflowBundleWithSourceMap;
 
   beforeAll(async () => {
     quietTemporalRuntime();
@@ -44,8 +44,11 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     config = await webhookTestConfig();
     receiver = await startHttpsReceiver();
     orgId = await seedOrg(database.db);
+    deps = activityDepsFor(database.db, config);
+    bundle = await workflowBundle();
   });
   afterAll(async () => {
+    await deps?.http.close();
     await receiver?.close();
     await database?.drop();
     await env?.teardown();
@@ -59,8 +62,8 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
       ...opts,
       connection: env.nativeConnection,
       taskQueue,
-      workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, logger, config }),
+      workflowBundle: bundle,
+      activities: createActivities(deps),
     });
   }
 
@@ -164,13 +167,13 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     // After the first attempt the worker loses its database (a real refused connection): every
     // later attempt fails before sending and Temporal retries it until the delivery expires.
     const deadDb = createDb('postgres://postgres@127.0.0.1:1/unreachable', 1);
-    const good = createActivities({ db: database.db, logger, config });
-    const down = createActivities({ db: deadDb, logger, config });
+    const good = createActivities(deps);
+    const down = createActivities({ ...deps, db: deadDb });
     let attempts = 0;
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
-      workflowBundle: await workflowBundle(),
+      workflowBundle: bundle,
       activities: { ...good, attemptWebhookDelivery: (input: Parameters<typeof good.attemptWebhookDelivery>[0]) => (++attempts === 1 ? good : down).attemptWebhookDelivery(input) },
     });
     const d = await start(hook.id);
@@ -227,13 +230,47 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/claim`);
     receiver.handle((_r, res) => void res.end());
     const d = await seedDelivery(database.db, hook.id, orgId);
-    const acts = webhookActivities({ db: database.db, logger, config });
+    const acts = webhookActivities(deps);
     const input = { deliveryId: d.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
     const first = await acts.attemptWebhookDelivery(input);
     const again = await acts.attemptWebhookDelivery(input);
     expect(first).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
-    expect(again).toMatchObject({ kind: 'attempted', ok: false, httpStatus: null });
-    expect((again as { errorMessage: string }).errorMessage).toMatch(/interrupted/);
+    // Issue 11 §5: the re-run finds this attempt's outcome recorded; a delivered record stays delivered.
+    expect(again).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200, errorMessage: null });
     expect(receiver.requests).toHaveLength(1);
+    expect(await record(d.id)).toMatchObject({ status: 'delivered', attempt_count: 1, http_status: 200, error_message: null });
+  });
+
+  it('records an attempt as interrupted only when it was claimed and no outcome was recorded', async () => {
+    const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/interrupted`);
+    const d = await seedDelivery(database.db, hook.id, orgId);
+    // The worker claimed attempt 1 and died before sending or recording anything.
+    await database.db('webhook_deliveries').where({ id: d.id }).update({ attempt_count: 1 });
+    const input = { deliveryId: d.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
+    const out = await webhookActivities(deps).attemptWebhookDelivery(input);
+    expect(out).toMatchObject({ kind: 'attempted', ok: false, httpStatus: null, errorMessage: expect.stringMatching(/interrupted/) });
+    expect(receiver.requests).toHaveLength(0);
+    expect(await record(d.id)).toMatchObject({ status: 'failed', attempt_count: 1, error_message: expect.stringMatching(/interrupted/) });
+  });
+
+  it('crash drill (deterministic): an attempt re-run after its delivered outcome was recorded keeps it delivered and the workflow completes', async () => {
+    const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/drill`);
+    receiver.handle((_r, res) => void res.end('ok'));
+    const d = await seedDelivery(database.db, hook.id, orgId);
+    // Attempt 1 ran to the end (receiver answered 200, outcome recorded) on a worker that then died
+    // before its workflow task completed: the restarted workflow runs attempt 1 again.
+    const now = new Date().toISOString();
+    await webhookActivities(deps).attemptWebhookDelivery({ deliveryId: d.id, attempt: 1, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 });
+    expect(receiver.requests).toHaveLength(1);
+    const delivered = await record(d.id);
+
+    await startDeliveryWorkflow(env.client, taskQueue, { id: d.id, webhookId: hook.id, orgId, eventType: 'trace.completed', url: receiver.url });
+    const handle = env.client.workflow.getHandle<() => Promise<WebhookDeliveryResult>>(deliveryWorkflowId(d.id));
+    const worker = await newWorker();
+    expect(await worker.runUntil(handle.result())).toEqual({ status: 'delivered', attempts: 1 });
+    expect(receiver.requests).toHaveLength(1);
+    const after = await record(d.id);
+    expect(after).toMatchObject({ status: 'delivered', attempt_count: 1, http_status: 200, error_message: null, next_retry_at: null });
+    expect(after.delivered_at).toEqual(delivered.delivered_at);
   });
 });

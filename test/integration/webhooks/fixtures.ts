@@ -4,7 +4,12 @@ import { loadConfig, type Config } from '../../../src/config';
 import type { Db } from '../../../src/db/knex';
 import { buildBody } from '../../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
-import { encryptWebhookSecret, generateWebhookSecret, keyringFor, secretHint } from '../../../src/webhooks/secrets';
+import type { ActivityDeps } from '../../../activities';
+import { resolveMasterKey } from '../../../src/keys/crypto';
+import { createLogger } from '../../../src/logger';
+import { createMetrics } from '../../../src/metrics/metrics';
+import { safeHttpClientFromConfig } from '../../../src/webhooks/safe-http';
+import { encryptWebhookSecret, generateWebhookSecret, secretHint } from '../../../src/webhooks/secrets';
 import { testCertificates } from '../../helpers/https-receiver';
 
 /** Database-level fixtures for workflow and dispatcher tests that do not go through the REST API. */
@@ -19,6 +24,11 @@ export async function webhookTestConfig(extra: Record<string, string> = {}): Pro
     WEBHOOK_CA_FILE: caFile,
     ...extra,
   });
+}
+
+/** The activities' dependencies as the runtime builds them (close the HTTP client when done). */
+export function activityDepsFor(db: Db, config: Config): ActivityDeps {
+  return { db, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics() };
 }
 
 export async function seedOrg(db: Db): Promise<string> {
@@ -36,7 +46,7 @@ export async function seedWebhook(
 ): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const enc = encryptWebhookSecret(keyringFor(config), id, secret);
+  const enc = encryptWebhookSecret(resolveMasterKey(config), id, secret);
   await db('webhooks').insert({
     id,
     org_id: orgId,

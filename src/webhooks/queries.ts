@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import { DELIVERIES_LISTED } from './policy';
+
+type Conn = Knex | Knex.Transaction;
+
+/**
+ * The one definition of a webhook that receives events: not deleted and active. Every reader (the
+ * outbox emitter, the dispatcher's fan-out, the attempt's claim) uses it on the alias it names.
+ */
+export const activeWebhookSql = (w: string) => `${w}.deleted_at is null and ${w}.is_active`;
+/** …and subscribed to the event kind given by the SQL expression `kind`. */
+export const subscribedWebhookSql = (w: string, kind: string) => `${activeWebhookSql(w)} and ${kind} = any(${w}.events)`;
+
+export interface WebhookRow {
+  id: string;
+  org_id: string;
+  name: string;
+  url: string;
+  events: string[];
+  is_active: boolean;
+  secret_ciphertext: string;
+  master_key_id: string;
+  secret_hint: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const live = (db: Conn, orgId: string) => db<WebhookRow>('webhooks').where({ org_id: orgId }).whereNull('deleted_at');
+
+export const listWebhookRows = async (db: Conn, orgId: string) => (await live(db, orgId).orderBy('created_at').orderBy('id')) as WebhookRow[];
+
+export async function findWebhookRow(db: Conn, orgId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<WebhookRow | null> {
+  const q = live(db, orgId).andWhere({ id }).first();
+  return ((await (opts.forUpdate ? q.forUpdate() : q)) as WebhookRow | undefined) ?? null;
+}
+
+/** Locks the organization row so concurrent creates count one after the other. */
+export async function countWebhooksLocked(trx: Knex.Transaction, orgId: string): Promise<number> {
+  await trx('organizations').where({ id: orgId }).forUpdate().first('id');
+  const [{ count }] = await live(trx, orgId).count<{ count: number }[]>({ count: '*' });
+  return Number(count);
+}
+
+export const insertWebhook = async (trx: Knex.Transaction, row: Record<string, unknown>) =>
+  (await trx('webhooks').insert(row).returning('*'))[0] as WebhookRow;
+
+export const updateWebhookRow = async (trx: Knex.Transaction, id: string, changes: Record<string, unknown>) =>
+  (await trx('webhooks').where({ id }).update(changes).returning('*'))[0] as WebhookRow;
+
+export const softDeleteWebhook = (trx: Knex.Transaction, id: string) => trx('webhooks').where({ id }).update({ deleted_at: trx.fn.now(), is_active: false });
+
+/** Deliveries whose workflow may still attempt (first attempt or a retry pending). */
+export async function openDeliveryIds(db: Conn, webhookId: string): Promise<string[]> {
+  const rows = await db('webhook_deliveries').select('id').where({ webhook_id: webhookId }).whereIn('status', ['pending', 'failed']).whereNotNull('workflow_id');
+  return rows.map((r) => r.id as string);
+}
+
+export const recentDeliveries = (db: Conn, webhookId: string) =>
+  db('webhook_deliveries')
+    .where({ webhook_id: webhookId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(DELIVERIES_LISTED);
+
+export const insertDelivery = (trx: Knex.Transaction, row: Record<string, unknown>) => trx('webhook_deliveries').insert(row);
+
+/** Columns a delivery attempt may set on its record (timestamps as ISO strings in workflow time). */
+export interface DeliveryRecordFields {
+  status: 'pending' | 'delivered' | 'failed' | 'dead_lettered' | 'cancelled';
+  attempt_count?: number;
+  /** The attempt whose outcome these fields are (see migration 006). */
+  outcome_attempt?: number;
+  http_status?: number | null;
+  error_message?: string | null;
+  duration_ms?: number | null;
+  first_attempt_at?: string;
+  last_attempt_at?: string;
+  next_retry_at?: string | null;
+  delivered_at?: string;
+  dlq_at?: string;
+  dlq_reason?: string;
+  /** `cancel_requested` is refined from the webhook row into webhook_disabled / webhook_deleted. */
+  stop_reason?: string;
+}
+
+export interface ClaimedAttempt {
+  body: string;
+  hook: { id: string; url: string; secret_ciphertext: string; master_key_id: string };
+}
+
+/**
+ * Claims attempt number `attempt` (attempt_count < n → n) in the statement that re-reads the
+ * webhook: null when it is disabled or deleted, or when this attempt number was claimed before.
+ */
+export async function claimAttempt(db: Conn, deliveryId: string, attempt: number): Promise<ClaimedAttempt | null> {
+  const { rows } = await db.raw<{ rows: (ClaimedAttempt['hook'] & { body: string })[] }>(
+    `update webhook_deliveries d set attempt_count = ?
+       from webhooks w
+      where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${activeWebhookSql('w')}
+      returning d.body, w.id, w.url, w.secret_ciphertext, w.master_key_id`,
+    [attempt, deliveryId, attempt],
+  );
+  const r = rows[0];
+  return r ? { body: r.body, hook: { id: r.id, url: r.url, secret_ciphertext: r.secret_ciphertext, master_key_id: r.master_key_id } } : null;
+}
+
+export interface DeliveryState {
+  status: DeliveryRecordFields['status'];
+  outcome_attempt: number;
+  http_status: number | null;
+  error_message: string | null;
+  duration_ms: number | null;
+  webhook_active: boolean;
+  webhook_deleted: boolean;
+}
+
+/** The record's recorded outcome and its webhook's state, when an attempt could not be claimed. */
+export const deliveryState = async (db: Conn, deliveryId: string): Promise<DeliveryState | null> =>
+  (await db('webhook_deliveries as d')
+    .join('webhooks as w', 'w.id', 'd.webhook_id')
+    .where('d.id', deliveryId)
+    .first(
+      'd.status',
+      'd.outcome_attempt',
+      'd.http_status',
+      'd.error_message',
+      'd.duration_ms',
+      'w.is_active as webhook_active',
+      db.raw('w.deleted_at is not null as webhook_deleted'),
+    )) ?? null;
+
+export async function updateDeliveryRecord(db: Conn, deliveryId: string, fields: DeliveryRecordFields): Promise<void> {
+  const { stop_reason, ...rest } = fields;
+  const update: Record<string, unknown> = { ...rest };
+  if (stop_reason === 'cancel_requested') {
+    update.stop_reason = db.raw(
+      `(select case when w.deleted_at is not null then 'webhook_deleted' when not w.is_active then 'webhook_disabled' else 'cancel_requested' end
+          from webhooks w where w.id = webhook_deliveries.webhook_id)`,
+    );
+  } else if (stop_reason) update.stop_reason = stop_reason;
+  await db('webhook_deliveries').where({ id: deliveryId }).update(update);
+}
