@@ -1,9 +1,8 @@
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './context';
 import { mountRoutes } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
-import { legacyJsonRouters, legacyRawRouters } from './routes';
 
 /**
  * The api: every route contract of every feature (src/routes.ts), mounted in one place. Routes that
@@ -17,10 +16,8 @@ export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   app.use(requestContext(ctx.logger));
   const opts = { auth: ctx.auth, metrics: ctx.metrics, checkResponses: ctx.config.CONTRACT_CHECK_RESPONSES };
   app.use(mountRoutes(routes.filter((r) => r.rawBody), opts));
-  for (const make of legacyRawRouters) app.use(make(ctx));
   app.use(express.json({ limit: ctx.config.JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler);
   app.use(mountRoutes(routes.filter((r) => !r.rawBody), opts));
-  for (const make of legacyJsonRouters) app.use(make(ctx) as Router);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -1,5 +1,6 @@
 import type { Auth } from './auth/middleware';
 import type { Config } from './config';
+import type { LocalChanges } from './db/changes';
 import type { Db } from './db/knex';
 import type { Keyring } from './keys/crypto';
 import type { Logger } from './logger';
@@ -24,6 +25,8 @@ export interface AppContext {
   /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts). */
   webhookHttp: SafeHttpClient;
   metrics: Metrics;
+  /** This process's writes to memoised tables, announced after commit (src/db/changes.ts). */
+  changes: LocalChanges;
   /** Work to drain on graceful shutdown after the HTTP server stops accepting (batch writers, dispatchers). */
   onShutdown: (fn: () => Promise<void>) => void;
   /** A periodic task owned by the runtime: started now, stopped on shutdown, never overlapping itself. */

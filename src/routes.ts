@@ -1,5 +1,3 @@
-import type { Router } from 'express';
-import { proxyRouter } from './proxy/router';
 import type { AppContext } from './context';
 import type { RouteContract } from './http/route';
 import type { Services } from './services';
@@ -11,6 +9,7 @@ import { keyRoutes } from './keys/routes';
 import { metricsRoutes } from './metrics/routes';
 import { openApiRoutes } from './openapi/routes';
 import { promptRoutes } from './prompts/routes';
+import { proxyRoutes } from './proxy/routes';
 import { rateLimitRoutes } from './rate-limits/routes';
 import { requestRoutes } from './requests/routes';
 import { sessionRoutes } from './sessions/routes';
@@ -26,11 +25,7 @@ export function buildRoutes(ctx: AppContext, services: Services): RouteContract[
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
   routes.push(...requestRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
-  routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx));
+  routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }
-
-// Transitional: features not yet on route contracts.
-export const legacyRawRouters: ((ctx: AppContext) => Router)[] = [proxyRouter];
-export const legacyJsonRouters: ((ctx: AppContext) => Router)[] = [];

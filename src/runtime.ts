@@ -12,6 +12,7 @@ import { createJwtVerifier } from './auth/jwt';
 import { resolveMasterKey } from './keys/crypto';
 import { createLogger, type Logger } from './logger';
 import { createMetrics } from './metrics/metrics';
+import { createLocalChanges } from './db/changes';
 import { createUserDirectory } from './tenancy/users';
 import { safeHttpClientFromConfig } from './webhooks/safe-http';
 import { listen, type RunningServer } from './server';
@@ -71,6 +72,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     keyring: resolveMasterKey(config),
     webhookHttp,
     metrics: createMetrics(),
+    changes: createLocalChanges(),
     onShutdown: (fn) => shutdownHooks.push(fn),
     every: (name, intervalMs, fn) => {
       let running = false;

@@ -1,5 +1,6 @@
 import type { AppContext } from './context';
 import { createIngestService, type IngestService } from './ingest/service';
+import { createProxy, type Proxy } from './proxy/proxy';
 
 /**
  * The feature services of the api role, built once per runtime from the shared context and handed
@@ -8,8 +9,14 @@ import { createIngestService, type IngestService } from './ingest/service';
 export interface Services {
   /** The ingest batch writer shared by /ingest/* and /v1/traces. */
   ingest: IngestService;
+  /** The provider proxy: its request-log writer, upstream pool and memoised lookups. */
+  proxy: Proxy;
 }
 
 export function buildServices(ctx: AppContext): Services {
-  return { ingest: createIngestService(ctx) };
+  const proxy = createProxy(ctx);
+  // Caching turns on once the invalidation listener is connected; a dead process's journal is replayed meanwhile.
+  proxy.start().catch((err) => ctx.logger.error({ err }, 'proxy start failed'));
+  ctx.onShutdown(() => proxy.close());
+  return { ingest: createIngestService(ctx), proxy };
 }

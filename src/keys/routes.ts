@@ -37,7 +37,7 @@ const deleteById = (common: typeof apiKeys | typeof providerKeys, path: string, 
   });
 
 /** /api/v1/api-keys: per-project service keys; writes need admin or editor. */
-const apiKeyRoutes = ({ db, auth }: AppContext) => [
+const apiKeyRoutes = ({ db, auth, changes }: AppContext) => [
   route({
     ...apiKeys,
     method: 'get',
@@ -76,13 +76,13 @@ const apiKeyRoutes = ({ db, auth }: AppContext) => [
     params: idParams,
     body: updateApiKeyBody,
     response: apiKeySchema,
-    handler: ({ principal, params, body }) => svc.updateApiKey(db, principal, params.id, body),
+    handler: ({ principal, params, body }) => svc.updateApiKey(db, changes, principal, params.id, body),
   }),
-  deleteById(apiKeys, '/api/v1/api-keys/:id', 'Delete an API key', (p, id) => svc.deleteApiKey(db, p, id)),
+  deleteById(apiKeys, '/api/v1/api-keys/:id', 'Delete an API key', (p, id) => svc.deleteApiKey(db, changes, p, id)),
 ];
 
 /** /api/v1/provider-keys: upstream credentials per project and provider, encrypted at rest. */
-const providerKeyRoutes = ({ db, auth, keyring }: AppContext) => {
+const providerKeyRoutes = ({ db, auth, keyring, changes }: AppContext) => {
   // POST and PUT both create or replace the single entry of (project, provider).
   const upsert = (method: 'post' | 'put') =>
     route({
@@ -95,7 +95,7 @@ const providerKeyRoutes = ({ db, auth, keyring }: AppContext) => {
       status: 201,
       otherStatuses: { 200: 'The existing entry was replaced' },
       response: providerKeySchema,
-      handler: async ({ principal, body }) => upserted(await svc.upsertProviderKey(db, keyring, asUser(principal), body)),
+      handler: async ({ principal, body }) => upserted(await svc.upsertProviderKey(db, changes, keyring, asUser(principal), body)),
     });
   return [
     route({
@@ -118,7 +118,7 @@ const providerKeyRoutes = ({ db, auth, keyring }: AppContext) => {
       response: providerKeySchema,
       handler: ({ principal, params }) => svc.getProviderKeyView(db, principal.orgId, params.id),
     }),
-    deleteById(providerKeys, '/api/v1/provider-keys/:id', 'Delete a provider key', (p, id) => svc.deleteProviderKey(db, p, id)),
+    deleteById(providerKeys, '/api/v1/provider-keys/:id', 'Delete a provider key', (p, id) => svc.deleteProviderKey(db, changes, p, id)),
   ];
 };
 

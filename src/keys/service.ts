@@ -1,3 +1,4 @@
+import type { LocalChanges } from '../db/changes';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import type { ApiKeyScope, Principal } from '../auth/principal';
@@ -39,8 +40,8 @@ export async function createApiKey(db: Knex, actor: User, input: { projectId: st
   });
 }
 
-export async function updateApiKey(db: Knex, actor: Principal, id: string, patch: { name?: string; is_active?: boolean }) {
-  return db.transaction(async (trx) => {
+export async function updateApiKey(db: Knex, changes: LocalChanges, actor: Principal, id: string, patch: { name?: string; is_active?: boolean }) {
+  const out = await db.transaction(async (trx) => {
     const before = await q.findApiKey(trx, actor.orgId, id, { forUpdate: true });
     if (!before) throw notFound('API key');
     const row = await q.updateApiKeyRow(trx, id, patch);
@@ -49,14 +50,17 @@ export async function updateApiKey(db: Knex, actor: Principal, id: string, patch
     await recordAudit(trx, { orgId: actor.orgId, actor, action, resourceType: 'api_key', resourceId: id, before, after: row });
     return row;
   });
+  changes.changed('api_keys');
+  return out;
 }
 
-export async function deleteApiKey(db: Knex, actor: Principal, id: string) {
+export async function deleteApiKey(db: Knex, changes: LocalChanges, actor: Principal, id: string) {
   await db.transaction(async (trx) => {
     const before = await q.deleteApiKeyRow(trx, actor.orgId, id);
     if (!before) throw notFound('API key');
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'api_key.deleted', resourceType: 'api_key', resourceId: id, before });
   });
+  changes.changed('api_keys');
 }
 
 /** The calling key with its project and organization (never the secret). */
@@ -86,13 +90,13 @@ export async function getProviderKeyView(db: Knex | Knex.Transaction, orgId: str
  * Creates or replaces the one entry for (project, provider). A replacement without `api_key` keeps
  * nothing of the old key: the caller states the full desired configuration.
  */
-export async function upsertProviderKey(db: Knex, ring: Keyring, actor: User, body: UpsertProviderKey) {
+export async function upsertProviderKey(db: Knex, changes: LocalChanges, ring: Keyring, actor: User, body: UpsertProviderKey) {
   if (!body.api_key && !KEYLESS_PROVIDERS.has(body.provider)) {
     throw badRequest(`Invalid body.api_key: required for provider ${body.provider}`, 'validation_error');
   }
   await requireProject(db, actor.orgId, body.project_id);
   const values = sealProviderKey(ring, body.project_id, body.provider, body.api_key ?? null, body.base_url ?? null);
-  return db.transaction(async (trx) => {
+  const out = await db.transaction(async (trx) => {
     const before = await q.lockProviderKeyRow(trx, body.project_id, body.provider);
     const ids = { org_id: actor.orgId, project_id: body.project_id, provider: body.provider, created_by: actor.userId };
     const view: ProviderKeyView = await q.upsertProviderKeyRow(trx, ids, values);
@@ -107,12 +111,15 @@ export async function upsertProviderKey(db: Knex, ring: Keyring, actor: User, bo
     });
     return { created: !before, row: view };
   });
+  changes.changed('provider_keys');
+  return out;
 }
 
-export async function deleteProviderKey(db: Knex, actor: Principal, id: string) {
+export async function deleteProviderKey(db: Knex, changes: LocalChanges, actor: Principal, id: string) {
   await db.transaction(async (trx) => {
     const before = await getProviderKeyView(trx, actor.orgId, id);
     await q.deleteProviderKeyRow(trx, id);
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'provider_key.deleted', resourceType: 'provider_key', resourceId: id, before });
   });
+  changes.changed('provider_keys');
 }

@@ -1,7 +1,7 @@
 /**
  * A small per-process memo with a time-to-live for lookups on the proxy's hot path (API-key auth,
  * provider keys, rate-limit settings). Entries are dropped on change notifications
- * ({@link InvalidationListener}); the TTL is only a backstop. Concurrent misses for one key share
+ * (ProxyCaches in caches.ts); the TTL is only a backstop. Concurrent misses for one key share
  * one load, misses (null) are not remembered, and a load that raced with an invalidation is not
  * stored, so a change is never masked by a read that started before it.
  */

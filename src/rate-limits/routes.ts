@@ -8,7 +8,7 @@ const common = { tag: 'Rate limits', auth: 'jwt', notFound: 'Rate limit' } as co
 const example = { project_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10', requests_per_window: 100, tokens_per_window: null, window_seconds: 60 };
 
 /** /api/v1/rate-limits: per-end-user caps of a project; writes need admin or editor. */
-export const rateLimitRoutes = ({ db, auth }: AppContext) => [
+export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -28,7 +28,7 @@ export const rateLimitRoutes = ({ db, auth }: AppContext) => [
     status: 201,
     otherStatuses: { 200: 'The existing rate limit was replaced' },
     response: rateLimitView,
-    handler: async ({ principal, body }) => upserted(await putRateLimit(auth, db, principal, body)),
+    handler: async ({ principal, body }) => upserted(await putRateLimit(auth, db, changes, principal, body)),
   }),
   route({
     ...common,
@@ -40,7 +40,7 @@ export const rateLimitRoutes = ({ db, auth }: AppContext) => [
     envelope: 'raw',
     rawResponses: { 204: { description: 'Removed' } },
     handler: async ({ principal, query, res }) => {
-      await deleteRateLimit(auth, db, principal, query.project_id);
+      await deleteRateLimit(auth, db, changes, principal, query.project_id);
       res.status(204).end();
     },
   }),

@@ -1,3 +1,4 @@
+import type { LocalChanges } from '../db/changes';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import type { Auth } from '../auth/middleware';
@@ -23,25 +24,28 @@ async function oneProject(auth: Auth, p: Principal, projectId?: string) {
   return { orgId: scope.orgId, projectId: scope.projectIds[0]! };
 }
 
-export async function putRateLimit(auth: Auth, db: Knex, actor: Principal, input: RateLimitInput & { project_id: string }) {
+export async function putRateLimit(auth: Auth, db: Knex, changes: LocalChanges, actor: Principal, input: RateLimitInput & { project_id: string }) {
   const { orgId, projectId } = await oneProject(auth, actor, input.project_id);
   const values = { requests_per_window: input.requests_per_window ?? null, tokens_per_window: input.tokens_per_window ?? null, window_seconds: input.window_seconds };
-  return db.transaction(async (trx) => {
+  const out = await db.transaction(async (trx) => {
     const before = await q.lockRateLimit(trx, projectId);
     const row = await q.upsertRateLimit(trx, orgId, projectId, values);
     const action = before ? 'rate_limit.updated' : 'rate_limit.created';
     await recordAudit(trx, { orgId, actor, action, resourceType: 'rate_limit', resourceId: projectId, before, after: row });
     return { row, created: !before };
   });
+  changes.changed('rate_limits');
+  return out;
 }
 
-export async function deleteRateLimit(auth: Auth, db: Knex, actor: Principal, projectId?: string) {
+export async function deleteRateLimit(auth: Auth, db: Knex, changes: LocalChanges, actor: Principal, projectId?: string) {
   const scope = await oneProject(auth, actor, projectId);
   await db.transaction(async (trx) => {
     const before = await q.deleteRateLimit(trx, scope.projectId);
     if (!before) throw notFound('Rate limit');
     await recordAudit(trx, { orgId: scope.orgId, actor, action: 'rate_limit.deleted', resourceType: 'rate_limit', resourceId: scope.projectId, before });
   });
+  changes.changed('rate_limits');
 }
 
 export async function rateLimitUsage(auth: Auth, db: Knex, p: Principal, projectId: string | undefined, userId: string) {

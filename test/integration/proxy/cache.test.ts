@@ -51,6 +51,18 @@ describe('proxy: response cache', () => {
     expect(h.upstream.requests).toHaveLength(2);
   });
 
+  it('a finished cacheable answer is visible to the very next identical call (stored before the last byte)', async () => {
+    // No waiting for the store between the two calls: the second one starts when the first has ended.
+    for (let i = 0; i < 20; i++) {
+      const body = chat(`back-to-back ${i}`);
+      const a = await send('true', body);
+      const b = await send('true', body);
+      expect([i, a.status, b.status]).toEqual([i, 'MISS', 'HIT']);
+      expect(b.text).toBe(a.text);
+    }
+    expect(h.upstream.requests).toHaveLength(20);
+  });
+
   it('true: MISS then HIT served without calling the provider, identical body, logged as cache_hit with cost 0', async () => {
     const a = await send('true');
     expect(a.status).toBe('MISS');

@@ -2,7 +2,6 @@ import http from 'node:http';
 import { api } from '../../helpers/auth';
 import { sendJson, USAGE } from '../../helpers/fake-upstream';
 import { freePort } from '../../../src/util/net';
-import { proxyOf } from '../../../src/proxy/router';
 import { PROVIDER_SECRET, proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
 const chat = (content: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
@@ -104,9 +103,9 @@ describe('proxy: body modes, masking, auth and errors', () => {
       });
       const key = created.body.data.key as string;
       // Let the invalidation listener connect so the key really is cached.
-      const proxy = proxyOf(h.app.runtime.ctx)!;
-      for (let i = 0; i < 100 && !proxy.listener.healthy; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(proxy.listener.healthy).toBe(true);
+      const proxy = h.app.runtime.services!.proxy;
+      for (let i = 0; i < 100 && !proxy.caches.connected; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(proxy.caches.connected).toBe(true);
       for (let i = 0; i < 2; i++) {
         const ok = await proxyFetch(h, 'openai', '/v1/chat/completions', { key, body: chat('x') });
         expect(ok.status).toBe(200);

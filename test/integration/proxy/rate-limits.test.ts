@@ -1,7 +1,6 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api } from '../../helpers/auth';
 import { USAGE } from '../../helpers/fake-upstream';
-import { proxyOf } from '../../../src/proxy/router';
 import { proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
@@ -127,8 +126,8 @@ describe('proxy: per-end-user rate limits', () => {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify(chat),
       }).then(async (r) => (await r.arrayBuffer(), r.status));
-    const proxy = proxyOf(replica.runtime.ctx)!;
-    for (let i = 0; i < 100 && !proxy.listener.healthy; i++) await new Promise((r) => setTimeout(r, 20));
+    const proxy = replica.runtime.services!.proxy;
+    for (let i = 0; i < 100 && !proxy.caches.connected; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await viaReplica()).toBe(200);
     expect(await viaReplica()).toBe(200); // now served from the replica's memo
     const revoke = await api(h.app, 'PATCH', `/api/v1/api-keys/${created.body.data.id}`, { ...admin(), body: { is_active: false } });

@@ -3,7 +3,7 @@ import { cacheKey } from '../../../src/proxy/cache';
 import { costUsd } from '../../../src/proxy/cost';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from '../../../src/proxy/headers';
 import { maskSecrets } from '../../../src/proxy/masking';
-import { upstreamPathOf } from '../../../src/proxy/proxy';
+import { upstreamPathOf } from '../../../src/proxy/call';
 import { applyProviderAuth, baseUrlFor, providers, requestModel, requestWantsStream } from '../../../src/proxy/providers';
 import { parseByteSize, storableText } from '../../../src/proxy/request-body';
 import { parseCacheTtl, parsePromptRef, parseServiceHeaders } from '../../../src/proxy/service-headers';
