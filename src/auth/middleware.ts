@@ -196,11 +196,3 @@ export function requireWriteAccess(): RequestHandler {
 
 /** True when the principal may write (full key or admin/editor); for handlers mixing reads and writes. */
 export const canWrite = (p: Principal) => (p.kind === 'api_key' ? p.scope === 'full' : p.role === 'admin' || p.role === 'editor');
-
-// Transitional: routers not yet on route contracts reach the runtime's auth through the context.
-import type { AppContext } from '../context';
-export const requireJwt = (ctx: AppContext, opts: { org?: 'auto' | 'none' } = {}) => ctx.auth.jwt(opts);
-export const requireFullKey = (ctx: AppContext) => ctx.auth.fullKey;
-export const requireReadAccess = (ctx: AppContext) => ctx.auth.read;
-export const resolveProjectScope = (ctx: AppContext, req: Request) =>
-  ctx.auth.projectScope(req.principal ?? (() => { throw unauthorized(); })(), req.query?.project_id ?? (req.body as Record<string, unknown> | undefined)?.project_id);

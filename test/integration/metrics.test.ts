@@ -64,7 +64,7 @@ describe('GET /metrics', () => {
     });
     expect(proxied.status).toBe(200);
     await proxied.text();
-    const ingest = await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: `m-${Date.now()}`, name: 'metrics' } });
+    const ingest = await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: `m-${Date.now()}`, name: 'metrics', start_time: new Date().toISOString() } });
     expect(ingest.status).toBeLessThan(300);
 
     // The delivery of request.created proves the row was stored and the workflow ran.

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { requireFullKey, requireJwt, requireReadAccess, requireRole, requireWriteAccess, resolveProjectScope } from '../../../src/auth/middleware';
+import { requireRole, requireWriteAccess } from '../../../src/auth/middleware';
 import { principalOf } from '../../../src/auth/principal';
 import { errorHandler, requestContext } from '../../../src/http/middleware';
 import { startTestApp, type TestApp } from '../../helpers/app';
@@ -26,14 +26,14 @@ describe('auth middleware on a tiny router', () => {
     r.use(requestContext(ctx.logger));
     r.use(express.json());
     const scope = async (req: express.Request, res: express.Response) => {
-      const s = await resolveProjectScope(ctx, req);
+      const s = await ctx.auth.projectScope(principalOf(req), req.query?.project_id ?? req.body?.project_id);
       res.json({ success: true, data: { principal: principalOf(req).kind, ...s } });
     };
-    r.get('/read', requireReadAccess(ctx), scope);
-    r.post('/read', requireReadAccess(ctx), scope);
-    r.post('/evals', requireReadAccess(ctx), requireWriteAccess(), scope);
-    r.post('/ingest', requireFullKey(ctx), scope);
-    r.post('/webhooks', requireJwt(ctx), requireRole('admin', 'editor'), scope);
+    r.get('/read', ctx.auth.read, scope);
+    r.post('/read', ctx.auth.read, scope);
+    r.post('/evals', ctx.auth.read, requireWriteAccess(), scope);
+    r.post('/ingest', ctx.auth.fullKey, scope);
+    r.post('/webhooks', ctx.auth.jwt(), requireRole('admin', 'editor'), scope);
     r.use(errorHandler);
     server = r.listen(0, '127.0.0.1');
     await new Promise((ok) => server.once('listening', ok));
