@@ -1,12 +1,10 @@
-import type { Client } from '@temporalio/client';
 import type { AppContext } from '../context';
 import type { Db } from '../db/knex';
 import { PgListener } from '../db/listener';
 import type { Logger } from '../logger';
-import type { Metrics } from '../metrics/metrics';
 import type { RunningWorker } from '../temporal/worker';
 import { fanOutOutbox, OUTBOX_CHANNEL, unstartedDeliveries } from './queries';
-import { WorkflowStarter } from './starter';
+import { WorkflowStarter, type StarterOptions } from './starter';
 
 /**
  * Drains the event outbox into delivery records and delivery workflows (worker role).
@@ -21,14 +19,7 @@ import { WorkflowStarter } from './starter';
  *   back until they start. Starting a delivery twice is a no-op (workflow id = delivery id).
  */
 
-export interface DispatcherOptions {
-  db: Db;
-  client: Client;
-  eagerStart?: boolean;
-  withDeadline: <T>(ms: number, fn: () => Promise<T>) => Promise<T>;
-  taskQueue: string;
-  logger: Logger;
-  metrics: Pick<Metrics, 'workflowStarts'>;
+export interface DispatcherOptions extends Omit<StarterOptions, 'concurrency'> {
   /** Connection string for the LISTEN connection (none: polling only). */
   listenUrl?: string;
   pollMs: number;

@@ -8,11 +8,16 @@ import type { Usage } from './usage';
  *
  * Matching a model name against a provider's catalogue is most of calcPrice's work, so the first
  * lookup of each (provider, model) is remembered as a one-model provider; later calls price
- * against that (same result, ~5x cheaper).
+ * against that (same result, ~5x cheaper). Each pricer keeps its own memo (one per proxy).
  */
-const narrowed = new Map<string, Provider | null>();
+export type ProxyPricer = (provider: ProviderDef, model: string | null, usage: Usage) => number | null;
 
-export function costUsd(provider: ProviderDef, model: string | null, usage: Usage): number | null {
+export function createProxyPricer(): ProxyPricer {
+  const narrowed = new Map<string, Provider | null>();
+  return (provider, model, usage) => costWith(narrowed, provider, model, usage);
+}
+
+function costWith(narrowed: Map<string, Provider | null>, provider: ProviderDef, model: string | null, usage: Usage): number | null {
   if (!provider.pricesId || !model) return null;
   const name = provider.slug === 'gemini' ? model.replace(/^models\//, '') : model;
   const u = {

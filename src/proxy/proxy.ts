@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http/errors';
 import { createAdmission } from './admission';
 import { sweepExpired } from './cache';
 import { ProxyCaches } from './caches';
+import { createProxyPricer } from './cost';
 import { createForwarder } from './forward';
 import { requestJournalFor } from './journal';
 import { RequestLogWriter } from './log-writer';
@@ -51,7 +52,7 @@ export function createProxy(ctx: AppContext): Proxy {
   });
   const caches = new ProxyCaches(config, ctx.changes, logger.child({ component: 'proxy-invalidation' }));
   const admitCall = createAdmission({ db, config, keyring: ctx.keyring, caches, bodyLimit: parseByteSize(config.PROXY_BODY_LIMIT) });
-  const recorder = createRecorder({ db, writer, logger, keepBytes });
+  const recorder = createRecorder({ db, writer, logger, keepBytes, price: createProxyPricer() });
   const forward = createForwarder({ dispatcher, recorder, logger, metrics: ctx.metrics, timeoutMs, keepBytes });
 
   if (config.PROXY_TOKENIZER_PRELOAD) preloadTokenizer();

@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { cacheStore, CACHE_MAX_BODY_BYTES, replayableHeaders, type CachedResponse } from './cache';
 import { RESPONSE_HEADERS, zeroUsage, type CallState, type Outcome } from './call';
 import type { ResponseCapture } from './capture';
-import { costUsd } from './cost';
+import type { ProxyPricer } from './cost';
 import { downstreamResponseHeaders } from './headers';
 import type { RequestLogWriter, RequestRow } from './log-writer';
 import { maskSecrets } from './masking';
@@ -17,6 +17,7 @@ export interface RecorderDeps {
   writer: RequestLogWriter;
   logger: Logger;
   keepBytes: number;
+  price: ProxyPricer;
 }
 
 /**
@@ -25,7 +26,7 @@ export interface RecorderDeps {
  * two ends: serving a hit, and storing a cacheable answer before its last byte is released, so
  * the next identical call finds it.
  */
-export function createRecorder({ db, writer, logger, keepBytes }: RecorderDeps) {
+export function createRecorder({ db, writer, logger, keepBytes, price }: RecorderDeps) {
   function record(call: CallState, r: Outcome): void {
     const mode = call.opts.logBody;
     const u = r.usage ?? zeroUsage;
@@ -115,7 +116,7 @@ export function createRecorder({ db, writer, logger, keepBytes }: RecorderDeps) 
       model,
       usage,
       estimated,
-      cost: costUsd(call.provider, model, usage ?? zeroUsage),
+      cost: price(call.provider, model, usage ?? zeroUsage),
       responseText: result.text,
       cacheHit: false,
       streamed: r.streamed,

@@ -1,6 +1,8 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import { cacheKey } from '../../../src/proxy/cache';
-import { costUsd } from '../../../src/proxy/cost';
+import { createProxyPricer } from '../../../src/proxy/cost';
+
+const costUsd = createProxyPricer();
 import { downstreamResponseHeaders, upstreamRequestHeaders } from '../../../src/proxy/headers';
 import { maskSecrets } from '../../../src/proxy/masking';
 import { upstreamPathOf } from '../../../src/proxy/call';
