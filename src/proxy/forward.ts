@@ -36,6 +36,20 @@ export interface Upstream {
  * gateway adds (before forwarding + after the upstream's last byte) goes to the metrics.
  */
 export function createForwarder({ dispatcher, recorder, logger, metrics, timeoutMs, keepBytes }: ForwardDeps) {
+  // Labelled children kept per provider (and status), so recording hashes no labels per call.
+  const upstreamTimes = new Map<string, { observe(v: number): void }>();
+  const addedTimes = new Map<string, { observe(v: number): void }>();
+  const upstreamTime = (provider: string, status: string) => {
+    const k = `${provider} ${status}`;
+    let h = upstreamTimes.get(k);
+    if (!h) upstreamTimes.set(k, (h = metrics.proxyUpstreamDuration.labels(provider, status)));
+    return h;
+  };
+  const addedTime = (provider: string) => {
+    let h = addedTimes.get(provider);
+    if (!h) addedTimes.set(provider, (h = metrics.proxyAddedLatency.labels(provider)));
+    return h;
+  };
   return async function forward(req: Request, res: Response, call: CallState, up: Upstream): Promise<void> {
     const abort = new AbortController();
     let finished = false;
@@ -59,7 +73,7 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
     } catch (err) {
       finished = true;
       const { status, code, message } = classifyUpstreamError(err, abort.signal.aborted);
-      metrics.proxyUpstreamDuration.observe({ provider: slug, status: code }, (performance.now() - sentAt) / 1000);
+      upstreamTime(slug, code).observe((performance.now() - sentAt) / 1000);
       recorder.record(call, { status, model: call.model, usage: null, estimated: false, cost: null, responseText: '', cacheHit: false, streamed: false, ttfbMs: null, error: code });
       if (!res.headersSent && !res.destroyed) sendError(res, new HttpError(status, code, message, { provider: slug }, { ...up.extra }));
       return;
@@ -90,13 +104,13 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
         res.off('drain', onDrain);
         resolve();
         const upstreamEnd = performance.now();
-        metrics.proxyUpstreamDuration.observe({ provider: slug, status: String(status) }, (upstreamEnd - sentAt) / 1000);
+        upstreamTime(slug, String(status)).observe((upstreamEnd - sentAt) / 1000);
         recorder
           .finalize(call, capture, { status, streamed, ttfbMs, error, cacheKey: up.cacheKey, upstreamHeaders: upstream.headers })
           .catch((err) => logger.error({ err, requestId: call.id }, 'proxy finalize failed'))
           .finally(() => {
             held.release();
-            metrics.proxyAddedLatency.observe({ provider: slug }, (sentAt - call.startedAt + performance.now() - upstreamEnd) / 1000);
+            addedTime(slug).observe((sentAt - call.startedAt + performance.now() - upstreamEnd) / 1000);
           });
       };
       res.on('drain', onDrain);
