@@ -74,7 +74,7 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
       finished = true;
       const { status, code, message } = classifyUpstreamError(err, abort.signal.aborted);
       upstreamTime(slug, code).observe((performance.now() - sentAt) / 1000);
-      recorder.record(call, { status, model: call.model, usage: null, estimated: false, cost: null, responseText: '', cacheHit: false, streamed: false, ttfbMs: null, error: code });
+      await recorder.record(call, { status, model: call.model, usage: null, estimated: false, cost: null, responseText: '', cacheHit: false, streamed: false, ttfbMs: null, error: code });
       if (!res.headersSent && !res.destroyed) sendError(res, new HttpError(status, code, message, { provider: slug }, { ...up.extra }));
       return;
     }

@@ -6,9 +6,13 @@ import type { AppContext } from '../context';
 import type { Logger } from '../logger';
 
 /**
- * The request log's local write-ahead journal. Every row is appended here with one `write` before
- * the caller receives the last byte of its answer; a write into the page cache survives a kill of
- * the process, so a row the database had not committed yet is found again at the next start.
+ * The request log's local write-ahead journal. Every row is appended here before the caller
+ * receives the last byte of its answer; a write into the page cache survives a kill of the
+ * process, so a row the database had not committed yet is found again at the next start.
+ *
+ * Group commit: the rows of calls that end in the same turn of the event loop are written with one
+ * `write` right after that turn's I/O callbacks (setImmediate), and each caller is told when its
+ * row is on file. A write syscall costs ~20 µs here; batching keeps it off most calls.
  *
  * Files are segments named `<host>~<pid>~<process start>~<token>~<n>.ndjson` (one JSON record per line). A segment
  * is sealed after `rotateMs` or `rotateRecords` and deleted once every row in it was written to
@@ -37,8 +41,13 @@ export interface Segment {
 const SUFFIX = '.ndjson';
 const host = () => os.hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
 
+type Written = (err?: unknown) => void;
+
 export class RequestJournal {
   private current: Segment | undefined;
+  private pending: string[] = [];
+  private waiting: Written[] = [];
+  private scheduled = false;
   private seq = 0;
   private readonly host = host();
   private readonly started = String(Math.floor(performance.timeOrigin));
@@ -59,14 +68,39 @@ export class RequestJournal {
     fs.mkdirSync(this.dir, { recursive: true });
   }
 
-  /** Appends one newline-terminated record with a single write (throws on I/O errors, e.g. ENOSPC). */
-  append(line: string): Segment {
+  /**
+   * Queues one newline-terminated record for the current segment; `written` is called once it is
+   * on file (with the error when the write failed, e.g. ENOSPC). Throws when no segment can be opened.
+   */
+  append(line: string, written: Written): Segment {
     let seg = this.current;
     if (!seg || seg.records >= this.rotateRecords || performance.now() - seg.openedAt > this.rotateMs) seg = this.rotate();
-    fs.writeSync(seg.fd, line);
+    this.pending.push(line);
+    this.waiting.push(written);
     seg.records++;
     seg.open++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
     return seg;
+  }
+
+  /** Writes the queued records of the current segment now, with one write. */
+  flush(): void {
+    this.scheduled = false;
+    if (!this.pending.length) return;
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    const waiting = this.waiting;
+    this.pending = [];
+    this.waiting = [];
+    let error: unknown;
+    try {
+      fs.writeSync(this.current!.fd, text);
+    } catch (err) {
+      error = err;
+    }
+    for (const w of waiting) w(error);
   }
 
   /** Marks `n` records of the segment as written to the database; a sealed segment with none left goes. */
@@ -77,6 +111,7 @@ export class RequestJournal {
 
   /** Forces the current segment to disk (for machine crashes; a process crash needs no fsync). */
   async sync(): Promise<void> {
+    this.flush();
     const seg = this.current;
     if (!seg || seg.sealed) return;
     await new Promise<void>((resolve) =>
@@ -133,12 +168,14 @@ export class RequestJournal {
 
   /** Seals the current segment; segments with unwritten rows stay for the next start to replay. */
   close(): void {
+    this.flush();
     if (this.current) this.seal(this.current);
     this.current = undefined;
     fs.promises.rmdir(this.dir).catch(() => undefined); // only succeeds when nothing is left
   }
 
   private rotate(): Segment {
+    this.flush(); // queued records belong to the segment being sealed
     if (this.current) this.seal(this.current);
     const file = path.join(this.dir, `${this.owner}~${++this.seq}${SUFFIX}`);
     const seg: Segment = { file, fd: fs.openSync(file, 'a'), records: 0, open: 0, openedAt: performance.now(), sealed: false };

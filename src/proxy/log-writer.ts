@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics/metrics';
 import type { RequestJournal, Segment } from './journal';
-import { insertRequestRows, minimalRow, storableRow, type LogEntry, type RequestRow } from './request-row';
+import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from './request-row';
 
 export { requestCreatedEvent, type LogEntry, type RequestRow } from './request-row';
 
@@ -22,10 +22,9 @@ type Outcome = 'stored' | 'stored_alone' | 'minimal' | 'dropped' | 'unjournaled'
 
 interface Queued extends LogEntry {
   seg?: Segment | undefined;
+  settled?: boolean;
   replayed?: boolean;
 }
-
-const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
 
 /**
  * Writes request rows off the response path: entries queue in memory and are flushed in batches
@@ -77,11 +76,15 @@ export class RequestLogWriter {
     if (this.reserved > 0) this.reserved--;
   }
 
-  /** Queues a row for a call that holds a reservation; the row is in the journal when this returns. */
-  enqueue(entry: LogEntry): void {
+  /**
+   * Queues a row for a call that holds a reservation. Resolves once the row is in the journal (at
+   * once without one, or when the journal cannot be written: the row is then kept in memory only).
+   */
+  enqueue(entry: LogEntry): Promise<void> {
     const q: Queued = { row: storableRow(entry.row), rateLimit: entry.rateLimit };
-    q.seg = this.journalAppend(q);
+    const journaled = new Promise<void>((resolve) => this.journalAppend(q, resolve));
     this.push(q);
+    return journaled;
   }
 
   /** Re-queues the rows dead processes left in the journal directory; returns how many were found. */
@@ -103,11 +106,12 @@ export class RequestLogWriter {
       for (const rec of await journal.read(file)) {
         const q = fromRecord(rec);
         if (!q) continue;
-        q.seg = this.journalAppend(q); // into our own journal first: the claimed file can go at once
+        this.journalAppend(q); // into our own journal first: the claimed file can go once that is written
         this.reserved++;
         this.push(q);
         found++;
       }
+      journal.flush();
       journal.remove(file);
     }
     return found;
@@ -128,18 +132,30 @@ export class RequestLogWriter {
     else this.kick(this.opts.flushMs);
   }
 
-  private journalAppend(q: LogEntry): Segment | undefined {
-    if (!this.journal) return undefined;
-    try {
-      const seg = this.journal.append(`${JSON.stringify({ row: q.row, rateLimit: q.rateLimit })}\n`);
-      this.journalFailing = false;
-      return seg;
-    } catch (err) {
+  /** Sets `q.seg` and calls `done` once the record is on file (or could not be written). */
+  private journalAppend(q: Queued, done: () => void = () => undefined): void {
+    const journal = this.journal;
+    if (!journal) return done();
+    const failed = (err: unknown) => {
       // Disk full or unwritable: the row still goes to the database from memory, as without a journal.
       this.count('unjournaled');
-      if (!this.journalFailing) this.logger.error({ err, dir: this.journal.dir }, 'request journal write failed; rows are kept in memory only until it recovers');
+      if (!this.journalFailing) this.logger.error({ err, dir: journal.dir }, 'request journal write failed; rows are kept in memory only until it recovers');
       this.journalFailing = true;
-      return undefined;
+    };
+    try {
+      q.seg = journal.append(`${JSON.stringify({ row: q.row, rateLimit: q.rateLimit })}\n`, (err) => {
+        if (err === undefined) this.journalFailing = false;
+        else {
+          failed(err);
+          // Not on file: nothing to remove later (unless the database already settled it).
+          if (q.seg && !q.settled) journal.settle(q.seg);
+          q.seg = undefined;
+        }
+        done();
+      });
+    } catch (err) {
+      failed(err);
+      done();
     }
   }
 
@@ -229,6 +245,7 @@ export class RequestLogWriter {
   private settle(batch: Queued[], outcome?: Outcome): void {
     this.reserved = Math.max(0, this.reserved - batch.length);
     for (const e of batch) {
+      e.settled = true;
       if (e.seg) this.journal?.settle(e.seg);
       if (outcome) this.count(outcome);
     }
@@ -278,17 +295,4 @@ export class RequestLogWriter {
     if (this.timer) clearTimeout(this.timer);
     this.journal?.close();
   }
-}
-
-/** A journal record back into a queue entry (dates were serialised as ISO strings). */
-function fromRecord(rec: unknown): Queued | undefined {
-  const r = rec as { row?: RequestRow; rateLimit?: { projectId: string; userId: string; windowStart: string } };
-  if (!r?.row || typeof r.row.id !== 'string') return undefined;
-  const rl = r.rateLimit;
-  return { row: storableRow(r.row), rateLimit: rl ? { ...rl, windowStart: new Date(rl.windowStart) } : undefined, replayed: true };
-}
-
-function isPermanent(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && PERMANENT_PG_ERRORS.test(code);
 }

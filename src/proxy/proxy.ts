@@ -78,7 +78,7 @@ export function createProxy(ctx: AppContext): Proxy {
       const a = await admitCall(req, provider, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, opts, startedAt);
       if (a.kind === 'hit') {
         handedOver = true;
-        recorder.serveFromCache(res, a.call, a.hit, a.limitHeaders);
+        await recorder.serveFromCache(res, a.call, a.hit, a.limitHeaders);
         return;
       }
       // The caller left while we prepared: nothing goes upstream and there is nothing to record.

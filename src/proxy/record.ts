@@ -27,7 +27,8 @@ export interface RecorderDeps {
  * the next identical call finds it.
  */
 export function createRecorder({ db, writer, logger, keepBytes, price }: RecorderDeps) {
-  function record(call: CallState, r: Outcome): void {
+  /** Resolves once the row is journaled: only then may the caller get its last byte. */
+  function record(call: CallState, r: Outcome): Promise<void> {
     const mode = call.opts.logBody;
     const u = r.usage ?? zeroUsage;
     const row: RequestRow = {
@@ -63,12 +64,12 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       error: r.error,
       created_at: call.createdAt.toISOString(),
     };
-    writer.enqueue({ row, rateLimit: r.cacheHit ? undefined : call.rateLimit });
+    return writer.enqueue({ row, rateLimit: r.cacheHit ? undefined : call.rateLimit });
   }
 
   /** A cache hit: recorded first (journaled), then answered without calling the provider. */
-  function serveFromCache(res: Response, call: CallState, hit: CachedResponse, limitHeaders: Record<string, string>): void {
-    record(call, {
+  async function serveFromCache(res: Response, call: CallState, hit: CachedResponse, limitHeaders: Record<string, string>): Promise<void> {
+    await record(call, {
       status: hit.statusCode,
       model: hit.model || call.model,
       usage: hit.usage,
@@ -111,7 +112,7 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       }
     }
     const model = acc.model || call.model;
-    record(call, {
+    const journaled = record(call, {
       status: r.status,
       model,
       usage,
@@ -126,7 +127,7 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
 
     const cacheable =
       r.cacheKey && call.opts.cacheTtl !== null && !r.streamed && !r.error && r.status === 200 && result.kind === 'json' && result.json !== undefined && result.decoded && result.decoded.length < CACHE_MAX_BODY_BYTES;
-    if (!cacheable) return;
+    if (!cacheable) return journaled;
     // Awaited: the caller's last byte waits for the entry, so a call made after this one ends hits it.
     await cacheStore(db, {
       key: r.cacheKey!,
@@ -141,6 +142,7 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       model,
       usage: acc.usage,
     }).catch((err) => logger.warn({ err, requestId: call.id }, 'proxy cache store failed'));
+    await journaled;
   }
 
   return { record, serveFromCache, finalize };

@@ -135,3 +135,18 @@ export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transactio
   );
   return fresh;
 }
+
+const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
+
+/** A journal record back into a log entry (dates were serialised as ISO strings). */
+export function fromRecord(rec: unknown): (LogEntry & { replayed: true }) | undefined {
+  const r = rec as { row?: RequestRow; rateLimit?: { projectId: string; userId: string; windowStart: string } };
+  if (!r?.row || typeof r.row.id !== 'string') return undefined;
+  const rl = r.rateLimit;
+  return { row: storableRow(r.row), rateLimit: rl ? { ...rl, windowStart: new Date(rl.windowStart) } : undefined, replayed: true };
+}
+
+export function isPermanent(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && PERMANENT_PG_ERRORS.test(code);
+}

@@ -12,13 +12,15 @@ describe('request journal', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const host = os.hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+  const noop = () => undefined;
   const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!; // exited before we look
 
   it('deletes a segment once every record in it is settled and it is sealed', () => {
     const j = new RequestJournal({ dir, rotateRecords: 2 }, logger);
-    const a = j.append('{"n":1}\n');
-    j.append('{"n":2}\n');
-    const c = j.append('{"n":3}\n'); // rotates: the first segment is sealed with two open records
+    const a = j.append('{"n":1}\n', noop);
+    j.append('{"n":2}\n', noop);
+    const c = j.append('{"n":3}\n', noop); // rotates: the first segment is written and sealed with two open records
+    expect(fs.readFileSync(a.file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
     expect(c).not.toBe(a);
     expect(fs.readdirSync(dir)).toHaveLength(2);
     j.settle(a, 2);
@@ -26,6 +28,27 @@ describe('request journal', () => {
     j.settle(c);
     j.close();
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]); // nothing left to replay
+  });
+
+  it('writes the records of one event-loop turn with one write and only then reports them written', async () => {
+    const j = new RequestJournal({ dir }, logger);
+    const order: string[] = [];
+    const seg = j.append('{"n":1}\n', (err) => order.push(`1:${err ?? 'ok'}`));
+    j.append('{"n":2}\n', (err) => order.push(`2:${err ?? 'ok'}`));
+    expect(fs.readFileSync(seg.file, 'utf8')).toBe(''); // nothing reported, nothing written yet
+    const writes = jest.spyOn(fs, 'writeSync');
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['1:ok', '2:ok']);
+    expect(writes).toHaveBeenCalledTimes(1);
+    writes.mockRestore();
+    expect(fs.readFileSync(seg.file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+    // A failed write (here: the descriptor is gone) is reported to every waiting record.
+    fs.closeSync(seg.fd);
+    const errors: unknown[] = [];
+    j.append('{"n":3}\n', (err) => errors.push(err));
+    await new Promise((r) => setImmediate(r));
+    expect((errors[0] as NodeJS.ErrnoException).code).toBe('EBADF');
+    seg.fd = -1;
   });
 
   it('claims files of dead or reused pids and of stale other hosts, never of a live process, and skips a torn line', async () => {
