@@ -6,6 +6,7 @@ import * as m004 from './004_proxy';
 import * as m004b from './004b_proxy_invalidation';
 import * as m005 from './005_ingest';
 import * as m006 from './006_webhook_outcome_attempt';
+import * as m007 from './007_analytics';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004b_proxy_invalidation': m004b,
   '005_ingest': m005,
   '006_webhook_outcome_attempt': m006,
+  '007_analytics': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,3 +1,4 @@
+import { createPgAnalytics, type AnalyticsStore } from './analytics/store';
 import type { AppContext } from './context';
 import { createIngestService, type IngestService } from './ingest/service';
 import { createProxy, type Proxy } from './proxy/proxy';
@@ -11,6 +12,8 @@ export interface Services {
   ingest: IngestService;
   /** The provider proxy: its request-log writer, upstream pool and memoised lookups. */
   proxy: Proxy;
+  /** Every aggregate query of the request log, traces and end users (the columnar-store boundary). */
+  analytics: AnalyticsStore;
 }
 
 export function buildServices(ctx: AppContext): Services {
@@ -18,5 +21,5 @@ export function buildServices(ctx: AppContext): Services {
   // Caching turns on once the invalidation listener is connected; a dead process's journal is replayed meanwhile.
   proxy.start().catch((err) => ctx.logger.error({ err }, 'proxy start failed'));
   ctx.onShutdown(() => proxy.close());
-  return { ingest: createIngestService(ctx), proxy };
+  return { ingest: createIngestService(ctx), proxy, analytics: createPgAnalytics(ctx.db) };
 }

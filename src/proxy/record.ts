@@ -63,6 +63,8 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       prompt_version_id: call.promptVersionId,
       error: r.error,
       created_at: call.createdAt.toISOString(),
+      properties: mode === 'none' ? null : call.opts.properties,
+      cost_saved_usd: r.cacheHit && !call.provider.selfHosted ? price(call.provider, r.model, r.usage ?? zeroUsage) : null,
     };
     return writer.enqueue({ row, rateLimit: r.cacheHit ? undefined : call.rateLimit });
   }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { emitEvents, type OutboxEvent } from '../events/outbox';
 import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
+import { writeRollups } from '../analytics/rollup-writer';
 
 /** One `requests` row as written (column names). */
 export interface RequestRow {
@@ -36,6 +37,10 @@ export interface RequestRow {
   prompt_version_id: string | null;
   error: string | null;
   created_at: string;
+  /** Custom properties (x-service-property-*), null when none. */
+  properties: Record<string, string> | null;
+  /** For a cache hit: what the call would have cost upstream. */
+  cost_saved_usd: number | null;
 }
 
 export interface LogEntry {
@@ -105,6 +110,8 @@ export function minimalRow(row: RequestRow, err: unknown): RequestRow {
     response_body: '',
     log_mode: 'none',
     prompt_version_id: null,
+    properties: null,
+    cost_saved_usd: null,
     error: `log_row_rejected${typeof code === 'string' ? ` (${code})` : ''}${row.error ? `: ${row.error}` : ''}`.slice(0, 200),
   };
 }
@@ -129,6 +136,10 @@ export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transactio
       limited.map((e) => ({ ...e.rateLimit!, tokens: e.row.total_tokens })),
     );
   }
+  await writeRollups(
+    trx,
+    fresh.map((e) => e.row),
+  );
   await emitEvents(
     trx,
     fresh.map((e) => requestCreatedEvent(e.row)),

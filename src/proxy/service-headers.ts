@@ -16,6 +16,12 @@ export const SERVICE_HEADERS = {
   spanId: 'x-service-span-id',
 } as const;
 
+/** `x-service-property-<name>: <value>`: custom properties, stored per request, filter and group like dimensions. */
+export const PROPERTY_PREFIX = 'x-service-property-';
+export const MAX_PROPERTIES = 20;
+const PROPERTY_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+const MAX_PROPERTY_VALUE = 256;
+
 export type LogBodyMode = 'full' | 'meta' | 'none';
 
 export const CACHE_DEFAULT_TTL_S = 3600;
@@ -34,6 +40,8 @@ export interface ServiceOptions {
   sessionId: string | null;
   traceId: string | null;
   spanId: string | null;
+  /** Custom properties by (lower-case) name, or null when none were sent. */
+  properties: Record<string, string> | null;
 }
 
 const one = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -76,6 +84,24 @@ function idHeader(h: IncomingHttpHeaders, name: string, max: number): string | n
   return v;
 }
 
+/** The custom properties of a call: names are case-insensitive (HTTP header names), values trimmed. */
+export function parseProperties(h: IncomingHttpHeaders): Record<string, string> | null {
+  let out: Record<string, string> | null = null;
+  let n = 0;
+  for (const header of Object.keys(h)) {
+    if (!header.startsWith(PROPERTY_PREFIX)) continue;
+    const name = header.slice(PROPERTY_PREFIX.length);
+    if (!PROPERTY_NAME.test(name)) {
+      throw badRequest(`${header}: a property name is 1-64 of a-z 0-9 _ . - starting with a letter or digit`, 'invalid_property', { header });
+    }
+    const value = one(h, header)!.trim();
+    if (value.length > MAX_PROPERTY_VALUE) throw badRequest(`${header} must be at most ${MAX_PROPERTY_VALUE} characters`, 'invalid_property', { header });
+    if (++n > MAX_PROPERTIES) throw badRequest(`at most ${MAX_PROPERTIES} ${PROPERTY_PREFIX}* headers per call`, 'too_many_properties');
+    (out ??= {})[name] = value;
+  }
+  return out;
+}
+
 export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
   const modeRaw = one(h, SERVICE_HEADERS.logBody);
   let logBody: LogBodyMode = 'full';
@@ -110,5 +136,6 @@ export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
     sessionId: idHeader(h, SERVICE_HEADERS.sessionId, 256),
     traceId: idHeader(h, SERVICE_HEADERS.traceId, 128),
     spanId: idHeader(h, SERVICE_HEADERS.spanId, 128),
+    properties: parseProperties(h),
   };
 }

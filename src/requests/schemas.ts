@@ -1,29 +1,17 @@
 import { z } from 'zod';
 import { cursorQuery, limitQuery } from '../http/pagination';
-import { uuidParams, uuidSchema } from '../http/ids';
-import { boolQuery, isoDateTime, timestamp } from '../http/schemas';
+import { uuidParams } from '../http/ids';
+import { boolQuery, timestamp } from '../http/schemas';
+import { requestFilterShape } from '../analytics/filters';
 
 export const requestParams = uuidParams('id');
 /** The single read has no filters; `project_id` still narrows the scope. */
 export const readRequestQuery = z.object({ project_id: z.string().optional() });
 
+/** The one filter language of the request log (src/analytics/filters.ts), plus paging. */
 export const listRequestsQuery = z
   .object({
-    project_id: z.string().optional(),
-    from: isoDateTime.optional(),
-    to: isoDateTime.optional(),
-    provider: z.string().max(50).optional(),
-    model: z.string().max(500).optional(),
-    /** An exact status (200) or a class (2xx, 4xx, 5xx). */
-    status: z
-      .string()
-      .regex(/^([1-5]\d\d|[1-5]xx)$/, 'an HTTP status like 200 or a class like 4xx')
-      .optional(),
-    user_id: z.string().max(256).optional(),
-    session_id: z.string().max(256).optional(),
-    trace_id: z.string().max(128).optional(),
-    prompt_version_id: uuidSchema.optional(),
-    cache_hit: boolQuery.optional(),
+    ...requestFilterShape,
     include_bodies: boolQuery.optional(),
     limit: limitQuery(50, 200),
     cursor: cursorQuery.optional(),
@@ -64,6 +52,8 @@ export const requestRecordSchema = z
     prompt_version_id: z.uuid().nullable(),
     error: nullableText,
     created_at: timestamp,
+    properties: z.record(z.string(), z.string()).nullable().describe('custom properties (x-service-property-<name>)'),
+    cost_saved_usd: z.number().nullable().describe('a cache hit: what the call would have cost upstream'),
     request_body: z.string().optional(),
     response_body: z.string().optional(),
   })

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
+import { checkFilter } from '../analytics/filters';
 import * as q from './queries';
 import type { RequestFilters } from './schemas';
 
@@ -9,6 +10,7 @@ const cursor = cursorCodec('ts', 'uuid');
 
 /** The request log of the projects in scope, newest first, one keyset page. */
 export async function listRequests(db: Knex, projectIds: string[], f: RequestFilters) {
+  checkFilter(f);
   const after = f.cursor ? (cursor.decode(f.cursor) as [string, string]) : null;
   const rows = await q.listRequestRows(db, projectIds, f, after);
   return pageOf(

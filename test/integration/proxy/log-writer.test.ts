@@ -44,6 +44,8 @@ describe('request log batch writer', () => {
     prompt_version_id: null,
     error: null,
     created_at: new Date().toISOString(),
+    properties: null,
+    cost_saved_usd: null,
     ...over,
   });
   const logger = createLogger('silent');

@@ -99,6 +99,8 @@ describe('request log: unstorable text and rejected rows', () => {
       prompt_version_id: null,
       error: null,
       created_at: new Date().toISOString(),
+      properties: null,
+      cost_saved_usd: null,
       ...over,
     });
     const good = Array.from({ length: 4 }, () => row());

@@ -1,0 +1,54 @@
+import type { Granularity } from './buckets';
+import { hourAligned } from './buckets';
+import { activeFields, ROLLUP_FILTERS, type RequestFilter } from './filters';
+import type { RollupDim } from './rollup-writer';
+
+/** A dimension to group by: a built-in one or a custom property. */
+export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> } | { kind: 'property'; name: string };
+export type OrderBy = 'requests' | 'cost_usd' | 'total_tokens' | 'errors';
+
+export interface StatsQuery {
+  projectIds: string[];
+  filter: RequestFilter;
+  /** Resolved range [from, to), ISO. */
+  from: string;
+  to: string;
+  granularity: Granularity;
+  tz: string;
+  groupBy: GroupBy | null;
+  top: number;
+  orderBy: OrderBy;
+  /** `raw` forces the raw rows (exact unique counts under any filter). */
+  source: 'auto' | 'raw';
+}
+
+/** The rollup rows a query reads: one dimension, optionally one value of it. */
+export interface RollupPlan {
+  dim: RollupDim;
+  value: string | null;
+}
+
+/**
+ * Chooses the rollups when they answer the query exactly: whole-hour buckets and range, at most
+ * one dimension among the filters and the grouping, and that dimension kept in the rollups.
+ * Everything else (custom properties, status classes, cost or latency ranges, two dimensions at
+ * once) reads the raw rows, through the indexes of the request log.
+ */
+export function planRollup(q: StatsQuery): RollupPlan | null {
+  if (q.source === 'raw') return null;
+  if (!hourAligned(q.tz, Date.parse(q.from), Date.parse(q.to), q.granularity)) return null;
+  const fields = activeFields(q.filter);
+  if (fields.length > 1) return null;
+  let filterDim: RollupPlan | null = null;
+  if (fields.length === 1) {
+    const field = fields[0]!;
+    const f = q.filter as Record<string, unknown>;
+    if (field === 'status' && /^\d+$/.test(String(f.status))) filterDim = { dim: 'status_code', value: String(f.status) };
+    else if (field in ROLLUP_FILTERS) filterDim = { dim: ROLLUP_FILTERS[field as keyof typeof ROLLUP_FILTERS], value: String(f[field]) };
+    else return null;
+  }
+  if (q.groupBy?.kind === 'property') return null;
+  if (q.groupBy && filterDim && filterDim.dim !== q.groupBy.dim) return null;
+  if (q.groupBy) return { dim: q.groupBy.dim, value: filterDim?.value ?? null };
+  return filterDim ?? { dim: '', value: null };
+}

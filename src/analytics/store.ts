@@ -1,0 +1,106 @@
+import type { Knex } from 'knex';
+import { type Measures } from './measures';
+import { planRollup, type StatsQuery } from './plan';
+import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw';
+import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, rollupUniques, type Cell } from './rollup';
+import { requestWhere } from './filters';
+
+/**
+ * The analytics boundary: every aggregate query of the request log goes through this interface,
+ * so a columnar store (ClickHouse) can replace PostgreSQL for them without touching the routes
+ * (docs/analytics.md says what such an implementation needs).
+ */
+export interface SeriesPoint extends Measures {
+  bucket: string;
+}
+export interface StatsAnswer {
+  source: 'rollup' | 'raw';
+  totals: Measures;
+  series: SeriesPoint[];
+  breakdown: { items: (Measures & { key: string; series: SeriesPoint[] })[]; other: (Measures & { series: SeriesPoint[] }) | null } | null;
+}
+
+export interface AnalyticsStore {
+  requestStats(q: StatsQuery): Promise<StatsAnswer>;
+}
+
+type Row = Record<string, unknown>;
+
+export function createPgAnalytics(db: Knex): AnalyticsStore {
+  return { requestStats: (q) => requestStats(db, q) };
+}
+
+async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
+  const buckets = await bucketList(db, q);
+  const fill = (series: Map<number, Measures>, empty: Measures): SeriesPoint[] =>
+    buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(series.get(b) ?? empty) }));
+  const plan = planRollup(q);
+  if (!plan) {
+    const main = await rawTotalsAndSeries(db, q);
+    const empty = emptyMeasures(0);
+    const bd = q.groupBy ? await rawBreakdown(db, q, q.groupBy) : null;
+    return {
+      source: 'raw',
+      totals: main.totals,
+      series: fill(main.series, empty),
+      breakdown: bd && {
+        items: bd.items.map((i) => ({ key: i.key, ...i.measures, series: fill(i.series, empty) })),
+        other: bd.other && { ...bd.other.measures, series: fill(bd.other.series, empty) },
+      },
+    };
+  }
+  // The whole comes from the totals rows unless one value of a dimension is asked for.
+  const wholePlan = plan.value !== null ? plan : { dim: '' as const, value: null };
+  const [main, uniques] = await Promise.all([rollupTotalsAndSeries(db, q, wholePlan), wholeUniques(db, q, wholePlan.dim)]);
+  const u = (b: number | 'total') => ({ users: uniques?.users.get(b) ?? (uniques ? 0 : null), sessions: uniques?.sessions.get(b) ?? (uniques ? 0 : null) });
+  const series = new Map<number, Measures>();
+  for (const [b, c] of main.series) series.set(b, cellMeasures(c, u(b)));
+  const out: StatsAnswer = { source: 'rollup', totals: cellMeasures(main.totals, u('total')), series: fill(series, emptyMeasures(uniques ? 0 : null)), breakdown: null };
+  if (!q.groupBy || q.groupBy.kind !== 'dim') return out;
+  const bd = await rollupBreakdown(db, q, plan, main);
+  const dim = q.groupBy.dim;
+  const exact = hasHist(dim) ? null : await rawPercentilesByKey(db, q, dim, bd.items.map((i) => i.key));
+  const itemUniques = (_key: string) => ({ users: dim === "user" ? 1 : null, sessions: dim === "session" ? 1 : null });
+  const cellSeries = (m: Map<number, Cell>) => {
+    const s = new Map<number, Measures>();
+    for (const [b, c] of m) s.set(b, cellMeasures(c, { users: null, sessions: null }));
+    return fill(s, emptyMeasures(null));
+  };
+  out.breakdown = {
+    items: bd.items.map((i) => ({ key: i.key, ...cellMeasures(i.cell, itemUniques(i.key), exact?.get(i.key)), series: cellSeries(i.series) })),
+    other: bd.other && { ...cellMeasures(bd.other.cell, { users: null, sessions: null }), series: cellSeries(bd.other.series) },
+  };
+  return out;
+}
+
+/** Exact unique counts where the rollups hold them: unfiltered (user/session rows) or one user/session. */
+async function wholeUniques(db: Knex, q: StatsQuery, dim: string) {
+  if (dim === '') return rollupUniques(db, q);
+  if (dim !== 'user' && dim !== 'session') return null;
+  // One end user or session: its rows are few and indexed; count them raw.
+  const raw = await rawTotalsAndSeries(db, q);
+  const users = new Map<number | 'total', number>([['total', raw.totals.unique_users ?? 0]]);
+  const sessions = new Map<number | 'total', number>([['total', raw.totals.unique_sessions ?? 0]]);
+  for (const [b, m] of raw.series) users.set(b, m.unique_users ?? 0), sessions.set(b, m.unique_sessions ?? 0);
+  return { users, sessions };
+}
+
+/** Exact percentiles of a few end users or sessions (no histograms on those rollup rows). */
+async function rawPercentilesByKey(db: Knex, q: StatsQuery, dim: 'user' | 'session' | string, keys: string[]) {
+  const col = dim === 'user' ? 'user_id' : 'session_id';
+  const w = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: q.to });
+  const { rows } = await db.raw(
+    `select r.${col} as k, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by latency_ms) as lat,
+            percentile_cont(array[0.5,0.95]::float8[]) within group (order by ttfb_ms) filter (where streamed and ttfb_ms is not null) as ttft
+       from requests r where ${w.sql} and r.${col} = any(?::text[]) group by 1`,
+    [...w.args, keys],
+  );
+  const m = new Map<string, { latency: (number | null)[]; ttft: (number | null)[] }>();
+  for (const r of rows as Row[]) m.set(r.k as string, { latency: (r.lat as number[]) ?? [null, null, null, null], ttft: (r.ttft as number[]) ?? [null, null] });
+  return m;
+}
+
+function emptyMeasures(uniques: number | null): Measures {
+  const m = measuresOf({ requests: 0, users: 0, sessions: 0 });
+  return { ...m, unique_users: uniques, unique_sessions: uniques };
+}

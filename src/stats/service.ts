@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { checkTimeZone, resolveGranularity } from '../analytics/buckets';
+import { checkFilter, requestFilterShape, type RequestFilter } from '../analytics/filters';
+import type { GroupBy, StatsQuery } from '../analytics/plan';
+import { bucketList } from '../analytics/raw';
+import type { AnalyticsStore } from '../analytics/store';
+import { parseMetadataPairs, traceMeasuresOf, traceStats, type TraceMeasures } from '../analytics/trace-stats';
+import { badRequest } from '../http/errors';
+import { GROUP_DIMS, type StatsParams } from './schemas';
+
+const HOUR = 3_600_000;
+
+/**
+ * GET /stats: resolves the range (default: the 24 hours up to the end of the current hour, so
+ * the default answer is whole hours and comes from the rollups), the granularity and the zone,
+ * then asks the analytics store.
+ */
+export async function stats(db: Knex, store: AnalyticsStore, projectIds: string[], p: StatsParams) {
+  const tz = checkTimeZone(p.tz);
+  const toMs = p.to ? Date.parse(p.to) : Math.ceil(Date.now() / HOUR) * HOUR;
+  const fromMs = p.from ? Date.parse(p.from) : toMs - 24 * HOUR;
+  if (fromMs >= toMs) throw badRequest('from must be before to', 'invalid_range');
+  const granularity = resolveGranularity(p.granularity, fromMs, toMs);
+  const from = new Date(fromMs).toISOString();
+  const to = new Date(toMs).toISOString();
+  const head = { view: p.view, from, to, tz, granularity: { unit: granularity.unit, step: granularity.step } };
+  const { view, granularity: _g, tz: _tz, group_by, top, order_by, source, name, span_type, metadata, ...filter } = p;
+  if (view !== 'requests') return traceView(db, projectIds, p, { from, to, tz, granularity, head });
+  if (name || span_type || metadata) throw badRequest('name, span_type and metadata filter the traces and spans views', 'filter_not_supported');
+  const f: RequestFilter = { ...filter, from, to };
+  checkFilter(f);
+  const groupBy = requestGroup(group_by);
+  const q: StatsQuery = { projectIds, filter: f, from, to, granularity, tz, groupBy, top, orderBy: order_by, source };
+  const a = await store.requestStats(q);
+  return { ...head, source: a.source, totals: a.totals, series: a.series, breakdown: a.breakdown && { group_by: group_by!, order_by, ...a.breakdown } };
+}
+
+function requestGroup(g: string | undefined): GroupBy | null {
+  if (!g) return null;
+  if (g.startsWith('property:')) return { kind: 'property', name: g.slice('property:'.length).toLowerCase() };
+  if (!(GROUP_DIMS as readonly string[]).includes(g)) throw badRequest(`group_by ${g} is not a dimension of the requests view`, 'invalid_group_by');
+  return { kind: 'dim', dim: g as (typeof GROUP_DIMS)[number] };
+}
+
+const TRACE_GROUPS = { traces: ['name', 'user', 'session'], spans: ['span_type', 'model', 'name'] };
+
+async function traceView(db: Knex, projectIds: string[], p: StatsParams, r: { from: string; to: string; tz: string; granularity: ReturnType<typeof resolveGranularity>; head: object }) {
+  const view = p.view as 'traces' | 'spans';
+  const allowed = view === 'traces' ? ['user_id', 'session_id'] : ['model'];
+  const extra = Object.keys(requestFilterShape).filter((k) => !['project_id', 'from', 'to', ...allowed].includes(k) && p[k as keyof StatsParams] !== undefined);
+  if (extra.length) throw badRequest(`${extra.join(', ')} filter the requests view, not ${view}`, 'filter_not_supported');
+  if (view === 'traces' && p.span_type) throw badRequest('span_type filters the spans view', 'filter_not_supported');
+  if (p.group_by && !TRACE_GROUPS[view].includes(p.group_by)) throw badRequest(`group_by of the ${view} view: ${TRACE_GROUPS[view].join(', ')}`, 'invalid_group_by');
+  const q = {
+    view, projectIds, from: r.from, to: r.to, granularity: r.granularity, tz: r.tz, userId: p.user_id, sessionId: p.session_id, name: p.name,
+    model: p.model, spanType: p.span_type, metadata: parseMetadataPairs(p.metadata), groupBy: (p.group_by ?? null) as never, top: p.top,
+  };
+  const [buckets, a] = await Promise.all([bucketList(db, { ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }), traceStats(db, q)]);
+  const empty = traceMeasuresOf({}, view);
+  const fill = (s: Map<number, TraceMeasures>) => buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(s.get(b) ?? empty) }));
+  return {
+    ...r.head,
+    source: 'raw' as const,
+    totals: a.totals,
+    series: fill(a.series),
+    breakdown: a.breakdown && {
+      group_by: p.group_by!,
+      order_by: 'count',
+      items: a.breakdown.items.map((i) => ({ key: i.key, ...i.measures, series: fill(i.series) })),
+      other: null,
+    },
+  };
+}
