@@ -14,6 +14,7 @@ import { rateLimitRoutes } from './rate-limits/routes';
 import { requestRoutes } from './requests/routes';
 import { sessionRoutes } from './sessions/routes';
 import { statsRoutes } from './stats/routes';
+import { userRoutes } from './users/routes';
 import { tenancyRoutes } from './tenancy/routes';
 import { traceRoutes } from './traces/routes';
 import { webhookRoutes } from './webhooks/routes';
@@ -25,7 +26,7 @@ import { webhookRoutes } from './webhooks/routes';
 export function buildRoutes(ctx: AppContext, services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
-  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
+  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;

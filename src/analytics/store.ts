@@ -4,6 +4,7 @@ import { planRollup, type StatsQuery } from './plan';
 import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw';
 import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, rollupUniques, type Cell } from './rollup';
 import { requestWhere } from './filters';
+import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 
 /**
  * The analytics boundary: every aggregate query of the request log goes through this interface,
@@ -22,12 +23,20 @@ export interface StatsAnswer {
 
 export interface AnalyticsStore {
   requestStats(q: StatsQuery): Promise<StatsAnswer>;
+  listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
+  findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
+  endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
 }
 
 type Row = Record<string, unknown>;
 
 export function createPgAnalytics(db: Knex): AnalyticsStore {
-  return { requestStats: (q) => requestStats(db, q) };
+  return {
+    requestStats: (q) => requestStats(db, q),
+    listEndUsers: (q) => listEndUsers(db, q),
+    findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
+    endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),
+  };
 }
 
 async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {

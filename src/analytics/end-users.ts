@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import { windowStartSql } from '../rate-limits/queries';
+
+/**
+ * End-user queries (behind the analytics boundary): the list reads the end_users table kept by
+ * the request-log writer, so the first page sorted by cost is an index scan whatever the size of
+ * the request log; top models, sessions and the current rate-limit window are joined per page.
+ */
+export const USER_SORTS = ['cost_usd', 'requests', 'total_tokens', 'errors', 'error_rate', 'last_seen', 'first_seen', 'user_id'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+const SORT_SQL: Record<UserSort, string> = {
+  cost_usd: 'u.cost_usd',
+  requests: 'u.requests',
+  total_tokens: 'u.total_tokens',
+  errors: 'u.errors',
+  error_rate: "(case when u.requests > 0 then u.errors::float8 / u.requests else 0 end)",
+  last_seen: 'u.last_seen',
+  first_seen: 'u.first_seen',
+  user_id: 'u.user_id',
+};
+/** The cursor's sort value travels as text; this casts it back. */
+const CAST: Record<UserSort, string> = {
+  cost_usd: 'numeric', requests: 'bigint', total_tokens: 'bigint', errors: 'bigint', error_rate: 'float8', last_seen: 'timestamptz', first_seen: 'timestamptz', user_id: 'text',
+};
+
+export interface UserListQuery {
+  projectIds: string[];
+  sort: UserSort;
+  order: 'asc' | 'desc';
+  search?: string | undefined;
+  limit: number;
+  /** (sort value as text, project id, user id) of the previous page's last row. */
+  after: [string, string, string] | null;
+}
+
+const USER_COLUMNS = `u.project_id, u.user_id, u.first_seen, u.last_seen, u.requests, u.errors,
+  case when u.requests > 0 then round(u.errors::numeric / u.requests, 6)::float8 else 0 end as error_rate,
+  u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cost_usd::float8 as cost_usd, u.traces,
+  (select count(*) from end_user_sessions s where s.project_id = u.project_id and s.user_id = u.user_id) as sessions,
+  coalesce((select json_agg(json_build_object('model', m.model, 'requests', m.requests, 'cost_usd', m.cost_usd::float8) order by m.requests desc, m.model)
+              from (select * from end_user_models m where m.project_id = u.project_id and m.user_id = u.user_id order by m.requests desc, m.model limit 3) m), '[]') as top_models,
+  (select json_build_object('window_start', ${windowStartSql('l.window_seconds')}, 'window_seconds', l.window_seconds,
+            'requests', coalesce(c.requests, 0), 'tokens', coalesce(c.tokens, 0), 'requests_limit', l.requests_per_window, 'tokens_limit', l.tokens_per_window)
+     from rate_limits l left join rate_limit_counters c on c.project_id = l.project_id and c.user_id = u.user_id
+      and c.window_start = ${windowStartSql('l.window_seconds')}
+    where l.project_id = u.project_id) as rate_limit`;
+
+export async function listEndUsers(db: Knex, q: UserListQuery) {
+  const key = SORT_SQL[q.sort];
+  const dir = q.order === 'asc' ? '>' : '<';
+  const w = ['u.project_id = any(?::uuid[])'];
+  const a: Knex.RawBinding[] = [q.projectIds];
+  if (q.search) w.push("u.user_id ilike ? escape '\\'"), a.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.after) w.push(`(${key}, u.project_id, u.user_id) ${dir} (?::${CAST[q.sort]}, ?::uuid, ?)`), a.push(...q.after);
+  const { rows } = await db.raw(
+    `select ${USER_COLUMNS}, (${key})::text as sort_key from end_users u
+      where ${w.join(' and ')}
+      order by ${key} ${q.order}, u.project_id ${q.order}, u.user_id ${q.order} limit ?`,
+    [...a, q.limit + 1],
+  );
+  return rows as Record<string, unknown>[];
+}
+
+export async function findEndUser(db: Knex, projectIds: string[], userId: string) {
+  const { rows } = await db.raw(
+    `select ${USER_COLUMNS} from end_users u where u.project_id = any(?::uuid[]) and u.user_id = ? order by u.last_seen desc limit 1`,
+    [projectIds, userId],
+  );
+  return (rows as Record<string, unknown>[])[0];
+}
+
+/** The end user's latest requests and sessions (detail page). */
+export async function endUserActivity(db: Knex, projectId: string, userId: string, limit: number) {
+  const [requests, sessions] = await Promise.all([
+    db.raw(
+      `select id, provider, model, status_code, total_tokens, cost_usd::float8 as cost_usd, latency_ms, session_id, created_at
+         from requests where project_id = ? and user_id = ? order by created_at desc, id desc limit ?`,
+      [projectId, userId, limit],
+    ),
+    db.raw(
+      `select session_id, first_seen, last_seen, requests, cost_usd::float8 as cost_usd from end_user_sessions
+        where project_id = ? and user_id = ? order by last_seen desc, session_id limit ?`,
+      [projectId, userId, limit],
+    ),
+  ]);
+  return { requests: requests.rows as Record<string, unknown>[], sessions: sessions.rows as Record<string, unknown>[] };
+}

@@ -1,0 +1,32 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import type { AnalyticsStore } from '../analytics/store';
+import { endUserDetailSchema, endUserSchema, userDetailQuery, userListQuery, userParams } from './schemas';
+import { listUsers, userDetail } from './service';
+
+const common = { tag: 'Users', auth: 'read', notFound: 'End user' } as const;
+
+/** /api/v1/users: the end users of the caller's project(s), seen through x-service-user-id and trace user_id. */
+export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) => [
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/users',
+    summary: 'List end users with their totals, top models and current rate-limit usage',
+    query: userListQuery,
+    envelope: 'page',
+    response: endUserSchema,
+    handler: async ({ principal, query }) => listUsers(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/users/:id',
+    summary: 'One end user: totals, a time series, the latest requests and sessions',
+    params: userParams,
+    query: userDetailQuery,
+    response: endUserDetailSchema,
+    handler: async ({ principal, params, query }) =>
+      userDetail(db, analytics, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query),
+  }),
+];
