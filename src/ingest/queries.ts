@@ -66,7 +66,7 @@ export const SQL = {
        created = true
      from jsonb_to_recordset(?::jsonb) as x(${TRACE_COLUMNS})
      where t.project_id = x.project_id and t.id = x.id and not t.created
-     returning t.project_id, t.id`,
+     returning t.project_id, t.id, t.user_id, t.start_time`,
   updateTraces: `update traces as t set
        name = coalesce(x.name, t.name),
        session_id = coalesce(x.session_id, t.session_id),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { touchTraceUsers } from '../analytics/end-user-writer';
 import { emitEvents } from '../events/outbox';
 import type { SpanPricer } from './cost';
 import { toPgJson } from './pg-json';
@@ -85,7 +86,11 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
     const spanUpdates = of('span.update');
 
     if (traceCreates.length) {
-      const filled = new Set((await rows(trx, SQL.createTraces, traceCreates.map(traceRow))).map((r) => key(r.project_id as string, r.id as string)));
+      const created = await rows(trx, SQL.createTraces, traceCreates.map(traceRow));
+      const filled = new Set(created.map((r) => key(r.project_id as string, r.id as string)));
+      // End users of traces: counted once, when the trace is created (GET /users).
+      const withUser = created.filter((r) => r.user_id !== null);
+      if (withUser.length) await touchTraceUsers(trx, withUser.map((r) => ({ projectId: r.project_id as string, userId: r.user_id as string, at: (r.start_time as Date).toISOString() })));
       for (const l of traceCreates) {
         results[l.unit]![l.index] = filled.has(key(l.projectId, l.op.id))
           ? { ok: true, status: 201, created: true }

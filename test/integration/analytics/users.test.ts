@@ -40,9 +40,9 @@ describe('end users', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { data: { user_id: string }[]; next_cursor: string | null } } = await get(`/api/v1/users?sort=error_rate&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
-      seen.push(...page.body.data.map((u) => u.user_id));
-      cursor = page.body.next_cursor;
+      const page = await get(`/api/v1/users?sort=error_rate&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((u: { user_id: string }) => u.user_id));
+      cursor = page.body.next_cursor as string | null;
     } while (cursor);
     expect(seen).toEqual(['alice', 'carol%', 'bob']);
     expect((await get('/api/v1/users?cursor=bogus')).body.code).toBe('invalid_cursor');
@@ -70,6 +70,15 @@ describe('end users', () => {
     expect(r.body.data.latest_sessions.map((s: { session_id: string }) => s.session_id).sort()).toEqual(['a-s1', 'a-s2']);
     expect((await get(`/api/v1/users/${encodeURIComponent('carol%')}`)).body.data.requests).toBe(2);
     expect((await get('/api/v1/users/nobody')).status).toBe(404);
+  });
+
+  it('counts end users seen in traces (their first trace creates them)', async () => {
+    const id = `tr-${Date.now()}`;
+    const ingest = (body: object) => api(app, 'POST', '/ingest/traces', { token: t.fullKey, body });
+    expect((await ingest({ id, name: 'agent', user_id: 'dora', start_time: new Date().toISOString() })).status).toBe(201);
+    expect((await ingest({ id, name: 'agent', user_id: 'dora', start_time: new Date().toISOString() })).status).toBe(200); // a replay
+    const dora = (await get('/api/v1/users?search=dora')).body.data[0];
+    expect(dora).toMatchObject({ user_id: 'dora', traces: 1, requests: 0, cost_usd: 0 });
   });
 
   describe('role matrix', () => {
