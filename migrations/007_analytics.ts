@@ -48,6 +48,56 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index request_rollups_time_idx on request_rollups (project_id, dim, bucket);
 
+    -- The histogram bin of a duration in ms: exact below 50, then bins growing by 3 %, capped at one
+    -- hour (the same as binOf in src/analytics/histogram.ts).
+    create function hist_bin(ms integer) returns integer language sql immutable parallel safe as $$
+      select case when ms is null then null when ms < 50 then greatest(ms, 0)
+        else 50 + ceil(ln(least(ms, 3600000) / 50.0) / ln(1.03) - 1e-9)::integer end
+    $$;
+    -- A dense histogram (array index = bin + 1) from the bins of some values.
+    create function hist_of(bins integer[]) returns integer[] language sql immutable parallel safe as $$
+      select case when bins is null or cardinality(bins) = 0 then null else
+        (select array_agg(coalesce(c.n, 0)::integer order by i)
+           from generate_series(0, (select max(b) from unnest(bins) b)) i
+           left join (select b, count(*) as n from unnest(bins) b group by b) c on c.b = i) end
+    $$;
+
+    -- Rebuilds the rollups of [p_from, p_to) (whole UTC hours) from the raw rows: the backfill of
+    -- rows logged before rollups existed, and a repair tool (docs/analytics.md).
+    create function rebuild_request_rollups(p_from timestamptz, p_to timestamptz) returns bigint language plpgsql as $$
+    declare
+      d record;
+      n bigint := 0;
+      k bigint;
+      f timestamptz := date_trunc('hour', p_from, 'UTC');
+      t timestamptz := date_trunc('hour', p_to + interval '59 minutes 59.999999 seconds', 'UTC');
+    begin
+      delete from request_rollups where bucket >= f and bucket < t;
+      for d in select * from (values ('', $q$''$q$, true), ('model', 'r.model', true), ('provider', 'r.provider', true),
+          ('status_code', 'r.status_code::text', true), ('api_key', 'r.api_key_id::text', true),
+          ('prompt_version', 'r.prompt_version_id::text', true), ('cache_hit', 'r.cache_hit::text', true),
+          ('streamed', 'r.streamed::text', true), ('user', 'r.user_id', false), ('session', 'r.session_id', false)) v(dim, expr, hist)
+      loop
+        execute format($f$
+          insert into request_rollups
+          select r.project_id, %L, %s, date_trunc('hour', r.created_at, 'UTC'), count(*),
+                 count(*) filter (where r.status_code >= 400), sum(r.prompt_tokens), sum(r.completion_tokens), sum(r.total_tokens),
+                 sum(r.cache_read_tokens), sum(r.cache_write_tokens), coalesce(sum(r.cost_usd), 0),
+                 count(*) filter (where r.self_hosted), count(*) filter (where r.cost_usd is null and not r.self_hosted),
+                 count(*) filter (where r.cache_hit), coalesce(sum(r.cost_saved_usd), 0), sum(r.latency_ms),
+                 count(*) filter (where r.streamed), %s, %s
+            from requests r where r.created_at >= $1 and r.created_at < $2 and %s is not null
+           group by 1, 2, 3, 4$f$,
+          d.dim, d.expr,
+          case when d.hist then 'hist_of(array_agg(hist_bin(r.latency_ms)))' else 'null::integer[]' end,
+          case when d.hist then 'hist_of(array_agg(hist_bin(r.ttfb_ms)) filter (where r.streamed and r.ttfb_ms is not null))' else 'null::integer[]' end,
+          d.expr) using f, t;
+        get diagnostics k = row_count;
+        n := n + k;
+      end loop;
+      return n;
+    end $$;
+
     -- End users seen through x-service-user-id (and trace user_id): totals for the /users list.
     create table end_users (
       project_id uuid not null references projects(id) on delete cascade,
@@ -88,13 +138,36 @@ export async function up(knex: Knex): Promise<void> {
       primary key (project_id, user_id, session_id),
       foreign key (project_id, user_id) references end_users (project_id, user_id) on delete cascade
     );
+
+    -- Rebuilds the end-user tables from the raw rows and the traces (backfill and repair).
+    create function rebuild_end_users() returns void language plpgsql as $$
+    begin
+      delete from end_users;
+      insert into end_users (project_id, user_id, first_seen, last_seen, requests, errors, prompt_tokens, completion_tokens, total_tokens, cost_usd)
+      select project_id, user_id, min(created_at), max(created_at), count(*), count(*) filter (where status_code >= 400),
+             sum(prompt_tokens), sum(completion_tokens), sum(total_tokens), coalesce(sum(cost_usd), 0)
+        from requests where user_id is not null group by 1, 2;
+      insert into end_users as u (project_id, user_id, first_seen, last_seen, traces)
+      select project_id, user_id, min(start_time), max(start_time), count(*) from traces where user_id is not null and created group by 1, 2
+      on conflict (project_id, user_id) do update set traces = excluded.traces,
+        first_seen = least(u.first_seen, excluded.first_seen), last_seen = greatest(u.last_seen, excluded.last_seen);
+      insert into end_user_models
+      select project_id, user_id, model, count(*), coalesce(sum(cost_usd), 0) from requests where user_id is not null and model <> '' group by 1, 2, 3;
+      insert into end_user_sessions
+      select project_id, user_id, session_id, min(created_at), max(created_at), count(*), coalesce(sum(cost_usd), 0)
+        from requests where user_id is not null and session_id is not null group by 1, 2, 3;
+    end $$;
+
+    -- Rows logged before this migration.
+    select rebuild_request_rollups('-infinity', 'infinity') where exists (select 1 from requests);
+    select rebuild_end_users() where exists (select 1 from requests) or exists (select 1 from traces where user_id is not null);
   `);
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     drop table if exists end_user_sessions, end_user_models, end_users, request_rollups;
-    drop function if exists hist_add(integer[], integer[]);
+    drop function if exists hist_add(integer[], integer[]), hist_bin(integer), hist_of(integer[]), rebuild_request_rollups(timestamptz, timestamptz), rebuild_end_users();
     drop index if exists requests_properties_idx;
     alter table requests drop column if exists properties, drop column if exists cost_saved_usd;`);
 }

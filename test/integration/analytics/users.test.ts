@@ -81,6 +81,18 @@ describe('end users', () => {
     expect(dora).toMatchObject({ user_id: 'dora', traces: 1, requests: 0, cost_usd: 0 });
   });
 
+  it('rebuilding the end-user tables from the raw rows and traces gives what the writers kept', async () => {
+    const db = app.database.db;
+    const snap = async () => ({
+      users: (await db.raw('select * from end_users order by project_id, user_id')).rows,
+      models: (await db.raw('select * from end_user_models order by project_id, user_id, model')).rows,
+      sessions: (await db.raw('select * from end_user_sessions order by project_id, user_id, session_id')).rows,
+    });
+    const kept = await snap();
+    await db.raw('select rebuild_end_users()');
+    expect(await snap()).toEqual(kept);
+  });
+
   describe('role matrix', () => {
     describeReadMatrix(() => ({ app, t, other }), [
       { name: 'GET /api/v1/users', method: 'GET', path: () => '/api/v1/users' },
