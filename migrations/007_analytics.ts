@@ -20,14 +20,16 @@ export async function up(knex: Knex): Promise<void> {
            from generate_series(1, greatest(cardinality(a), cardinality(b))) i) end
     $$;
 
-    -- One row per (project, dimension, value, hour). dim '' is the project total; other dims:
-    -- model, provider, status_code, api_key, prompt_version, cache_hit, streamed, user, session.
-    -- Latency and time-to-first-token histograms are kept except on the user and session dims.
+    -- One row per (project, dimension, hour, value). dim '' is the project total; other dims:
+    -- model, provider, status_code, api_key, prompt_version, cache_hit, streamed, user. Latency and
+    -- time-to-first-token histograms are kept except on per-user rows. One index (the key) and
+    -- room on each page: the writer's updates stay HOT (no index writes), which is most of what
+    -- keeps rollup upkeep cheap for the request-log writer.
     create table request_rollups (
       project_id uuid not null references projects(id) on delete cascade,
       dim text not null,
-      value text not null,
       bucket timestamptz not null,
+      value text not null,
       requests bigint not null,
       errors bigint not null,
       prompt_tokens bigint not null,
@@ -44,9 +46,22 @@ export async function up(knex: Knex): Promise<void> {
       streamed_requests bigint not null,
       latency_hist integer[],
       ttft_hist integer[],
-      primary key (project_id, dim, value, bucket)
+      primary key (project_id, dim, bucket, value)
+    ) with (fillfactor = 70);
+
+    -- Each request-log batch's rollup and end-user deltas, written with its rows and folded into
+    -- the rollups soon after (src/analytics/fold.ts).
+    create table rollup_deltas (
+      id bigserial primary key,
+      created_at timestamptz not null default now(),
+      rollups jsonb not null,
+      users jsonb not null
     );
-    create index request_rollups_time_idx on request_rollups (project_id, dim, bucket);
+    -- What reads use: folded rollups plus the deltas not folded yet (a few seconds' worth).
+    create view request_rollups_live as
+      select * from request_rollups
+      union all
+      select r.* from rollup_deltas d cross join lateral jsonb_populate_recordset(null::request_rollups, d.rollups) r;
 
     -- The histogram bin of a duration in ms: exact below 50, then bins growing by 3 %, capped at one
     -- hour (the same as binOf in src/analytics/histogram.ts).
@@ -76,11 +91,11 @@ export async function up(knex: Knex): Promise<void> {
       for d in select * from (values ('', $q$''$q$, true), ('model', 'r.model', true), ('provider', 'r.provider', true),
           ('status_code', 'r.status_code::text', true), ('api_key', 'r.api_key_id::text', true),
           ('prompt_version', 'r.prompt_version_id::text', true), ('cache_hit', 'r.cache_hit::text', true),
-          ('streamed', 'r.streamed::text', true), ('user', 'r.user_id', false), ('session', 'r.session_id', false)) v(dim, expr, hist)
+          ('streamed', 'r.streamed::text', true), ('user', 'r.user_id', false)) v(dim, expr, hist)
       loop
         execute format($f$
           insert into request_rollups
-          select r.project_id, %L, %s, date_trunc('hour', r.created_at, 'UTC'), count(*),
+          select r.project_id, %L, date_trunc('hour', r.created_at, 'UTC'), %s, count(*),
                  count(*) filter (where r.status_code >= 400), sum(r.prompt_tokens), sum(r.completion_tokens), sum(r.total_tokens),
                  sum(r.cache_read_tokens), sum(r.cache_write_tokens), coalesce(sum(r.cost_usd), 0),
                  count(*) filter (where r.self_hosted), count(*) filter (where r.cost_usd is null and not r.self_hosted),
@@ -99,6 +114,7 @@ export async function up(knex: Knex): Promise<void> {
     end $$;
 
     -- End users seen through x-service-user-id (and trace user_id): totals for the /users list.
+    -- No index beyond the key, for HOT updates (sorting a project's end users is an in-memory sort).
     create table end_users (
       project_id uuid not null references projects(id) on delete cascade,
       user_id text not null,
@@ -110,52 +126,37 @@ export async function up(knex: Knex): Promise<void> {
       completion_tokens bigint not null default 0,
       total_tokens bigint not null default 0,
       cost_usd numeric(24, 10) not null default 0,
+      sessions bigint not null default 0,
       traces bigint not null default 0,
       primary key (project_id, user_id)
-    );
-    create index end_users_cost_idx on end_users (project_id, cost_usd desc, user_id);
-    create index end_users_last_seen_idx on end_users (project_id, last_seen desc, user_id);
-    create index end_users_requests_idx on end_users (project_id, requests desc, user_id);
+    ) with (fillfactor = 70);
 
-    create table end_user_models (
-      project_id uuid not null,
-      user_id text not null,
-      model text not null,
-      requests bigint not null,
-      cost_usd numeric(24, 10) not null,
-      primary key (project_id, user_id, model),
-      foreign key (project_id, user_id) references end_users (project_id, user_id) on delete cascade
-    );
-
+    -- Which sessions each end user had: written once per session (insert if absent), so counting
+    -- a user's sessions costs an index probe per call rather than an update.
     create table end_user_sessions (
-      project_id uuid not null,
+      project_id uuid not null references projects(id) on delete cascade,
       user_id text not null,
       session_id text not null,
       first_seen timestamptz not null,
-      last_seen timestamptz not null,
-      requests bigint not null,
-      cost_usd numeric(24, 10) not null,
-      primary key (project_id, user_id, session_id),
-      foreign key (project_id, user_id) references end_users (project_id, user_id) on delete cascade
+      primary key (project_id, user_id, session_id)
     );
 
     -- Rebuilds the end-user tables from the raw rows and the traces (backfill and repair).
     create function rebuild_end_users() returns void language plpgsql as $$
     begin
       delete from end_users;
-      insert into end_users (project_id, user_id, first_seen, last_seen, requests, errors, prompt_tokens, completion_tokens, total_tokens, cost_usd)
-      select project_id, user_id, min(created_at), max(created_at), count(*), count(*) filter (where status_code >= 400),
-             sum(prompt_tokens), sum(completion_tokens), sum(total_tokens), coalesce(sum(cost_usd), 0)
-        from requests where user_id is not null group by 1, 2;
+      delete from end_user_sessions;
+      insert into end_user_sessions
+      select project_id, user_id, session_id, min(created_at) from requests where user_id is not null and session_id is not null group by 1, 2, 3;
+      insert into end_users (project_id, user_id, first_seen, last_seen, requests, errors, prompt_tokens, completion_tokens, total_tokens, cost_usd, sessions)
+      select r.project_id, r.user_id, min(r.created_at), max(r.created_at), count(*), count(*) filter (where r.status_code >= 400),
+             sum(r.prompt_tokens), sum(r.completion_tokens), sum(r.total_tokens), coalesce(sum(r.cost_usd), 0),
+             coalesce((select count(*) from end_user_sessions s where s.project_id = r.project_id and s.user_id = r.user_id), 0)
+        from requests r where r.user_id is not null group by 1, 2;
       insert into end_users as u (project_id, user_id, first_seen, last_seen, traces)
       select project_id, user_id, min(start_time), max(start_time), count(*) from traces where user_id is not null and created group by 1, 2
       on conflict (project_id, user_id) do update set traces = excluded.traces,
         first_seen = least(u.first_seen, excluded.first_seen), last_seen = greatest(u.last_seen, excluded.last_seen);
-      insert into end_user_models
-      select project_id, user_id, model, count(*), coalesce(sum(cost_usd), 0) from requests where user_id is not null and model <> '' group by 1, 2, 3;
-      insert into end_user_sessions
-      select project_id, user_id, session_id, min(created_at), max(created_at), count(*), coalesce(sum(cost_usd), 0)
-        from requests where user_id is not null and session_id is not null group by 1, 2, 3;
     end $$;
 
     -- Rows logged before this migration.
@@ -166,7 +167,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
-    drop table if exists end_user_sessions, end_user_models, end_users, request_rollups;
+    drop view if exists request_rollups_live;
+    drop table if exists rollup_deltas, end_user_sessions, end_users, request_rollups;
     drop function if exists hist_add(integer[], integer[]), hist_bin(integer), hist_of(integer[]), rebuild_request_rollups(timestamptz, timestamptz), rebuild_end_users();
     drop index if exists requests_properties_idx;
     alter table requests drop column if exists properties, drop column if exists cost_saved_usd;`);

@@ -1,3 +1,4 @@
+import { createRollupFolder } from './analytics/fold';
 import { createPgAnalytics, type AnalyticsStore } from './analytics/store';
 import type { AppContext } from './context';
 import { createIngestService, type IngestService } from './ingest/service';
@@ -17,7 +18,10 @@ export interface Services {
 }
 
 export function buildServices(ctx: AppContext): Services {
-  const proxy = createProxy(ctx);
+  const folder = createRollupFolder(ctx.db, ctx.logger.child({ component: 'rollup-fold' }));
+  // Registered first, so it runs after the proxy has drained its last batch.
+  ctx.onShutdown(() => folder.drain());
+  const proxy = createProxy(ctx, { afterCommit: folder.poke });
   // Caching turns on once the invalidation listener is connected; a dead process's journal is replayed meanwhile.
   proxy.start().catch((err) => ctx.logger.error({ err }, 'proxy start failed'));
   ctx.onShutdown(() => proxy.close());

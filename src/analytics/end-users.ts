@@ -34,12 +34,16 @@ export interface UserListQuery {
   after: [string, string, string] | null;
 }
 
+const RECENT = 500;
 const USER_COLUMNS = `u.project_id, u.user_id, u.first_seen, u.last_seen, u.requests, u.errors,
   case when u.requests > 0 then round(u.errors::numeric / u.requests, 6)::float8 else 0 end as error_rate,
-  u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cost_usd::float8 as cost_usd, u.traces,
-  (select count(*) from end_user_sessions s where s.project_id = u.project_id and s.user_id = u.user_id) as sessions,
-  coalesce((select json_agg(json_build_object('model', m.model, 'requests', m.requests, 'cost_usd', m.cost_usd::float8) order by m.requests desc, m.model)
-              from (select * from end_user_models m where m.project_id = u.project_id and m.user_id = u.user_id order by m.requests desc, m.model limit 3) m), '[]') as top_models,
+  u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cost_usd::float8 as cost_usd, u.traces, u.sessions,
+  -- Top models of the user's latest ${RECENT} calls: an index range per user, not a per-model table to keep up.
+  coalesce((select json_agg(json_build_object('model', m.model, 'requests', m.n, 'cost_usd', m.cost) order by m.n desc, m.model)
+              from (select r.model, count(*) as n, coalesce(sum(r.cost_usd), 0)::float8 as cost
+                      from (select model, cost_usd from requests r where r.project_id = u.project_id and r.user_id = u.user_id
+                             order by r.created_at desc limit ${RECENT}) r
+                     where r.model <> '' group by r.model order by n desc, r.model limit 3) m), '[]') as top_models,
   (select json_build_object('window_start', ${windowStartSql('l.window_seconds')}, 'window_seconds', l.window_seconds,
             'requests', coalesce(c.requests, 0), 'tokens', coalesce(c.tokens, 0), 'requests_limit', l.requests_per_window, 'tokens_limit', l.tokens_per_window)
      from rate_limits l left join rate_limit_counters c on c.project_id = l.project_id and c.user_id = u.user_id
@@ -79,9 +83,12 @@ export async function endUserActivity(db: Knex, projectId: string, userId: strin
       [projectId, userId, limit],
     ),
     db.raw(
-      `select session_id, first_seen, last_seen, requests, cost_usd::float8 as cost_usd from end_user_sessions
-        where project_id = ? and user_id = ? order by last_seen desc, session_id limit ?`,
-      [projectId, userId, limit],
+      `select s.session_id, s.first_seen, a.last_seen, a.requests, a.cost_usd
+         from (select session_id, first_seen from end_user_sessions where project_id = ? and user_id = ? order by first_seen desc, session_id limit ?) s
+         cross join lateral (select max(created_at) as last_seen, count(*) as requests, coalesce(sum(cost_usd), 0)::float8 as cost_usd
+                               from requests r where r.project_id = ? and r.session_id = s.session_id and r.user_id = ?) a
+        order by s.first_seen desc, s.session_id`,
+      [projectId, userId, limit, projectId, userId],
     ),
   ]);
   return { requests: requests.rows as Record<string, unknown>[], sessions: sessions.rows as Record<string, unknown>[] };

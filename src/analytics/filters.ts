@@ -115,7 +115,6 @@ export const ROLLUP_FILTERS = {
   cache_hit: 'cache_hit',
   streamed: 'streamed',
   user_id: 'user',
-  session_id: 'session',
 } as const;
 
 /** The filter's fields beyond the time range and the project, by name. */

@@ -1,10 +1,10 @@
 import type { Granularity } from './buckets';
 import { hourAligned } from './buckets';
 import { activeFields, ROLLUP_FILTERS, type RequestFilter } from './filters';
-import type { RollupDim } from './rollup-writer';
+import { ROLLUP_DIMS, type RollupDim } from './rollup-writer';
 
 /** A dimension to group by: a built-in one or a custom property. */
-export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> } | { kind: 'property'; name: string };
+export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> | 'session' } | { kind: 'property'; name: string };
 export type OrderBy = 'requests' | 'cost_usd' | 'total_tokens' | 'errors';
 
 export interface StatsQuery {
@@ -47,8 +47,9 @@ export function planRollup(q: StatsQuery): RollupPlan | null {
     else if (field in ROLLUP_FILTERS) filterDim = { dim: ROLLUP_FILTERS[field as keyof typeof ROLLUP_FILTERS], value: String(f[field]) };
     else return null;
   }
-  if (q.groupBy?.kind === 'property') return null;
+  // Sessions and custom properties are high-cardinality: raw rows, through their indexes.
+  if (q.groupBy && (q.groupBy.kind === 'property' || !(ROLLUP_DIMS as readonly string[]).includes(q.groupBy.dim))) return null;
   if (q.groupBy && filterDim && filterDim.dim !== q.groupBy.dim) return null;
-  if (q.groupBy) return { dim: q.groupBy.dim, value: filterDim?.value ?? null };
+  if (q.groupBy) return { dim: q.groupBy.dim as RollupDim, value: filterDim?.value ?? null };
   return filterDim ?? { dim: '', value: null };
 }

@@ -1,19 +1,17 @@
 import type { Knex } from 'knex';
 import type { RequestRow } from '../proxy/request-row';
-import { writeEndUsers } from './end-user-writer';
-import { addTo } from './histogram';
+import { addTo, merge } from './histogram';
 
 /**
- * Keeps the hourly rollups and the end-user tables in step with the request log: called in the
- * transaction that inserts the rows (src/proxy/request-row.ts), with the rows actually inserted,
- * so a replayed journal never counts a call twice. Upserts go in key order: concurrent writers
- * (several api replicas) lock rollup rows in the same order and never deadlock.
+ * The hourly rollups' deltas: what a batch of request rows adds to each (project, dimension,
+ * hour, value). A batch's deltas are stored with its rows, in their transaction (fold.ts), and
+ * added to the rollups afterwards, many batches at once.
  */
 
-/** Dimensions with their own rollup rows; '' is the project total. No histograms on per-user/session rows. */
-export const ROLLUP_DIMS = ['', 'model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed', 'user', 'session'] as const;
+/** Dimensions with their own rollup rows; '' is the project total. No histograms on per-user rows. */
+export const ROLLUP_DIMS = ['', 'model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed', 'user'] as const;
 export type RollupDim = (typeof ROLLUP_DIMS)[number];
-const NO_HIST = new Set<RollupDim>(['user', 'session']);
+const NO_HIST = new Set<RollupDim>(['user']);
 
 const hourOf = (iso: string) => {
   const d = new Date(iso);
@@ -32,15 +30,14 @@ function dimValues(r: RequestRow): [RollupDim, string | null][] {
     ['cache_hit', String(r.cache_hit)],
     ['streamed', String(r.streamed)],
     ['user', r.user_id],
-    ['session', r.session_id],
   ];
 }
 
 interface Acc {
   project_id: string;
   dim: string;
-  value: string;
   bucket: string;
+  value: string;
   requests: number;
   errors: number;
   prompt_tokens: number;
@@ -65,7 +62,7 @@ export function rollupDeltas(rows: readonly RequestRow[]): Acc[] {
     const bucket = hourOf(r.created_at);
     for (const [dim, value] of dimValues(r)) {
       if (value === null) continue;
-      const key = `${r.project_id}\u0000${dim}\u0000${value}\u0000${bucket}`;
+      const key = `${r.project_id}\u0000${dim}\u0000${bucket}\u0000${value}`;
       let a = byKey.get(key);
       if (!a) {
         const hist = NO_HIST.has(dim) ? null : [];
@@ -91,22 +88,40 @@ export function rollupDeltas(rows: readonly RequestRow[]): Acc[] {
   }
   const out = [...byKey.values()];
   for (const a of out) if (a.ttft_hist?.length === 0) a.ttft_hist = null;
-  return out.sort((x, y) => cmp(x.project_id, y.project_id) || cmp(x.dim, y.dim) || cmp(x.value, y.value) || cmp(x.bucket, y.bucket));
+  return out.sort((x, y) => cmp(x.project_id, y.project_id) || cmp(x.dim, y.dim) || cmp(x.bucket, y.bucket) || cmp(x.value, y.value));
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const SUMS = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum', 'streamed_requests'];
+const SUMS = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum', 'streamed_requests'] as const;
 
-export async function writeRollups(trx: Knex.Transaction, rows: readonly RequestRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await trx.raw(
-    `insert into request_rollups select * from json_populate_recordset(null::request_rollups, ?::json)
-     on conflict (project_id, dim, value, bucket) do update set
-       ${SUMS.map((c) => `${c} = request_rollups.${c} + excluded.${c}`).join(', ')},
-       latency_hist = hist_add(request_rollups.latency_hist, excluded.latency_hist),
-       ttft_hist = hist_add(request_rollups.ttft_hist, excluded.ttft_hist)`,
-    [JSON.stringify(rollupDeltas(rows))],
-  );
-  await writeEndUsers(trx, rows);
+/** Several batches' deltas as one: sums added, histograms merged, per key. */
+export function mergeRollupDeltas(lists: readonly (readonly Acc[])[]): Acc[] {
+  const byKey = new Map<string, Acc>();
+  for (const list of lists)
+    for (const d of list) {
+      const key = `${d.project_id}\u0000${d.dim}\u0000${d.bucket}\u0000${d.value}`;
+      const a = byKey.get(key);
+      if (!a) {
+        byKey.set(key, { ...d, latency_hist: d.latency_hist && [...d.latency_hist], ttft_hist: d.ttft_hist && [...d.ttft_hist] });
+        continue;
+      }
+      for (const k of SUMS) a[k] += d[k];
+      if (d.latency_hist) a.latency_hist = merge(a.latency_hist ?? [], d.latency_hist);
+      if (d.ttft_hist) a.ttft_hist = merge(a.ttft_hist ?? [], d.ttft_hist);
+    }
+  return [...byKey.values()].sort((x, y) => cmp(x.project_id, y.project_id) || cmp(x.dim, y.dim) || cmp(x.bucket, y.bucket) || cmp(x.value, y.value));
 }
+
+const UPSERT_ROLLUPS = `insert into request_rollups select * from json_populate_recordset(null::request_rollups, ?::json)
+  on conflict (project_id, dim, bucket, value) do update set
+    ${SUMS.map((c) => `${c} = request_rollups.${c} + excluded.${c}`).join(', ')},
+    latency_hist = hist_add(request_rollups.latency_hist, excluded.latency_hist),
+    ttft_hist = hist_add(request_rollups.ttft_hist, excluded.ttft_hist)`;
+
+/** Adds merged deltas to the rollup rows (the fold; src/analytics/fold.ts). Key order: no deadlocks. */
+export async function applyRollupDeltas(trx: Knex.Transaction, deltas: readonly Acc[]): Promise<void> {
+  if (deltas.length) await trx.raw(UPSERT_ROLLUPS, [JSON.stringify(deltas)]);
+}
+
+export type RollupDelta = Acc;

@@ -35,7 +35,7 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
   const g = opts.byValue ? 'value' : "''";
   const { rows } = await db.raw(
     `select b, g, grouping(b) as is_total, ${SUMS_SQL}
-       from (select ${bucketMs(q)} as b, ${g} as g, * from request_rollups where ${s.sql}) x
+       from (select ${bucketMs(q)} as b, ${g} as g, * from request_rollups_live where ${s.sql}) x
       group by grouping sets ((g), (b, g))`,
     [q.tz, q.tz, ...s.args],
   );
@@ -55,9 +55,9 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
     const bucketLevel = !opts.byValue;
     const { rows: bins } = await db.raw(
       `select kind, ${bucketLevel ? 'b, grouping(b)' : 'null as b, 1'} as is_total, g, i, sum(c)::bigint as n from (
-         select 'l' as kind, ${bucketMs(q)} as b, ${g} as g, u.i, u.c from request_rollups r, unnest(r.latency_hist) with ordinality u(c, i) where ${s.sql} and u.c > 0
+         select 'l' as kind, ${bucketMs(q)} as b, ${g} as g, u.i, u.c from request_rollups_live r, unnest(r.latency_hist) with ordinality u(c, i) where ${s.sql} and u.c > 0
          union all
-         select 't', ${bucketMs(q)}, ${g}, u.i, u.c from request_rollups r, unnest(r.ttft_hist) with ordinality u(c, i) where ${s.sql} and u.c > 0) x
+         select 't', ${bucketMs(q)}, ${g}, u.i, u.c from request_rollups_live r, unnest(r.ttft_hist) with ordinality u(c, i) where ${s.sql} and u.c > 0) x
        group by ${bucketLevel ? 'grouping sets ((kind, g, i), (kind, b, g, i))' : 'grouping sets ((kind, g, i))'}`,
       [q.tz, q.tz, ...s.args, q.tz, q.tz, ...s.args],
     );
@@ -83,18 +83,18 @@ export async function rollupTotalsAndSeries(db: Knex, q: StatsQuery, plan: Rollu
   return { totals: totals.get('') ?? emptyCell(), series: series.get('') ?? new Map<number, Cell>() };
 }
 
-/** Unique users and sessions per bucket and in total, from the per-user and per-session rollup rows. */
+/** Unique end users per bucket and in total: the distinct per-user rollup rows of the range. */
 export async function rollupUniques(db: Knex, q: StatsQuery) {
   const { rows } = await db.raw(
-    `select dim, b, grouping(b) as is_total, count(distinct value) as n
-       from (select dim, ${bucketMs(q)} as b, value from request_rollups
-              where project_id = any(?::uuid[]) and dim in ('user', 'session') and bucket >= ? and bucket < ?) x
-      group by grouping sets ((dim), (dim, b))`,
+    `select b, grouping(b) as is_total, count(distinct value) as n
+       from (select ${bucketMs(q)} as b, value from request_rollups_live
+              where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?) x
+      group by grouping sets ((b), ())`,
     [q.tz, q.tz, q.projectIds, q.from, q.to],
   );
-  const out = { users: new Map<number | 'total', number>(), sessions: new Map<number | 'total', number>() };
-  for (const r of rows as Row[]) (r.dim === 'user' ? out.users : out.sessions).set(Number(r.is_total) === 1 ? 'total' : Number(r.b), Number(r.n));
-  return out;
+  const users = new Map<number | 'total', number>();
+  for (const r of rows as Row[]) users.set(Number(r.is_total) === 1 ? 'total' : Number(r.b), Number(r.n));
+  return users;
 }
 
 const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 'total_tokens', errors: 'errors' };
@@ -102,7 +102,7 @@ const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 't
 export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {
   const s = scope(q, plan);
   const { rows: top } = await db.raw(
-    `select value as k from request_rollups where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`,
+    `select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`,
     [...s.args, q.top + 1],
   );
   const keys = (top as Row[]).slice(0, q.top).map((r) => r.k as string);

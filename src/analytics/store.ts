@@ -61,15 +61,16 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   // The whole comes from the totals rows unless one value of a dimension is asked for.
   const wholePlan = plan.value !== null ? plan : { dim: '' as const, value: null };
   const [main, uniques] = await Promise.all([rollupTotalsAndSeries(db, q, wholePlan), wholeUniques(db, q, wholePlan.dim)]);
-  const u = (b: number | 'total') => ({ users: uniques?.users.get(b) ?? (uniques ? 0 : null), sessions: uniques?.sessions.get(b) ?? (uniques ? 0 : null) });
+  const u = (b: number | 'total') => ({ users: uniques ? (uniques.users.get(b) ?? 0) : null, sessions: uniques?.sessions ? (uniques.sessions.get(b) ?? 0) : null });
   const series = new Map<number, Measures>();
   for (const [b, c] of main.series) series.set(b, cellMeasures(c, u(b)));
-  const out: StatsAnswer = { source: 'rollup', totals: cellMeasures(main.totals, u('total')), series: fill(series, emptyMeasures(uniques ? 0 : null)), breakdown: null };
+  const empty = { ...emptyMeasures(null), unique_users: uniques ? 0 : null, unique_sessions: uniques?.sessions ? 0 : null };
+  const out: StatsAnswer = { source: 'rollup', totals: cellMeasures(main.totals, u('total')), series: fill(series, empty), breakdown: null };
   if (!q.groupBy || q.groupBy.kind !== 'dim') return out;
   const bd = await rollupBreakdown(db, q, plan, main);
   const dim = q.groupBy.dim;
   const exact = hasHist(dim) ? null : await rawPercentilesByKey(db, q, dim, bd.items.map((i) => i.key));
-  const itemUniques = (_key: string) => ({ users: dim === "user" ? 1 : null, sessions: dim === "session" ? 1 : null });
+  const itemUniques = (_key: string) => ({ users: dim === 'user' ? 1 : null, sessions: null });
   const cellSeries = (m: Map<number, Cell>) => {
     const s = new Map<number, Measures>();
     for (const [b, c] of m) s.set(b, cellMeasures(c, { users: null, sessions: null }));
@@ -82,10 +83,13 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   return out;
 }
 
-/** Exact unique counts where the rollups hold them: unfiltered (user/session rows) or one user/session. */
-async function wholeUniques(db: Knex, q: StatsQuery, dim: string) {
-  if (dim === '') return rollupUniques(db, q);
-  if (dim !== 'user' && dim !== 'session') return null;
+/**
+ * Exact unique counts where they are cheap: end users without a filter (per-user rollup rows);
+ * both for one end user (its raw rows, indexed). Elsewhere null (`source=raw` counts them).
+ */
+async function wholeUniques(db: Knex, q: StatsQuery, dim: string): Promise<{ users: Map<number | 'total', number>; sessions: Map<number | 'total', number> | null } | null> {
+  if (dim === '') return { users: await rollupUniques(db, q), sessions: null };
+  if (dim !== 'user') return null;
   // One end user or session: its rows are few and indexed; count them raw.
   const raw = await rawTotalsAndSeries(db, q);
   const users = new Map<number | 'total', number>([['total', raw.totals.unique_users ?? 0]]);
@@ -95,8 +99,8 @@ async function wholeUniques(db: Knex, q: StatsQuery, dim: string) {
 }
 
 /** Exact percentiles of a few end users or sessions (no histograms on those rollup rows). */
-async function rawPercentilesByKey(db: Knex, q: StatsQuery, dim: 'user' | 'session' | string, keys: string[]) {
-  const col = dim === 'user' ? 'user_id' : 'session_id';
+async function rawPercentilesByKey(db: Knex, q: StatsQuery, _dim: string, keys: string[]) {
+  const col = 'user_id';
   const w = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: q.to });
   const { rows } = await db.raw(
     `select r.${col} as k, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by latency_ms) as lat,

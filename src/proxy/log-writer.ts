@@ -6,16 +6,14 @@ import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, ty
 
 export { requestCreatedEvent, type LogEntry, type RequestRow } from './request-row';
 
-export interface LogWriterOptions {
-  queueMax: number;
-  batchSize: number;
-  flushMs: number;
-}
+export type LogWriterOptions = { queueMax: number; batchSize: number; flushMs: number };
 
 export interface LogWriterDeps {
   /** Where rows are made durable before the caller gets its last byte (none: memory only). */
   journal?: RequestJournal | undefined;
   metrics?: Metrics | undefined;
+  /** Told after each committed batch (the analytics fold, src/analytics/fold.ts). */
+  afterCommit?: (() => void) | undefined;
 }
 
 type Outcome = 'stored' | 'stored_alone' | 'minimal' | 'dropped' | 'unjournaled';
@@ -28,13 +26,11 @@ interface Queued extends LogEntry {
 
 /**
  * Writes request rows off the response path: entries queue in memory and are flushed in batches
- * (one multi-row insert plus the `request.created` outbox rows and rate-limit token counts, all in
- * one transaction) every `flushMs` or as soon as a batch is full.
- *
- * Durability: `enqueue` first appends the row to the local journal (one synchronous write), and
- * the proxy releases the caller's last byte only after `enqueue` returned; rows a killed process
- * left in its journal are replayed by `replay()` at the next start, idempotently (see docs/proxy.md).
- *
+ * (one multi-row insert plus the `request.created` outbox rows, rate-limit token counts and rollup
+ * deltas, in one transaction) every `flushMs` or as soon as a batch is full.
+ * Durability: `enqueue` first appends the row to the local journal (group-committed), and the
+ * proxy releases the caller's last byte only once that is done; rows a killed process left in its
+ * journal are replayed by `replay()` at the next start, idempotently (see docs/proxy.md).
  * Overflow policy: capacity is reserved when a call is admitted, before anything goes upstream,
  * and released when its row is written. When `queueMax` calls are already in flight or waiting to
  * be written (the database is down or far behind), new calls are refused with 503 before they
@@ -52,6 +48,7 @@ export class RequestLogWriter {
   private journalFailing = false;
   private readonly journal: RequestJournal | undefined;
   private readonly metrics: Metrics | undefined;
+  private readonly afterCommit: (() => void) | undefined;
   readonly stats = { written: 0, dropped: 0, failedBatches: 0, replayed: 0 };
 
   constructor(
@@ -62,6 +59,7 @@ export class RequestLogWriter {
   ) {
     this.journal = deps.journal;
     this.metrics = deps.metrics;
+    this.afterCommit = deps.afterCommit;
   }
 
   /** Claims room for one future row; false when the writer is saturated (caller answers 503). */
@@ -235,6 +233,7 @@ export class RequestLogWriter {
     const end = this.metrics?.requestLogFlushDuration.startTimer();
     const fresh = await this.db.transaction((trx) => insertRequestRows(trx, batch));
     end?.();
+    this.afterCommit?.();
     this.stats.written += batch.length;
     for (const e of fresh) this.count(e.replayed ? 'replayed' : outcome);
     this.stats.replayed += fresh.filter((e) => e.replayed).length;

@@ -33,7 +33,7 @@ export interface Proxy {
  * writer (journaled), one upstream connection pool and the memoised lookups. Its periodic upkeep
  * (expired cache entries, old rate-limit counters) runs on the runtime's timers.
  */
-export function createProxy(ctx: AppContext): Proxy {
+export function createProxy(ctx: AppContext, opts: { afterCommit?: () => void } = {}): Proxy {
   const { config, db, logger } = ctx;
   const timeoutMs = config.PROXY_UPSTREAM_TIMEOUT_MS;
   const keepBytes = config.PROXY_LOG_BODY_MAX_BYTES;
@@ -41,7 +41,7 @@ export function createProxy(ctx: AppContext): Proxy {
     db,
     logger.child({ component: 'request-log' }),
     { queueMax: config.PROXY_LOG_QUEUE_MAX, batchSize: config.PROXY_LOG_BATCH_SIZE, flushMs: config.PROXY_LOG_FLUSH_MS },
-    { journal: requestJournalFor(ctx), metrics: ctx.metrics },
+    { journal: requestJournalFor(ctx), metrics: ctx.metrics, afterCommit: opts.afterCommit },
   );
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { emitEvents, type OutboxEvent } from '../events/outbox';
 import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
-import { writeRollups } from '../analytics/rollup-writer';
+import { recordDeltas } from '../analytics/fold';
 
 /** One `requests` row as written (column names). */
 export interface RequestRow {
@@ -121,7 +121,7 @@ export function minimalRow(row: RequestRow, err: unknown): RequestRow {
  * rate-limit token counts, in the caller's transaction. Idempotent by id, so a journal replayed
  * after a crash adds neither a second row nor a second event. Returns the entries that were new.
  */
-export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transaction, batch: readonly T[]): Promise<T[]> {
+export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transaction, batch: readonly T[], opts: { rollups?: boolean } = {}): Promise<T[]> {
   const result = await trx.raw<{ rows: { id: string }[] }>(
     `insert into requests select * from json_populate_recordset(null::requests, ?::json) on conflict (id) do nothing returning id`,
     [JSON.stringify(batch.map((e) => e.row))],
@@ -136,10 +136,8 @@ export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transactio
       limited.map((e) => ({ ...e.rateLimit!, tokens: e.row.total_tokens })),
     );
   }
-  await writeRollups(
-    trx,
-    fresh.map((e) => e.row),
-  );
+  // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
+  if (opts.rollups !== false) await recordDeltas(trx, fresh.map((e) => e.row));
   await emitEvents(
     trx,
     fresh.map((e) => requestCreatedEvent(e.row)),

@@ -44,7 +44,7 @@ export const endUserSchema = z
     cost_usd: z.number(),
     traces: int,
     sessions: int,
-    top_models: z.array(z.object({ model: z.string(), requests: int, cost_usd: z.number() })).describe('by requests, at most 3'),
+    top_models: z.array(z.object({ model: z.string(), requests: int, cost_usd: z.number() })).describe('the most used of the latest 500 calls, at most 3'),
     rate_limit: z
       .object({
         window_start: timestamp,
@@ -65,6 +65,6 @@ export const endUserDetailSchema = endUserSchema
     latest_requests: z.array(
       z.object({ id: z.uuid(), provider: z.string(), model: z.string(), status_code: int, total_tokens: int, cost_usd: z.number().nullable(), latency_ms: int, session_id: z.string().nullable(), created_at: timestamp }),
     ),
-    latest_sessions: z.array(z.object({ session_id: z.string(), first_seen: timestamp, last_seen: timestamp, requests: int, cost_usd: z.number() })),
+    latest_sessions: z.array(z.object({ session_id: z.string(), first_seen: timestamp, last_seen: timestamp.nullable(), requests: int, cost_usd: z.number() })).describe('newest first'),
   })
   .meta({ id: 'EndUserDetail' });

@@ -53,6 +53,6 @@ export async function userDetail(db: Knex, analytics: AnalyticsStore, projectIds
     ...shape(row),
     stats: series,
     latest_requests: activity.requests.map((r) => ({ ...r, created_at: iso(r.created_at) })),
-    latest_sessions: activity.sessions.map((s) => ({ ...s, first_seen: iso(s.first_seen), last_seen: iso(s.last_seen), requests: Number(s.requests) })),
+    latest_sessions: activity.sessions.map((s) => ({ ...s, first_seen: iso(s.first_seen), last_seen: s.last_seen === null ? null : iso(s.last_seen), requests: Number(s.requests) })),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { foldAll } from '../../../src/analytics/fold';
 import { insertRequestRows, type RequestRow } from '../../../src/proxy/request-row';
 
 /** A request row as the proxy writes it; tests override what they check. */
@@ -42,10 +43,14 @@ export function requestRow(base: { orgId: string; projectId: string; apiKeyId?: 
   };
 }
 
-/** Writes rows through the request-log writer's own insert (rollups and end users included). */
-export async function writeRows(db: Knex, rows: RequestRow[]): Promise<void> {
+/**
+ * Writes rows through the request-log writer's own insert (with their rollup deltas), then, unless
+ * `fold` is false, folds the deltas as the api does shortly after.
+ */
+export async function writeRows(db: Knex, rows: RequestRow[], opts: { fold?: boolean } = {}): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
     const batch = rows.slice(i, i + 500);
     await db.transaction((trx) => insertRequestRows(trx, batch.map((row) => ({ row }))));
   }
+  if (opts.fold !== false) await foldAll(db);
 }

@@ -41,16 +41,17 @@ describe('GET /api/v1/stats', () => {
     expect(rolled.series.map((p: { requests: number }) => p.requests)).toEqual([2, 0, 3, 0]);
     expect(rolled.totals).toMatchObject({
       requests: 5, errors: 1, error_rate: 0.2, cost_usd: 0.007, self_hosted_requests: 1, unpriced_requests: 0,
-      cache_hits: 1, cache_saved_usd: 0.003, prompt_tokens: 50, total_tokens: 75, unique_users: 2, unique_sessions: 1,
+      cache_hits: 1, cache_saved_usd: 0.003, prompt_tokens: 50, total_tokens: 75, unique_users: 2, unique_sessions: null,
       latency_avg_ms: 130.4, ttft_p50_ms: 40,
     });
     const { latency_p50_ms: _p50, latency_p90_ms: _p90, latency_p95_ms: _p95, latency_p99_ms: _p99, ...rolledSums } = rolled.totals;
-    expect(raw.totals).toMatchObject({ ...rolledSums, latency_p50_ms: 100 });
+    expect(raw.totals).toMatchObject({ ...rolledSums, unique_sessions: 1, latency_p50_ms: 100 });
     for (const k of ['latency_p50_ms', 'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms'] as const) {
       expect(Math.abs(rolled.totals[k] - raw.totals[k]) / raw.totals[k]).toBeLessThanOrEqual(0.02);
     }
-    const { latency_p50_ms: _a, latency_p90_ms: _b, latency_p95_ms: _c, latency_p99_ms: _d, ...sumsOnly } = raw.series[2];
+    const { latency_p50_ms: _a, latency_p90_ms: _b, latency_p95_ms: _c, latency_p99_ms: _d, unique_sessions: _e, ...sumsOnly } = raw.series[2];
     expect(rolled.series[2]).toMatchObject(sumsOnly);
+    expect(rolled.series.map((p: { unique_users: number }) => p.unique_users)).toEqual([2, 0, 1, 0]);
     expect(rolled.series[1]).toMatchObject({ requests: 0, cost_usd: 0, latency_p50_ms: null, unique_users: 0 });
   });
 

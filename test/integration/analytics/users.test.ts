@@ -85,7 +85,6 @@ describe('end users', () => {
     const db = app.database.db;
     const snap = async () => ({
       users: (await db.raw('select * from end_users order by project_id, user_id')).rows,
-      models: (await db.raw('select * from end_user_models order by project_id, user_id, model')).rows,
       sessions: (await db.raw('select * from end_user_sessions order by project_id, user_id, session_id')).rows,
     });
     const kept = await snap();

@@ -39,7 +39,7 @@ describe('proxy: custom properties', () => {
     const bad = async (headers: Record<string, string>, code: string) => {
       const r = await call(headers);
       expect(r.status).toBe(400);
-      expect((await r.json()).code).toBe(code);
+      expect(((await r.json()) as { code: string }).code).toBe(code);
     };
     await bad({ 'x-service-property-_x': 'v' }, 'invalid_property');
     await bad({ 'x-service-property-big': 'v'.repeat(257) }, 'invalid_property');

@@ -1,0 +1,144 @@
+/**
+ * Analytics at scale: `npm run bench:analytics`.
+ *
+ * Generates 10 million request rows over 30 days plus 1 million spans (bench/analytics-data.ts)
+ * in a database kept between runs (BENCH_REUSE=1 skips the generation when it is there), starts
+ * the api on it and times the dashboard's questions through HTTP, each through the rollups
+ * (`source=auto`) and the raw rows (`source=raw`) side by side. Then the request-log writer's
+ * throughput with and without rollup maintenance, alternating rounds in the same database.
+ *
+ * Env: BENCH_ROWS (10000000), BENCH_SPANS (1000000), BENCH_RUNS (15), BENCH_RAW_RUNS (3),
+ * BENCH_REUSE (1 keeps the database), BENCH_PG_URL.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadConfig } from '../src/config';
+import { createDatabase, withDatabase } from '../src/db/admin';
+import { createDb } from '../src/db/knex';
+import { createLogger } from '../src/logger';
+import { insertRequestRows, type RequestRow } from '../src/proxy/request-row';
+import { startRuntime } from '../src/runtime';
+import { seedTenant, TEST_JWT_SECRET, type SeededTenant } from '../test/helpers/auth';
+import { generate, MODELS } from './analytics-data';
+
+const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const SPANS = Number(process.env.BENCH_SPANS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 3);
+const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+const HOUR = 3_600_000;
+
+interface Meta {
+  tenant: SeededTenant;
+  to: string;
+  rows: number;
+}
+
+async function main() {
+  const dbName = `gw_bench_analytics_${ROWS}`;
+  await createDatabase(PG, dbName).catch(() => undefined); // kept between runs
+  const databaseUrl = withDatabase(PG, dbName);
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_POOL_MAX: '4' });
+  const runtime = await startRuntime(config, { role: 'api', databaseUrl, migrate: true, port: 0, logger: createLogger('warn') });
+  const url = runtime.api!.url;
+  const db = createDb(databaseUrl, 2);
+  try {
+    await db.raw('create table if not exists bench_meta (v jsonb)');
+    let meta = ((await db.raw('select v from bench_meta')).rows[0]?.v as Meta | undefined) ?? undefined;
+    if (!meta || process.env.BENCH_REUSE !== '1') {
+      if (meta) await db.raw('truncate requests, request_rollups, end_users, end_user_models, end_user_sessions, traces, spans, bench_meta');
+      const tenant = await seedTenant({ url });
+      const to = new Date(Math.floor(Date.now() / HOUR) * HOUR);
+      const t0 = Date.now();
+      await generate(db, { orgId: tenant.orgId, projectId: tenant.projectId, apiKeyId: tenant.fullKeyId, rows: ROWS, spans: SPANS, to, log });
+      log(`generated in ${((Date.now() - t0) / 60_000).toFixed(1)} min`);
+      meta = { tenant, to: to.toISOString(), rows: ROWS };
+      await db.raw('insert into bench_meta values (?)', [JSON.stringify(meta)]);
+    } else log(`reusing ${dbName} (${meta.rows} rows up to ${meta.to})`);
+
+    const t = meta.tenant;
+    const to = Date.parse(meta.to);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const d30 = `from=${iso(to - 30 * 24 * HOUR)}&to=${iso(to)}`;
+    const d24 = `from=${iso(to - 24 * HOUR)}&to=${iso(to)}`;
+    const cases: [string, string, number | null][] = [
+      ['stats 30 d hourly, all measures', `/api/v1/stats?${d30}&granularity=hour`, 300],
+      ['stats 30 d hourly, group by user top 10', `/api/v1/stats?${d30}&granularity=hour&group_by=user&top=10`, 500],
+      ['stats 30 d daily, group by model', `/api/v1/stats?${d30}&granularity=day&group_by=model`, null],
+      ['stats 30 d auto, filter model', `/api/v1/stats?${d30}&model=gpt-4o`, null],
+      ['stats 24 h, custom-property filter', `/api/v1/stats?${d24}&property=feature:feature-3`, 500],
+      ['stats 24 h, group by custom property', `/api/v1/stats?${d24}&group_by=property:tier`, null],
+      ['users first page by cost', '/api/v1/users?sort=cost_usd', 200],
+      ['users page by error rate', '/api/v1/users?sort=error_rate', null],
+      ['user detail (30 d series)', '/api/v1/users/user-1', null],
+      ['stats spans view 30 d, by span type', `/api/v1/stats?${d30}&view=spans&group_by=span_type`, null],
+    ];
+    const time = async (path: string, runs: number) => {
+      const ms: number[] = [];
+      let source = '';
+      for (let i = 0; i <= runs; i++) {
+        const t0 = performance.now();
+        const r = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${t.admin.token}`, 'x-organization-id': t.orgId } });
+        const body = (await r.json()) as { data: { source?: string } };
+        if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
+        source = body.data?.source ?? 'table';
+        if (i > 0) ms.push(performance.now() - t0); // the first run warms caches and is not counted
+      }
+      ms.sort((a, b) => a - b);
+      const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!;
+      return { source, p50: p(0.5), p95: p(0.95) };
+    };
+    const table: string[] = ['| query | target p95 | source | p50 ms | p95 ms | raw rows p50 ms | raw rows p95 ms |', '|---|---:|---|---:|---:|---:|---:|'];
+    for (const [label, path, target] of cases) {
+      const auto = await time(path, RUNS);
+      const raw = path.includes('/stats') && auto.source === 'rollup' ? await time(`${path}&source=raw`, RAW_RUNS) : null;
+      const f = (v: number) => v.toFixed(0);
+      table.push(`| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`);
+      log(table[table.length - 1]!);
+    }
+    const writer = await writerThroughput(db, t);
+    console.log(`\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`);
+    console.log(table.join('\n'));
+    console.log(`\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean |\n|---|---|---:|\n${writer}`);
+  } finally {
+    await db.destroy();
+    await runtime.stop();
+  }
+}
+
+/** Rows per second of the writer's insert with and without rollups, alternating rounds. */
+async function writerThroughput(db: ReturnType<typeof createDb>, t: SeededTenant): Promise<string> {
+  const rounds = 4;
+  const perRound = 50_000;
+  const result: Record<string, number[]> = { with: [], without: [] };
+  for (let r = 0; r < rounds * 2; r++) {
+    const mode = r % 2 === 0 ? 'with' : 'without';
+    const rows = Array.from({ length: perRound }, (_, i) => writerRow(t, i));
+    const t0 = performance.now();
+    for (let i = 0; i < rows.length; i += 500) {
+      const batch = rows.slice(i, i + 500).map((row) => ({ row }));
+      await db.transaction((trx) => insertRequestRows(trx, batch, { rollups: mode === 'with' }));
+    }
+    result[mode]!.push(perRound / ((performance.now() - t0) / 1000));
+    log(`writer ${mode} rollups: ${result[mode]!.at(-1)!.toFixed(0)} rows/s`);
+  }
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  return ['with', 'without'].map((m) => `| ${m} | ${result[m]!.map((v) => v.toFixed(0)).join(' / ')} | ${mean(result[m]!).toFixed(0)} |`).join('\n');
+}
+
+function writerRow(t: SeededTenant, i: number): RequestRow {
+  const [provider, model] = MODELS[i % MODELS.length]!;
+  return {
+    id: randomUUID(), org_id: t.orgId, project_id: t.projectId, api_key_id: t.fullKeyId, provider, model, method: 'POST', path: '/v1/chat/completions',
+    prompt_tokens: 300, completion_tokens: 100, total_tokens: 400, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.0004, latency_ms: 200 + (i % 700),
+    ttfb_ms: i % 3 ? null : 80, status_code: i % 50 ? 200 : 500, trace_id: null, span_id: null, user_id: `user-${i % 1000}`, session_id: `user-${i % 1000}-w`,
+    request_body: '{"model":"x","messages":[{"role":"user","content":"hello"}]}', response_body: '{"choices":[]}', log_mode: 'full', cache_hit: false,
+    streamed: i % 3 === 0, tokens_estimated: false, self_hosted: false, prompt_version_id: null, error: null, created_at: new Date().toISOString(),
+    properties: { env: 'prod', tier: 'pro' }, cost_saved_usd: null,
+  };
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
