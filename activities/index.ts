@@ -1,4 +1,5 @@
 import type { ActivityDeps } from './deps';
+import { analyticsActivities } from './analytics';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -8,6 +9,7 @@ export type { ActivityDeps } from './deps';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...systemActivities(deps),
+    ...analyticsActivities(deps),
     ...webhookActivities(deps),
   };
 }

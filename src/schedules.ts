@@ -1,3 +1,4 @@
+import { analyticsSchedules } from './analytics/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
 import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
@@ -7,7 +8,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [];
+  return [...analyticsSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

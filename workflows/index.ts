@@ -1,3 +1,4 @@
 /** Every workflow the worker runs. Deterministic code only: no I/O, no clocks, no src/ I/O modules. */
 export { systemCheckWorkflow } from './system-check';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { analyticsFoldWorkflow } from './analytics';

@@ -1,0 +1,12 @@
+import type { ScheduleDef } from '../temporal/schedules';
+
+/** The analytics feature's recurring jobs (src/schedules.ts makes them exist). */
+export const analyticsSchedules = (): ScheduleDef[] => [
+  {
+    name: 'analytics-fold',
+    note: 'Folds request-log rollup deltas that no api process folded (docs/analytics.md)',
+    spec: { intervals: [{ every: '1 minute' }] },
+    workflowType: 'analyticsFoldWorkflow',
+    runTimeout: '10 minutes',
+  },
+];
