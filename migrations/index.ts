@@ -7,6 +7,7 @@ import * as m004b from './004b_proxy_invalidation';
 import * as m005 from './005_ingest';
 import * as m006 from './006_webhook_outcome_attempt';
 import * as m007 from './007_analytics';
+import * as m007b from './007b_analytics_fold';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '005_ingest': m005,
   '006_webhook_outcome_attempt': m006,
   '007_analytics': m007,
+  '007b_analytics_fold': m007b,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

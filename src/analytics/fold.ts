@@ -1,45 +1,43 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { RequestRow } from '../proxy/request-row';
-import { applyEndUserDeltas, endUserDeltas, mergeEndUserDeltas, type EndUserDeltas } from './end-user-writer';
-import { applyRollupDeltas, mergeRollupDeltas, rollupDeltas, type RollupDelta } from './rollup-writer';
 
 /**
  * Rollups without write amplification. Updating a rollup row per dimension value and an end-user
  * row per user in every request-log batch made the writer three times slower (a batch of 500
- * calls touches ~500 end users); so each batch stores ONE row of deltas, in the transaction that
- * inserts its request rows (never lost, never counted twice, a replayed journal included), and
- * the fold adds many batches' deltas to the rollups at once, in a transaction that deletes them.
- * Reads see folded rollups plus pending deltas (the `request_rollups_live` view), so answers are
- * exact the moment the request rows commit.
+ * calls touches ~500 end users). So a batch only records, in the transaction that inserts its
+ * rows, that they are pending (their ids: never lost, never counted twice, a replayed journal
+ * included); the fold adds many pending batches to the rollups and end-user tables at once, in
+ * SQL (`fold_rollups`, migrations/007b_analytics_fold.ts), in a transaction that deletes them.
+ * Reads see folded rollups plus the pending rows (`request_rollups_live`), so answers are exact
+ * the moment the request rows commit.
  *
- * The api folds shortly after its commits; a Temporal Schedule (every minute) folds whatever a
+ * The api folds about a second after its commits; a Temporal Schedule (every minute) folds what a
  * stopped process left.
  */
-export async function recordDeltas(trx: Knex.Transaction, rows: readonly RequestRow[]): Promise<void> {
+export async function markPending(trx: Knex.Transaction, rows: readonly RequestRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const users = endUserDeltas(rows);
-  await trx.raw('insert into rollup_deltas (rollups, users) values (?::jsonb, ?::jsonb)', [JSON.stringify(rollupDeltas(rows)), JSON.stringify(users)]);
+  let lo = rows[0]!.created_at;
+  let hi = lo;
+  for (const r of rows) {
+    if (r.created_at < lo) lo = r.created_at;
+    if (r.created_at > hi) hi = r.created_at;
+  }
+  // hi is exclusive in rollup_cells: one millisecond past the newest row (rows carry milliseconds).
+  const end = new Date(Date.parse(hi) + 1).toISOString();
+  await trx.raw('insert into rollup_pending (ids, lo, hi) values (?::uuid[], ?, ?)', [rows.map((r) => r.id), lo, end]);
 }
 
-/** Folds up to `limit` pending delta rows; returns how many. Concurrent folds take disjoint rows. */
-export async function foldDeltas(db: Knex, limit = 200): Promise<number> {
-  return db.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: { rollups: RollupDelta[]; users: EndUserDeltas }[] }>(
-      `delete from rollup_deltas where id in (select id from rollup_deltas order by id limit ? for update skip locked) returning rollups, users`,
-      [limit],
-    );
-    if (rows.length === 0) return 0;
-    await applyRollupDeltas(trx, mergeRollupDeltas(rows.map((r) => r.rollups)));
-    await applyEndUserDeltas(trx, mergeEndUserDeltas(rows.map((r) => r.users)));
-    return rows.length;
-  });
+/** Folds up to `limit` pending batches; returns how many. Concurrent folds take disjoint batches. */
+export async function foldPending(db: Knex, limit = 100): Promise<number> {
+  const { rows } = await db.raw<{ rows: { n: number }[] }>('select fold_rollups(?) as n', [limit]);
+  return rows[0]!.n;
 }
 
 /** Folds until nothing is pending. */
 export async function foldAll(db: Knex): Promise<number> {
   let total = 0;
-  for (let n = await foldDeltas(db); n > 0; n = await foldDeltas(db)) total += n;
+  for (let n = await foldPending(db); n > 0; n = await foldPending(db)) total += n;
   return total;
 }
 
@@ -50,8 +48,8 @@ export interface RollupFolder {
   drain(): Promise<void>;
 }
 
-/** Debounced folding after commits: at most one fold every `delayMs`, so busy periods fold many batches at once. */
-export function createRollupFolder(db: Knex, logger: Logger, delayMs = 200): RollupFolder {
+/** Debounced folding after commits: at most one fold per `delayMs`, so busy periods fold many batches at once. */
+export function createRollupFolder(db: Knex, logger: Logger, delayMs = 3000): RollupFolder {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const run = () => {

@@ -1,7 +1,7 @@
 import type { Granularity } from './buckets';
 import { hourAligned } from './buckets';
 import { activeFields, ROLLUP_FILTERS, type RequestFilter } from './filters';
-import { ROLLUP_DIMS, type RollupDim } from './rollup-writer';
+import { ROLLUP_DIMS, type RollupDim } from './dims';
 
 /** A dimension to group by: a built-in one or a custom property. */
 export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> | 'session' } | { kind: 'property'; name: string };

@@ -4,7 +4,7 @@ import type { ScheduleDef } from '../temporal/schedules';
 export const analyticsSchedules = (): ScheduleDef[] => [
   {
     name: 'analytics-fold',
-    note: 'Folds request-log rollup deltas that no api process folded (docs/analytics.md)',
+    note: 'Folds pending request-log batches into the rollups when no api process did (docs/analytics.md)',
     spec: { intervals: [{ every: '1 minute' }] },
     workflowType: 'analyticsFoldWorkflow',
     runTimeout: '10 minutes',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { touchTraceUsers } from '../analytics/end-user-writer';
+import { touchTraceUsers } from '../analytics/trace-users';
 import { emitEvents } from '../events/outbox';
 import type { SpanPricer } from './cost';
 import { toPgJson } from './pg-json';

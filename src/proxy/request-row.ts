@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { emitEvents, type OutboxEvent } from '../events/outbox';
 import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
-import { recordDeltas } from '../analytics/fold';
+import { markPending } from '../analytics/fold';
 
 /** One `requests` row as written (column names). */
 export interface RequestRow {
@@ -137,7 +137,7 @@ export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transactio
     );
   }
   // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
-  if (opts.rollups !== false) await recordDeltas(trx, fresh.map((e) => e.row));
+  if (opts.rollups !== false) await markPending(trx, fresh.map((e) => e.row));
   await emitEvents(
     trx,
     fresh.map((e) => requestCreatedEvent(e.row)),

@@ -6,7 +6,7 @@ import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { requestRow, writeRows } from './seed';
 
 /** Rollup deltas: exact reads before the fold, the fold workflow, and its schedule on the worker's server. */
-describe('rollup deltas and their fold', () => {
+describe('pending rollup batches and their fold', () => {
   let app: TestApp;
   let t: SeededTenant;
   beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('rollup deltas and their fold', () => {
       requestRow(base, { created_at: '2026-05-01T10:20:00.000Z', user_id: 'b', cost_usd: 0.25, status_code: 500 }),
     ], { fold: false });
     await writeRows(app.database.db, [requestRow(base, { created_at: '2026-05-01T11:00:00.000Z', user_id: 'a', cost_usd: 1 })], { fold: false });
-    const count = async () => Number((await app.database.db('rollup_deltas').count('* as n'))[0]!.n);
+    const count = async () => Number((await app.database.db('rollup_pending').count('* as n'))[0]!.n);
     expect(await count()).toBe(2);
     const qs = 'from=2026-05-01T10:00:00Z&to=2026-05-01T12:00:00Z&granularity=hour';
     const before = (await api(app, 'GET', `/api/v1/stats?${qs}`, { token: t.fullKey })).body.data;
@@ -45,6 +45,6 @@ describe('rollup deltas and their fold', () => {
     const d = await client.schedule.getHandle(scheduleId(app.config.TEMPORAL_TASK_QUEUE, 'analytics-fold')).describe();
     expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 60_000 })]);
     expect(d.action).toMatchObject({ type: 'startWorkflow', workflowType: 'analyticsFoldWorkflow', taskQueue: app.config.TEMPORAL_TASK_QUEUE });
-    expect(d.state.note).toContain('rollup deltas');
+    expect(d.state.note).toContain('rollups');
   });
 });
