@@ -5,6 +5,7 @@ import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw'
 import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, rollupUniques, type Cell } from './rollup';
 import { requestWhere } from './filters';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
+import { traceStats, type TraceStatsQuery } from './trace-stats';
 
 /**
  * The analytics boundary: every aggregate query of the request log goes through this interface,
@@ -23,6 +24,10 @@ export interface StatsAnswer {
 
 export interface AnalyticsStore {
   requestStats(q: StatsQuery): Promise<StatsAnswer>;
+  /** The traces and spans views of /stats. */
+  traceStats(q: TraceStatsQuery): ReturnType<typeof traceStats>;
+  /** The bucket starts (ms) of [from, to) in the query's zone and granularity. */
+  buckets(q: StatsQuery): Promise<number[]>;
   listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
   findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
   endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
@@ -33,6 +38,8 @@ type Row = Record<string, unknown>;
 export function createPgAnalytics(db: Knex): AnalyticsStore {
   return {
     requestStats: (q) => requestStats(db, q),
+    traceStats: (q) => traceStats(db, q),
+    buckets: (q) => bucketList(db, q),
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),

@@ -5,7 +5,7 @@ import { statsAnswerSchema, statsQuery } from './schemas';
 import { stats } from './service';
 
 /** /api/v1/stats: JWT or API key (public keys included), over the caller's project(s). */
-export const statsRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) => [
+export const statsRoutes = ({ auth }: AppContext, analytics: AnalyticsStore) => [
   route({
     tag: 'Stats',
     auth: 'read',
@@ -17,6 +17,6 @@ export const statsRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore)
       'from hourly rollups (`source: rollup`); anything else from the raw rows.',
     query: statsQuery,
     response: statsAnswerSchema,
-    handler: async ({ principal, query }) => stats(db, analytics, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    handler: async ({ principal, query }) => stats(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, query),
   }),
 ];

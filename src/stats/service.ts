@@ -1,10 +1,8 @@
-import type { Knex } from 'knex';
 import { checkTimeZone, resolveGranularity } from '../analytics/buckets';
 import { checkFilter, requestFilterShape, type RequestFilter } from '../analytics/filters';
 import type { GroupBy, StatsQuery } from '../analytics/plan';
-import { bucketList } from '../analytics/raw';
 import type { AnalyticsStore } from '../analytics/store';
-import { parseMetadataPairs, traceMeasuresOf, traceStats, type TraceMeasures } from '../analytics/trace-stats';
+import { parseMetadataPairs, traceMeasuresOf, type TraceMeasures } from '../analytics/trace-stats';
 import { badRequest } from '../http/errors';
 import { GROUP_DIMS, type StatsParams } from './schemas';
 
@@ -15,7 +13,7 @@ const HOUR = 3_600_000;
  * the default answer is whole hours and comes from the rollups), the granularity and the zone,
  * then asks the analytics store.
  */
-export async function stats(db: Knex, store: AnalyticsStore, projectIds: string[], p: StatsParams) {
+export async function stats(store: AnalyticsStore, projectIds: string[], p: StatsParams) {
   const tz = checkTimeZone(p.tz);
   const toMs = p.to ? Date.parse(p.to) : Math.ceil(Date.now() / HOUR) * HOUR;
   const fromMs = p.from ? Date.parse(p.from) : toMs - 24 * HOUR;
@@ -25,7 +23,7 @@ export async function stats(db: Knex, store: AnalyticsStore, projectIds: string[
   const to = new Date(toMs).toISOString();
   const head = { view: p.view, from, to, tz, granularity: { unit: granularity.unit, step: granularity.step } };
   const { view, granularity: _g, tz: _tz, group_by, top, order_by, source, name, span_type, metadata, ...filter } = p;
-  if (view !== 'requests') return traceView(db, projectIds, p, { from, to, tz, granularity, head });
+  if (view !== 'requests') return traceView(store, projectIds, p, { from, to, tz, granularity, head });
   if (name || span_type || metadata) throw badRequest('name, span_type and metadata filter the traces and spans views', 'filter_not_supported');
   const f: RequestFilter = { ...filter, from, to };
   checkFilter(f);
@@ -44,7 +42,7 @@ function requestGroup(g: string | undefined): GroupBy | null {
 
 const TRACE_GROUPS = { traces: ['name', 'user', 'session'], spans: ['span_type', 'model', 'name'] };
 
-async function traceView(db: Knex, projectIds: string[], p: StatsParams, r: { from: string; to: string; tz: string; granularity: ReturnType<typeof resolveGranularity>; head: object }) {
+async function traceView(store: AnalyticsStore, projectIds: string[], p: StatsParams, r: { from: string; to: string; tz: string; granularity: ReturnType<typeof resolveGranularity>; head: object }) {
   const view = p.view as 'traces' | 'spans';
   const allowed = view === 'traces' ? ['user_id', 'session_id'] : ['model'];
   const extra = Object.keys(requestFilterShape).filter((k) => !['project_id', 'from', 'to', ...allowed].includes(k) && p[k as keyof StatsParams] !== undefined);
@@ -55,7 +53,7 @@ async function traceView(db: Knex, projectIds: string[], p: StatsParams, r: { fr
     view, projectIds, from: r.from, to: r.to, granularity: r.granularity, tz: r.tz, userId: p.user_id, sessionId: p.session_id, name: p.name,
     model: p.model, spanType: p.span_type, metadata: parseMetadataPairs(p.metadata), groupBy: (p.group_by ?? null) as never, top: p.top,
   };
-  const [buckets, a] = await Promise.all([bucketList(db, { ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }), traceStats(db, q)]);
+  const [buckets, a] = await Promise.all([store.buckets({ ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }), store.traceStats(q)]);
   const empty = traceMeasuresOf({}, view);
   const fill = (s: Map<number, TraceMeasures>) => buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(s.get(b) ?? empty) }));
   return {

@@ -7,7 +7,7 @@ import { listUsers, userDetail } from './service';
 const common = { tag: 'Users', auth: 'read', notFound: 'End user' } as const;
 
 /** /api/v1/users: the end users of the caller's project(s), seen through x-service-user-id and trace user_id. */
-export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) => [
+export const userRoutes = ({ auth }: AppContext, analytics: AnalyticsStore) => [
   route({
     ...common,
     method: 'get',
@@ -27,6 +27,6 @@ export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) 
     query: userDetailQuery,
     response: endUserDetailSchema,
     handler: async ({ principal, params, query }) =>
-      userDetail(db, analytics, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query),
+      userDetail(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query),
   }),
 ];

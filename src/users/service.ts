@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { AnalyticsStore } from '../analytics/store';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
@@ -37,14 +36,14 @@ export async function listUsers(analytics: AnalyticsStore, projectIds: string[],
 }
 
 /** One end user: totals, a time series (default the last 30 days), the latest requests and sessions. */
-export async function userDetail(db: Knex, analytics: AnalyticsStore, projectIds: string[], userId: string, p: z.output<typeof userDetailQuery>) {
+export async function userDetail(analytics: AnalyticsStore, projectIds: string[], userId: string, p: z.output<typeof userDetailQuery>) {
   const row = await analytics.findEndUser(projectIds, userId);
   if (!row) throw notFound('End user');
   const projectId = row.project_id as string;
   const to = p.to ?? new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000).toISOString();
   const from = p.from ?? new Date(Date.parse(to) - 30 * DAY).toISOString();
   const [series, activity] = await Promise.all([
-    stats(db, analytics, [projectId], {
+    stats(analytics, [projectId], {
       view: 'requests', granularity: p.granularity, tz: p.tz, from, to, user_id: userId, top: 10, order_by: 'requests', source: 'auto',
     } as never),
     analytics.endUserActivity(projectId, userId, 20),
