@@ -8,7 +8,8 @@
  * throughput with and without rollup maintenance, alternating rounds in the same database.
  *
  * Env: BENCH_ROWS (10000000), BENCH_SPANS (1000000), BENCH_RUNS (15), BENCH_RAW_RUNS (3),
- * BENCH_REUSE (1 keeps the database), BENCH_PG_URL.
+ * BENCH_REUSE (1 keeps the database), BENCH_PG_URL, BENCH_ONLY (a regular expression: only the matching
+ * questions, no writer rounds).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config';
@@ -90,14 +91,15 @@ async function main() {
       return { source, p50: p(0.5), p95: p(0.95) };
     };
     const table: string[] = ['| query | target p95 | source | p50 ms | p95 ms | raw rows p50 ms | raw rows p95 ms |', '|---|---:|---|---:|---:|---:|---:|'];
-    for (const [label, path, target] of cases) {
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+    for (const [label, path, target] of cases.filter(([l]) => !only || only.test(l))) {
       const auto = await time(path, RUNS);
-      const raw = path.includes('/stats') && auto.source === 'rollup' ? await time(`${path}&source=raw`, RAW_RUNS) : null;
+      const raw = RAW_RUNS > 0 && path.includes('/stats') && auto.source === 'rollup' ? await time(`${path}&source=raw`, RAW_RUNS) : null;
       const f = (v: number) => v.toFixed(0);
       table.push(`| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`);
       log(table[table.length - 1]!);
     }
-    const writer = await writerThroughput(createDb(databaseUrl, 2), t);
+    const writer = only ? '(skipped: BENCH_ONLY)' : await writerThroughput(createDb(databaseUrl, 2), t);
     console.log(`\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`);
     console.log(table.join('\n'));
     console.log(`\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean |\n|---|---|---:|\n${writer}`);
