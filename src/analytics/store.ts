@@ -6,6 +6,7 @@ import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, rollupUn
 import { requestWhere } from './filters';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
+import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
 
 /**
  * The analytics boundary: every aggregate query of the request log goes through this interface,
@@ -31,6 +32,8 @@ export interface AnalyticsStore {
   listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
   findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
   endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
+  /** The measures of one window, in total or per group (alert rules). */
+  windowMeasures(q: WindowQuery): Promise<WindowAnswer>;
 }
 
 type Row = Record<string, unknown>;
@@ -43,6 +46,7 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),
+    windowMeasures: (q) => windowMeasures((s) => requestStats(db, s), q),
   };
 }
 
