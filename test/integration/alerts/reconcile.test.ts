@@ -52,7 +52,7 @@ describe('alert schedules reconcile after a Temporal outage', () => {
     }, 30_000, 'rules synced');
     expect((await describe(a.schedule.id)).state.paused).toBe(false);
     expect((await describe(b.schedule.id)).state.paused).toBe(true);
-    expect((await describe(b.schedule.id)).spec.intervals[0]!.every).toBe(2 * 60_000);
+    expect((await describe(b.schedule.id)).spec.intervals![0]!.every).toBe(2 * 60_000);
     await expect(describe(gone.schedule.id)).rejects.toBeInstanceOf(ScheduleNotFoundError);
 
     // A schedule whose rule no longer exists (deleted while Temporal was down) is removed by the
