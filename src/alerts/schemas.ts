@@ -123,7 +123,7 @@ export const evaluationSchema = z
   .object({
     evaluated_at: timestamp,
     window: z.object({ from: timestamp, to: timestamp }),
-    source: z.string().describe('rollup, raw, …: where the values came from'),
+    source: z.string().describe('rollup, mixed (whole hours from the rollups, the edges raw) or raw: where the values came from'),
     groups: z
       .array(
         z.object({

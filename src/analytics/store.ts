@@ -46,7 +46,7 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),
-    windowMeasures: (q) => windowMeasures((s) => requestStats(db, s), q),
+    windowMeasures: (q) => windowMeasures(db, (s) => requestStats(db, s), q),
   };
 }
 
