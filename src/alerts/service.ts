@@ -22,6 +22,8 @@ export interface AlertDeps {
   temporal: { client: Client; withDeadline: <T>(ms: number, fn: () => Promise<T>) => Promise<T> };
   taskQueue: string;
   logger: Logger;
+  /** After Temporal failed to answer, writes skip it until this instant (ms) and answer `pending` at once. */
+  temporalBackoff: { until: number };
 }
 
 export const alertDeps = (ctx: AppContext, store: AnalyticsStore): AlertDeps => ({
@@ -31,10 +33,13 @@ export const alertDeps = (ctx: AppContext, store: AnalyticsStore): AlertDeps => 
   temporal: { client: ctx.temporal.client, withDeadline: (ms, fn) => ctx.temporal.connection.withDeadline(Date.now() + ms, fn) },
   taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,
   logger: ctx.logger,
+  temporalBackoff: { until: 0 },
 });
 
 /** How long a write waits for Temporal before answering with the schedule `pending` (the reconcile finishes it). */
 const TEMPORAL_WAIT_MS = 3_000;
+/** After a failure, writes do not wait on Temporal again for this long (an outage costs one slow write, not all). */
+const TEMPORAL_BACKOFF_MS = 15_000;
 
 function toView(deps: AlertDeps, r: q.RuleRow, states?: q.StateRow[]): AlertView {
   return {
@@ -89,6 +94,7 @@ async function check(deps: AlertDeps, actor: Principal, r: Pick<q.RuleRow, 'type
  */
 async function syncSchedule(deps: AlertDeps, rule: q.RuleRow | { id: string; deleted: true }): Promise<q.RuleRow | undefined> {
   try {
+    if (Date.now() < deps.temporalBackoff.until) throw new Error('not tried: it failed moments ago');
     if ('deleted' in rule) {
       await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () => deleteRuleSchedule(deps.temporal.client, deps.taskQueue, rule.id));
       return undefined;
@@ -96,6 +102,7 @@ async function syncSchedule(deps: AlertDeps, rule: q.RuleRow | { id: string; del
     await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () => syncRuleSchedule(deps.temporal.client, deps.taskQueue, rule));
     await q.markScheduleSynced(deps.db, rule.id, rule.version);
   } catch (err) {
+    if (Date.now() >= deps.temporalBackoff.until) deps.temporalBackoff.until = Date.now() + TEMPORAL_BACKOFF_MS;
     deps.logger.warn({ err, ruleId: rule.id }, 'alert rule saved; its Temporal schedule will be reconciled later');
     if (!('deleted' in rule)) await q.markScheduleError(deps.db, rule.id, `Temporal unavailable: ${(err as Error).message}`);
   }
