@@ -30,7 +30,8 @@ export function windowOf(windowMinutes: number, now: Date) {
 interface Observed {
   window: { from: string; to: string };
   source: string;
-  rows: { o: Observation; level: Level }[];
+  /** `absent`: a group known from earlier evaluations with no rows in this window. */
+  rows: { o: Observation; level: Level; absent: boolean }[];
 }
 
 async function observe(deps: EvalDeps, rule: q.RuleRow, states: q.StateRow[], now: Date): Promise<Observed> {
@@ -42,9 +43,9 @@ async function observe(deps: EvalDeps, rule: q.RuleRow, states: q.StateRow[], no
   const { source, observations } = await src.observe(deps, scope, window);
   // Groups seen before but absent now had no rows at all: they are evaluated as empty (0 calls).
   const seen = new Set(observations.map((o) => o.group));
-  const all = [...observations, ...states.filter((s) => !seen.has(s.group_key)).map((s) => src.empty(s.group_key))];
-  if (!rule.group_by && all.length === 0) all.push(src.empty(''));
-  const rows = all.map((o) => ({ o, level: levelOf(rule, o, src.guarded) }));
+  const absent = states.filter((s) => !seen.has(s.group_key)).map((s) => src.empty(s.group_key));
+  if (!rule.group_by && observations.length === 0 && absent.length === 0) absent.push(src.empty(''));
+  const rows = [...observations.map((o) => ({ o, absent: false })), ...absent.map((o) => ({ o, absent: true }))].map((r) => ({ ...r, level: levelOf(rule, r.o, src.guarded) }));
   // Worst first: by level, then by how far past the threshold in the operator's direction.
   const sign = rule.operator === 'lt' || rule.operator === 'lte' ? -1 : 1;
   rows.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || sign * ((b.o.value ?? 0) - (a.o.value ?? 0)) || a.o.group.localeCompare(b.o.group));
@@ -84,11 +85,15 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
     if (!locked || locked.version !== rule.version || !locked.is_active) return { ruleId, skipped: 'rule changed during evaluation', groups: 0, events: 0, notified: 0 };
     const prev = new Map((await q.stateRows(trx, ruleId)).map((s) => [s.group_key, s]));
     const states: q.StateRow[] = [];
+    const forget: string[] = [];
     const events: q.EventInsert[] = [];
     const notifications: { o: Observation; index: number }[] = [];
-    for (const { o, level } of observed.rows) {
+    for (const { o, level, absent } of observed.rows) {
       const t = transition(rule, prev.get(o.group), level, o.value, now);
-      states.push({ rule_id: ruleId, group_key: o.group, ...t.next, last_evaluated_at: now });
+      // A group gone quiet and at rest is forgotten (group_by on users would otherwise grow forever);
+      // one whose silence breaches (lt rules, no_data alert) is kept, so stopped traffic stays visible.
+      if (rule.group_by && absent && !t.events.length && (t.next.state === 'ok' || t.next.state === 'resolved')) forget.push(o.group);
+      else states.push({ rule_id: ruleId, group_key: o.group, ...t.next, last_evaluated_at: now });
       for (const kind of t.events) {
         const notified = kind === 'triggered' && t.notify;
         if (notified) notifications.push({ o, index: events.length });
@@ -97,6 +102,7 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
       }
     }
     await q.upsertStates(trx, states);
+    if (forget.length) await q.deleteStates(trx, ruleId, forget);
     const ids = await q.insertEvents(trx, events);
     if (notifications.length) {
       await emitEvents(trx, notifications.map(({ o, index }) => ({ orgId: rule.org_id, kind: 'alert.triggered' as const, object: alertPayload(rule, o, ids[index]!.id, now) })));

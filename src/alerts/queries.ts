@@ -80,6 +80,13 @@ export async function upsertStates(db: Conn, rows: StateRow[]): Promise<void> {
   await db('alert_states').insert(rows).onConflict(['rule_id', 'group_key']).merge();
 }
 
+/** Forgets a rule's states: all of them, or those of some groups. */
+export function deleteStates(db: Conn, ruleId: string, groups?: string[]) {
+  const q = db('alert_states').where({ rule_id: ruleId });
+  if (groups) q.whereIn('group_key', groups);
+  return q.delete();
+}
+
 export interface EventInsert {
   rule_id: string;
   org_id: string;

@@ -152,7 +152,7 @@ export async function updateAlert(deps: AlertDeps, actor: Principal, id: string,
     const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<q.RuleInsert>;
     await check(deps, actor, { ...before, ...changes });
     const after = await q.updateRuleRow(trx, id, changes);
-    if (RESETS.some((k) => k in changes)) await trx('alert_states').where({ rule_id: id }).delete();
+    if (RESETS.some((k) => k in changes)) await q.deleteStates(trx, id);
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'alert.updated', resourceType: 'alert', resourceId: id, before: toView(deps, before), after: toView(deps, after) });
     return after;
   });

@@ -93,6 +93,21 @@ describe('alert evaluation', () => {
     expect(sent.map((s) => s.payload.alert)).toEqual([expect.objectContaining({ group_by: 'model', group: 'model-a', current_value: 0 })]);
   });
 
+  it('group_by: a group gone quiet is resolved, then forgotten once at rest (states stay bounded)', async () => {
+    const p = await newProject(app, t);
+    await seed(app, t, p, 3, T0 - 2 * MIN, { model: 'pricey', cost_usd: 1 });
+    await seed(app, t, p, 3, T0 - 2 * MIN, { model: 'cheap', cost_usd: 0.01 });
+    await seed(app, t, p, 1, T0 + 14 * MIN, { model: 'cheap', cost_usd: 0.01 });
+    const rule = await createRule(app, t, { type: 'cost', threshold: 2, project_id: p, group_by: 'model' });
+    await recordEvaluation(deps, rule.id, at(T0));
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state])).toEqual([['cheap', 'ok'], ['pricey', 'triggered']]);
+    await recordEvaluation(deps, rule.id, at(T0 + 15 * MIN)); // both batches of T0 − 2 left the window
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state, s.last_value])).toEqual([['cheap', 'ok', 0.01], ['pricey', 'resolved', 0]]);
+    await recordEvaluation(deps, rule.id, at(T0 + 16 * MIN));
+    expect((await states(rule.id)).map((s) => s.group_key)).toEqual(['cheap']);
+    expect((await events(rule.id)).map((e) => [e.kind, e.group_key])).toEqual([['triggered', 'pricey'], ['resolved', 'pricey']]);
+  });
+
   it('cooldown: while still triggered, notifies again only once the cooldown has passed; again after a resolve', async () => {
     const p = await newProject(app, t);
     await seed(app, t, p, 5, T0 - 2 * MIN, { cost_usd: 1 });
@@ -165,6 +180,9 @@ describe('alert evaluation', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_type: 'system', actor_label: 'alert-evaluator' });
     expect(audit[0].after).toMatchObject({ current_value: 3, threshold: 1 });
+    const read = await api(app, 'GET', `/api/v1/audit-logs?action=alert.triggered&resource_id=${rule.id}`, { token: t.admin.token, orgId: t.orgId });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual([expect.objectContaining({ actor_type: 'system', actor_id: null, action: 'alert.triggered', resource_type: 'alert' })]);
     const off = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p, is_active: false });
     expect(await recordEvaluation(deps, off.id, at(T0))).toMatchObject({ skipped: 'rule inactive' });
     expect(await recordEvaluation(deps, '00000000-0000-4000-8000-000000000000', at(T0))).toMatchObject({ skipped: 'rule not found' });
