@@ -1,4 +1,5 @@
 import type { ActivityDeps } from './deps';
+import { alertActivities } from './alerts';
 import { analyticsActivities } from './analytics';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...systemActivities(deps),
     ...analyticsActivities(deps),
     ...webhookActivities(deps),
+    ...alertActivities(deps),
   };
 }
 

@@ -8,6 +8,7 @@ import { createDb, migrateLatest } from './db/knex';
 import { outboxDispatcherService } from './events/dispatcher';
 import { traceSweeperService } from './ingest/sweeper';
 import { scheduleService } from './schedules';
+import { alertReconcileService } from './alerts/schedules';
 import { createAuth } from './auth/middleware';
 import { createJwtVerifier } from './auth/jwt';
 import { resolveMasterKey } from './keys/crypto';
@@ -25,7 +26,7 @@ import type { RunningWorker } from './temporal/worker';
  * Services are stopped before the worker, so they may use its connection (`worker.client`).
  */
 export type BackgroundService = (ctx: AppContext, worker: RunningWorker) => Promise<{ stop(): Promise<void> }>;
-const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService, scheduleService];
+const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService, scheduleService, alertReconcileService];
 
 export interface Runtime {
   ctx: AppContext;

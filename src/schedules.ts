@@ -1,3 +1,4 @@
+import { alertSchedules } from './alerts/schedules';
 import { analyticsSchedules } from './analytics/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
@@ -8,7 +9,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules()];
+  return [...analyticsSchedules(), ...alertSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

@@ -2,3 +2,4 @@
 export { systemCheckWorkflow } from './system-check';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { analyticsFoldWorkflow } from './analytics';
+export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

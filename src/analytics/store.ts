@@ -7,6 +7,7 @@ import { rollupUniques } from './uniques';
 import { requestWhere } from './filters';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
+import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
 
 /**
  * The analytics boundary: every aggregate query of the request log goes through this interface,
@@ -32,6 +33,8 @@ export interface AnalyticsStore {
   listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
   findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
   endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
+  /** The measures of one window, in total or per group (alert rules). */
+  windowMeasures(q: WindowQuery): Promise<WindowAnswer>;
 }
 
 type Row = Record<string, unknown>;
@@ -44,6 +47,7 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),
+    windowMeasures: (q) => windowMeasures(db, (s) => requestStats(db, s), q),
   };
 }
 

@@ -35,6 +35,21 @@ export async function recordAudit(db: Knex | Knex.Transaction, e: AuditEntry): P
   });
 }
 
+/** An audit row written by the service itself (an alert firing), with `actor_type: system`. */
+export async function recordSystemAudit(db: Knex | Knex.Transaction, e: Omit<AuditEntry, 'actor'> & { label: string }): Promise<void> {
+  await q.insertAuditRow(db, {
+    org_id: e.orgId,
+    actor_type: 'system',
+    actor_id: null,
+    actor_label: e.label,
+    action: e.action,
+    resource_type: e.resourceType,
+    resource_id: e.resourceId,
+    before: e.before === undefined ? null : JSON.stringify(redact(e.before)),
+    after: e.after === undefined ? null : JSON.stringify(redact(e.after)),
+  });
+}
+
 const cursor = cursorCodec('ts', 'uuid');
 
 /** One page of the organization's audit trail, newest first. */

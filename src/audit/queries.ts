@@ -3,8 +3,8 @@ import { isoSql } from '../http/pagination';
 
 export interface AuditRowInput {
   org_id: string;
-  actor_type: 'user' | 'api_key';
-  actor_id: string;
+  actor_type: 'user' | 'api_key' | 'system';
+  actor_id: string | null;
   actor_label: string;
   action: string;
   resource_type: string;

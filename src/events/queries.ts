@@ -46,9 +46,10 @@ export async function fanOutOutbox(trx: Knex.Transaction, limit: number): Promis
     [limit],
   );
   if (events.length === 0) return [];
-  const { rows: pairs } = await trx.raw<{ rows: { event_id: string; webhook_id: string; url: string }[] }>(
-    `select e.id as event_id, w.id as webhook_id, w.url
+  const { rows: pairs } = await trx.raw<{ rows: { event_id: string; webhook_id: string; url: string; org_name: string }[] }>(
+    `select e.id as event_id, w.id as webhook_id, w.url, o.name as org_name
        from event_outbox e join webhooks w on w.org_id = e.org_id and ${subscribedWebhookSql('w', 'e.kind')}
+       join organizations o on o.id = e.org_id
       where e.id = any(?::bigint[])
       order by e.id, w.created_at, w.id`,
     [events.map((e) => e.id)],
@@ -64,7 +65,7 @@ export async function fanOutOutbox(trx: Knex.Transaction, limit: number): Promis
       org_id: e.org_id,
       event_type: e.kind,
       url: p.url,
-      body: buildBody(e.kind, p.webhook_id, dispatchedAt, e.payload),
+      body: buildBody(e.kind, p.webhook_id, dispatchedAt, withOrganizationName(e.payload, p.org_name)),
       workflow_id: deliveryWorkflowId(id),
     };
   });
@@ -74,6 +75,17 @@ export async function fanOutOutbox(trx: Knex.Transaction, limit: number): Promis
   }
   await trx.raw('delete from event_outbox where id = any(?::bigint[])', [events.map((e) => e.id)]);
   return records.map(({ id, webhook_id, org_id, event_type, url }) => ({ id, webhook_id, org_id, event_type, url }));
+}
+
+/**
+ * An event object carrying `organization` (alert.triggered) gets the organization's name as it is
+ * when the delivery is built: a renamed organization shows its current name, and the body is then
+ * stored, so every retry of that delivery sends the same bytes and signature.
+ */
+function withOrganizationName(payload: Record<string, unknown>, name: string): Record<string, unknown> {
+  const org = payload.organization;
+  if (!org || typeof org !== 'object' || Array.isArray(org)) return payload;
+  return { ...payload, organization: { ...(org as Record<string, unknown>), name } };
 }
 
 /** Records whose workflow start failed (Temporal down) or was lost in a crash; very fresh ones are left to their dispatcher. */
