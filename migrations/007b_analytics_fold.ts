@@ -38,12 +38,18 @@ export async function up(knex: Knex): Promise<void> {
     alter table request_rollups alter column dim type text collate "C", alter column value type text collate "C";
     -- Request-log batches committed but not yet added to the rollups: their row ids and time span,
     -- written in the batch's transaction and deleted by the fold that adds them (src/analytics/fold.ts).
-    -- The UTC days each end user made calls on: unique users over a month read ~30 rows a user
-    -- here instead of ~720 hourly rows (src/analytics/uniques.ts).
+    -- One end user's hours (a user filter, the series of the top users): the key orders by hour first.
+    create index request_rollups_user_idx on request_rollups (project_id, value, bucket) where dim = 'user';
+    -- Daily per-user rollups (UTC days), with latency histograms: over a month, ranking end users,
+    -- their totals and percentiles, and counting unique users read ~30 rows a user here instead of
+    -- ~720 hourly rows or the raw calls (src/analytics/user-days.ts, uniques.ts).
     create table end_user_days (
       project_id uuid not null references projects(id) on delete cascade,
       day date not null,
       user_id text collate "C" not null,
+      ${SUMS.map((c) => `${c} ${c.endsWith('_usd') ? 'numeric' : 'bigint'} not null`).join(', ')},
+      latency_hist integer[],
+      ttft_hist integer[],
       primary key (project_id, day, user_id)
     );
     create table rollup_pending (
@@ -169,12 +175,41 @@ export async function up(knex: Knex): Promise<void> {
         prompt_tokens = end_users.prompt_tokens + excluded.prompt_tokens, completion_tokens = end_users.completion_tokens + excluded.completion_tokens,
         total_tokens = end_users.total_tokens + excluded.total_tokens, cost_usd = end_users.cost_usd + excluded.cost_usd,
         sessions = end_users.sessions + excluded.sessions;
+      with r as materialized (
+        select project_id, (created_at at time zone 'UTC')::date as day, user_id collate "C" as user_id, status_code, prompt_tokens,
+               completion_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost_usd, self_hosted, cache_hit, cost_saved_usd,
+               latency_ms, streamed, hist_bin(latency_ms) as lat_bin, case when streamed then hist_bin(ttfb_ms) end as ttft_bin
+          from requests where created_at >= lo and created_at < hi and (ids is null or id in (select unnest(ids))) and user_id is not null),
+      s as (select project_id, day, user_id, count(*) as requests, count(*) filter (where status_code >= 400) as errors, sum(prompt_tokens) as prompt_tokens,
+                   sum(completion_tokens) as completion_tokens, sum(total_tokens) as total_tokens, sum(cache_read_tokens) as cache_read_tokens,
+                   sum(cache_write_tokens) as cache_write_tokens, coalesce(sum(cost_usd), 0) as cost_usd, count(*) filter (where self_hosted) as self_hosted_requests,
+                   count(*) filter (where cost_usd is null and not self_hosted) as unpriced_requests, count(*) filter (where cache_hit) as cache_hits,
+                   coalesce(sum(cost_saved_usd), 0) as cache_saved_usd, sum(latency_ms) as latency_sum, count(*) filter (where streamed) as streamed_requests
+              from r group by 1, 2, 3),
+      l as (select project_id, day, user_id, array_agg(b order by b) as bins, array_agg(n order by b) as ns
+              from (select project_id, day, user_id, lat_bin as b, count(*)::int as n from r where lat_bin is not null group by 1, 2, 3, 4) x group by 1, 2, 3),
+      t as (select project_id, day, user_id, array_agg(b order by b) as bins, array_agg(n order by b) as ns
+              from (select project_id, day, user_id, ttft_bin as b, count(*)::int as n from r where ttft_bin is not null group by 1, 2, 3, 4) x group by 1, 2, 3)
       insert into end_user_days
-      select distinct project_id, (created_at at time zone 'UTC')::date, user_id collate "C" from requests
-       where created_at >= lo and created_at < hi and (ids is null or id in (select unnest(ids))) and user_id is not null
+      select s.*, hist_dense(l.bins, l.ns), hist_dense(t.bins, t.ns)
+        from s left join l using (project_id, day, user_id) left join t using (project_id, day, user_id)
        order by 1, 2, 3
-      on conflict do nothing;
+      on conflict (project_id, day, user_id) do update set
+        ${SUMS.map((c) => `${c} = end_user_days.${c} + excluded.${c}`).join(', ')},
+        latency_hist = hist_add(end_user_days.latency_hist, excluded.latency_hist),
+        ttft_hist = hist_add(end_user_days.ttft_hist, excluded.ttft_hist);
     $$;
+
+    -- Daily per-user rollups plus the rows of pending batches (seconds' worth): what reads use.
+    create view end_user_days_live as
+      select * from end_user_days
+      union all
+      select r.project_id, (r.created_at at time zone 'UTC')::date, r.user_id collate "C", 1, (r.status_code >= 400)::int, r.prompt_tokens,
+             r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, coalesce(r.cost_usd, 0), r.self_hosted::int,
+             (r.cost_usd is null and not r.self_hosted)::int, r.cache_hit::int, coalesce(r.cost_saved_usd, 0), r.latency_ms, r.streamed::int,
+             hist_of(array[hist_bin(r.latency_ms)]), case when r.streamed and r.ttfb_ms is not null then hist_of(array[hist_bin(r.ttfb_ms)]) end
+        from rollup_pending p join requests r on r.created_at >= p.lo and r.created_at < p.hi and r.id in (select unnest(p.ids))
+       where r.user_id is not null;
 
     -- Folds up to max_batches pending batches (taken with SKIP LOCKED: concurrent folds share the work).
     create function fold_rollups(max_batches integer) returns integer language plpgsql as $$
@@ -245,10 +280,11 @@ export async function down(knex: Knex): Promise<void> {
   // Back to 007's shape: its delta table and live view (the rollups stay; 007's rebuild helpers are
   // the ones defined here, same names and arguments).
   await knex.raw(`
-    drop view if exists request_rollups_live;
+    drop view if exists request_rollups_live, end_user_days_live;
     drop function if exists fold_rollups(integer), add_end_users(timestamptz, timestamptz, uuid[]),
       add_rollup_cells(timestamptz, timestamptz, uuid[]), rollup_cells(timestamptz, timestamptz, uuid[]), hist_dense(integer[], integer[]);
     drop table if exists rollup_pending, end_user_days;
+    drop index if exists request_rollups_user_idx;
     alter table request_rollups alter column dim type text collate "default", alter column value type text collate "default";
     create table rollup_deltas (id bigserial primary key, created_at timestamptz not null default now(), rollups jsonb not null, users jsonb not null);
     create view request_rollups_live as

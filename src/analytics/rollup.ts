@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
 import { addSums, LATENCY_PS, mergeHist, noPercentiles, percentilesOfHists, SUM_KEYS, sumsOf, toMeasures, TTFT_PS, zeroSums, type Measures, type Sums } from './measures';
 import type { RollupPlan, StatsQuery } from './plan';
+import { rankUsers } from './user-days';
 
 /**
  * Stats from the hourly rollups (kept by the fold, src/analytics/fold.ts): sums add up, latency and
@@ -83,14 +84,20 @@ const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 't
 
 export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {
   const s = scope(q, plan);
-  const { rows: top } = await db.raw(
-    `select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`,
-    [...s.args, q.top + 1],
-  );
-  const keys = (top as Row[]).slice(0, q.top).map((r) => r.k as string);
+  // End users over days rank from the daily per-user rollups (a 30th of the hourly rows).
+  const ranked =
+    plan.dim === 'user' && plan.value === null
+      ? await rankUsers(db, q, q.top + 1)
+      : ((
+          await db.raw(`select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`, [
+            ...s.args,
+            q.top + 1,
+          ])
+        ).rows as Row[]).map((r) => r.k as string);
+  const keys = ranked.slice(0, q.top);
   const { totals, series } = await cells(db, q, plan, { byValue: keys, hist: true });
   const items = keys.map((k) => ({ key: k, cell: totals.get(k) ?? emptyCell(), series: series.get(k) ?? new Map<number, Cell>() }));
-  if ((top as Row[]).length <= q.top) return { items, other: null };
+  if (ranked.length <= q.top) return { items, other: null };
   // The rest: the whole (dim '' rows) less the top groups, bucket by bucket; histograms too.
   const hist = hasHist(plan.dim);
   const other: Cell = subtract(total.totals, items.map((i) => i.cell), hist);

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { type Measures } from './measures';
+import { percentilesOfHists, type Measures } from './measures';
 import { planRollup, type StatsQuery } from './plan';
 import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw';
 import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, type Cell } from './rollup';
 import { rollupUniques } from './uniques';
-import { requestWhere } from './filters';
+import { userHists } from './user-days';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
@@ -37,7 +37,6 @@ export interface AnalyticsStore {
   windowMeasures(q: WindowQuery): Promise<WindowAnswer>;
 }
 
-type Row = Record<string, unknown>;
 
 export function createPgAnalytics(db: Knex): AnalyticsStore {
   return {
@@ -81,7 +80,15 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   if (!q.groupBy || q.groupBy.kind !== 'dim') return out;
   const bd = await rollupBreakdown(db, q, plan, main);
   const dim = q.groupBy.dim;
-  const exact = hasHist(dim) ? null : await rawPercentilesByKey(db, q, dim, bd.items.map((i) => i.key));
+  // Per-user hourly rows keep no histograms: the daily per-user rollups (and edge calls) give the
+  // top users theirs, and "other" is the whole less them, bin by bin.
+  const hists = hasHist(dim) ? null : await userHists(db, q, bd.items.map((i) => i.key));
+  const exact = hists && new Map([...hists].map(([k, h]) => [k, percentilesOfHists(h.latency.length ? h.latency : null, h.ttft.length ? h.ttft : null)]));
+  if (hists && bd.other) {
+    const less = (whole: number[] | null, parts: number[][]) => whole && parts.reduce((out, p) => (p.forEach((c, i) => (out[i] = (out[i] ?? 0) - c)), out), [...whole]);
+    bd.other.cell.latency = less(main.totals.latency, [...hists.values()].map((h) => h.latency));
+    bd.other.cell.ttft = less(main.totals.ttft, [...hists.values()].map((h) => h.ttft));
+  }
   const itemUniques = (_key: string) => ({ users: dim === 'user' ? 1 : null, sessions: null });
   const cellSeries = (m: Map<number, Cell>) => {
     const s = new Map<number, Measures>();
@@ -108,21 +115,6 @@ async function wholeUniques(db: Knex, q: StatsQuery, dim: string): Promise<{ use
   const sessions = new Map<number | 'total', number>([['total', raw.totals.unique_sessions ?? 0]]);
   for (const [b, m] of raw.series) users.set(b, m.unique_users ?? 0), sessions.set(b, m.unique_sessions ?? 0);
   return { users, sessions };
-}
-
-/** Exact percentiles of a few end users or sessions (no histograms on those rollup rows). */
-async function rawPercentilesByKey(db: Knex, q: StatsQuery, _dim: string, keys: string[]) {
-  const col = 'user_id';
-  const w = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: q.to });
-  const { rows } = await db.raw(
-    `select r.${col} as k, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by latency_ms) as lat,
-            percentile_cont(array[0.5,0.95]::float8[]) within group (order by ttfb_ms) filter (where streamed and ttfb_ms is not null) as ttft
-       from requests r where ${w.sql} and r.${col} = any(?::text[]) group by 1`,
-    [...w.args, keys],
-  );
-  const m = new Map<string, { latency: (number | null)[]; ttft: (number | null)[] }>();
-  for (const r of rows as Row[]) m.set(r.k as string, { latency: (r.lat as number[]) ?? [null, null, null, null], ttft: (r.ttft as number[]) ?? [null, null] });
-  return m;
 }
 
 function emptyMeasures(uniques: number | null): Measures {

@@ -10,7 +10,7 @@ import type { StatsQuery } from './plan';
  * rows. A distinct count over a month would read ~720 rows per user; `end_user_days` (kept by the
  * fold) holds one row per (UTC day, user), so whole UTC days read ~30 rows per user and only the
  * ragged hours at either end of the range read hourly rows. Batches not folded yet are counted
- * from their cells (seconds of calls). Local days outside UTC straddle two UTC days: those
+ * from their rows (seconds of calls; the `_live` views). Local days outside UTC straddle two UTC days: those
  * buckets count hourly rows (slower; docs/analytics.md).
  */
 const H = 3_600_000;
@@ -44,10 +44,9 @@ function presence(projectIds: string[], fromMs: number, toMs: number): Sql {
   if (d1 <= d0) return hours(projectIds, iso(fromMs), iso(toMs));
   const parts = [
     {
-      sql: `select project_id, (day::timestamp at time zone 'UTC') as t, user_id as value from end_user_days where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
+      sql: `select project_id, (day::timestamp at time zone 'UTC') as t, user_id as value from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
       args: [projectIds, iso(d0).slice(0, 10), iso(d1).slice(0, 10)],
     },
-    pending(projectIds, iso(d0), iso(d1)),
     hours(projectIds, iso(fromMs), iso(d0)),
     hours(projectIds, iso(d1), iso(toMs)),
   ];
@@ -71,17 +70,23 @@ function seriesSql(q: StatsQuery): Sql {
     // A folded (hour, user) pair is one row; a pending pair counts when no folded row has it.
     const p = pending(q.projectIds, q.from, q.to);
     return {
-      sql: `select b, count(*) as n from (
-              select ${bucketMs('bucket', g)} as b from request_rollups where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?
+      // The bucket expression on the ~720 grouped hours, not on every (hour, user) row.
+      sql: `select ${bucketMs('t', g)} as b, sum(n) as n from (
+              select bucket as t, count(*) as n from request_rollups where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ? group by 1
               union all
-              select ${bucketMs('c.t', g)} from (select distinct project_id, t, value from (${p.sql}) p) c
+              select c.t, count(*) from (select distinct project_id, t, value from (${p.sql}) p) c
                where not exists (select 1 from request_rollups r where r.project_id = c.project_id and r.dim = 'user' and r.bucket = c.t and r.value = c.value)
-            ) x group by b`,
-      args: [q.tz, q.tz, q.projectIds, q.from, q.to, q.tz, q.tz, ...p.args],
+               group by 1
+            ) x group by 1`,
+      args: [q.tz, q.tz, q.projectIds, q.from, q.to, ...p.args],
     };
   }
   const src = utcDayBuckets(q) ? presence(q.projectIds, Date.parse(q.from), Date.parse(q.to)) : hours(q.projectIds, q.from, q.to);
-  return { sql: `select ${bucketMs('t', g)} as b, count(distinct value) as n from (${src.sql}) x group by 1`, args: [q.tz, q.tz, ...src.args] };
+  // Distinct (UTC hour or day, user) pairs first, so the bucket expression runs once per distinct t.
+  return {
+    sql: `select ${bucketMs('t', g)} as b, count(distinct value) as n from (select distinct t, value from (${src.sql}) y) x group by 1`,
+    args: [q.tz, q.tz, ...src.args],
+  };
 }
 
 export async function rollupUniques(db: Knex, q: StatsQuery): Promise<Map<number | 'total', number>> {
