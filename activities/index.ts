@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './deps';
 import { alertActivities } from './alerts';
 import { analyticsActivities } from './analytics';
+import { anomalyActivities } from './anomalies';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...systemActivities(deps),
     ...analyticsActivities(deps),
+    ...anomalyActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

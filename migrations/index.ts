@@ -8,6 +8,7 @@ import * as m005 from './005_ingest';
 import * as m006 from './006_webhook_outcome_attempt';
 import * as m007 from './007_analytics';
 import * as m007b from './007b_analytics_fold';
+import * as m008 from './008_anomalies';
 import * as m011 from './011_alerts';
 
 /**
@@ -24,6 +25,7 @@ const migrations: Record<string, Knex.Migration> = {
   '006_webhook_outcome_attempt': m006,
   '007_analytics': m007,
   '007b_analytics_fold': m007b,
+  '008_anomalies': m008,
   '011_alerts': m011,
 };
 

@@ -1,5 +1,6 @@
 import { alertSchedules } from './alerts/schedules';
 import { analyticsSchedules } from './analytics/schedules';
+import { anomalySchedules } from './anomalies/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
 import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
@@ -9,7 +10,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules(), ...alertSchedules()];
+  return [...analyticsSchedules(), ...anomalySchedules(), ...alertSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

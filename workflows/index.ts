@@ -2,4 +2,5 @@
 export { systemCheckWorkflow } from './system-check';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { analyticsFoldWorkflow } from './analytics';
+export { anomalyDetectionWorkflow } from './anomalies';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

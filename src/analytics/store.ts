@@ -5,6 +5,7 @@ import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw'
 import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, type Cell } from './rollup';
 import { rollupUniques } from './uniques';
 import { userHists } from './user-days';
+import { anomalyInputs, anomalySamples } from './anomaly-inputs';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
@@ -30,6 +31,10 @@ export interface AnalyticsStore {
   traceStats(q: TraceStatsQuery): ReturnType<typeof traceStats>;
   /** The bucket starts (ms) of [from, to) in the query's zone and granularity. */
   buckets(q: StatsQuery): Promise<number[]>;
+  /** The anomaly detector's window (raw) and hourly baseline (rollups) of one project. */
+  anomalyInputs: OmitFirst<typeof anomalyInputs>;
+  /** The calls of a window that contributed most to an anomaly. */
+  anomalySamples: OmitFirst<typeof anomalySamples>;
   listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
   findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
   endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
@@ -38,11 +43,15 @@ export interface AnalyticsStore {
 }
 
 
+type OmitFirst<F> = F extends (db: Knex, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+
 export function createPgAnalytics(db: Knex): AnalyticsStore {
   return {
     requestStats: (q) => requestStats(db, q),
     traceStats: (q) => traceStats(db, q),
     buckets: (q) => bucketList(db, q),
+    anomalyInputs: (...a) => anomalyInputs(db, ...a),
+    anomalySamples: (...a) => anomalySamples(db, ...a),
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),

@@ -1,0 +1,43 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { anomalyParams, anomalySchema, listAnomaliesQuery, readAnomalyQuery, updateAnomalyBody } from './schemas';
+import { changeStatus, list, read } from './service';
+
+const common = { tag: 'Anomalies', auth: 'read', notFound: 'Anomaly' } as const;
+
+/** /api/v1/anomalies: JWT or API key; public keys and viewers read, full keys and editors change status (docs/anomalies.md). */
+export const anomalyRoutes = ({ db, auth }: AppContext) => [
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/anomalies',
+    summary: 'List anomalies the detector found, most recently seen first',
+    query: listAnomaliesQuery,
+    envelope: 'page',
+    response: anomalySchema,
+    handler: async ({ principal, query }) => list(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/api/v1/anomalies/:id',
+    summary: 'Read one anomaly with its expected range, score and contributing requests',
+    params: anomalyParams,
+    query: readAnomalyQuery,
+    response: anomalySchema,
+    handler: async ({ principal, params, query }) => read(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/api/v1/anomalies/:id',
+    summary: 'Acknowledge or resolve an anomaly',
+    write: true,
+    params: anomalyParams,
+    query: readAnomalyQuery,
+    body: updateAnomalyBody,
+    response: anomalySchema,
+    handler: async ({ principal, params, query, body }) =>
+      changeStatus(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body.status),
+  }),
+];

@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { notFound } from '../http/errors';
+import { cursorCodec, pageOf } from '../http/pagination';
+import { findAnomaly, listAnomalies, setStatus } from './queries';
+import type { ListAnomaliesParams } from './schemas';
+
+/** Reads and status changes of anomalies (detection itself is detect.ts, run by the schedule). */
+const cursor = cursorCodec('ts', 'uuid');
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
+
+export function toView(r: Record<string, unknown>) {
+  const b = r.baseline as { points: number; seasonal: boolean; from: string; to: string };
+  return {
+    id: r.id as string,
+    project_id: r.project_id as string,
+    measure: r.measure as never,
+    dimension: r.dimension as never,
+    dimension_value: r.dimension_value as string,
+    direction: r.direction as 'up' | 'down',
+    expected: { low: Number(r.expected_low), median: Number(r.expected_median), high: Number(r.expected_high) },
+    observed: Number(r.observed),
+    score: Number(r.score),
+    baseline: { points: b.points, seasonal: b.seasonal, from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString() },
+    window: { start: iso(r.window_start)!, end: iso(r.window_end)! },
+    first_seen: iso(r.first_seen)!,
+    last_seen: iso(r.last_seen)!,
+    detections: Number(r.detections),
+    sample_request_ids: r.sample_request_ids as string[],
+    status: r.status as 'open' | 'acknowledged' | 'resolved',
+    acknowledged_at: iso(r.acknowledged_at),
+    acknowledged_by: (r.acknowledged_by as string | null) ?? null,
+    resolved_at: iso(r.resolved_at),
+    resolved_by: (r.resolved_by as string | null) ?? null,
+  };
+}
+
+export async function list(db: Knex, projectIds: string[], p: ListAnomaliesParams) {
+  const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
+  const rows = await listAnomalies(db, { projectIds, status: p.status, measure: p.measure, dimension: p.dimension, from: p.from, to: p.to, after, limit: p.limit });
+  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [iso(r.last_seen)!, r.id as string], toView);
+}
+
+export async function read(db: Knex, projectIds: string[], id: string) {
+  const row = await findAnomaly(db, projectIds, id);
+  if (!row) throw notFound('Anomaly');
+  return toView(row);
+}
+
+const label = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
+
+/** Acknowledges or resolves an anomaly, audited; a resolved one stays resolved (a new detection opens a new one). */
+export async function changeStatus(db: Knex, principal: Principal, projectIds: string[], id: string, status: 'acknowledged' | 'resolved') {
+  return db.transaction(async (trx) => {
+    const before = await findAnomaly(trx, projectIds, id).forUpdate();
+    if (!before) throw notFound('Anomaly');
+    if (before.status === 'resolved' || before.status === status) return toView(before);
+    const after = await setStatus(trx, id, status, label(principal), new Date().toISOString());
+    await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: `anomaly.${status}`, resourceType: 'anomaly', resourceId: id, before: { status: before.status }, after: { status } });
+    return toView(after);
+  });
+}
