@@ -1,3 +1,4 @@
+import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
 import type { Keyring } from '../src/keys/crypto';
 import type { Logger } from '../src/logger';
@@ -10,6 +11,8 @@ import type { SafeHttpClient } from '../src/webhooks/safe-http';
  */
 export interface ActivityDeps {
   db: Db;
+  /** The worker's settings (retention days, …). */
+  config: Config;
   /** The runtime's SSRF-guarded webhook client (pooled connections shared by all attempts). */
   http: SafeHttpClient;
   keyring: Keyring;

@@ -2,6 +2,7 @@ import type { ActivityDeps } from './deps';
 import { alertActivities } from './alerts';
 import { analyticsActivities } from './analytics';
 import { anomalyActivities } from './anomalies';
+import { retentionActivities } from './retention';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...systemActivities(deps),
     ...analyticsActivities(deps),
     ...anomalyActivities(deps),
+    ...retentionActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

@@ -3,6 +3,23 @@ import type { Knex } from 'knex';
 const SUMS = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum', 'streamed_requests'];
 /** Rollup dimension → its key column in the fold's row set (`k_<dim>`). */
 const DIMS = ['model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed', 'user'];
+/** Daily per-user rollups plus the rows of pending batches (re-created by 009 when `requests` becomes partitioned). */
+export const END_USER_DAYS_LIVE = `
+    -- The pending part is driven by rollup_pending (lateral, fenced by offset 0): a filter on the
+    -- day must never be pushed into a scan of the whole request log.
+    create view end_user_days_live as
+      select * from end_user_days
+      union all
+      select c.* from rollup_pending p cross join lateral (
+        select r.project_id, (r.created_at at time zone 'UTC')::date as day, r.user_id collate "C" as user_id, 1::bigint, (r.status_code >= 400)::int::bigint,
+               r.prompt_tokens::bigint, r.completion_tokens::bigint, r.total_tokens::bigint, r.cache_read_tokens::bigint, r.cache_write_tokens::bigint,
+               coalesce(r.cost_usd, 0)::numeric, r.self_hosted::int::bigint, (r.cost_usd is null and not r.self_hosted)::int::bigint, r.cache_hit::int::bigint,
+               coalesce(r.cost_saved_usd, 0)::numeric, r.latency_ms::bigint, r.streamed::int::bigint,
+               hist_of(array[hist_bin(r.latency_ms)]), case when r.streamed and r.ttfb_ms is not null then hist_of(array[hist_bin(r.ttfb_ms)]) end
+          from requests r where r.created_at >= p.lo and r.created_at < p.hi and r.id in (select unnest(p.ids)) and r.user_id is not null
+        offset 0) c;
+`;
+
 /**
  * A CTE grouping `r` by (project, hour) and by each dimension (one grouping set each), with `dim`
  * and `value` naming the set; `extra` adds a column (a histogram bin) to every set; per-user sets
@@ -201,19 +218,7 @@ export async function up(knex: Knex): Promise<void> {
     $$;
 
     -- Daily per-user rollups plus the rows of pending batches (seconds' worth): what reads use.
-    -- The pending part is driven by rollup_pending (lateral, fenced by offset 0): a filter on the
-    -- day must never be pushed into a scan of the whole request log.
-    create view end_user_days_live as
-      select * from end_user_days
-      union all
-      select c.* from rollup_pending p cross join lateral (
-        select r.project_id, (r.created_at at time zone 'UTC')::date as day, r.user_id collate "C" as user_id, 1::bigint, (r.status_code >= 400)::int::bigint,
-               r.prompt_tokens::bigint, r.completion_tokens::bigint, r.total_tokens::bigint, r.cache_read_tokens::bigint, r.cache_write_tokens::bigint,
-               coalesce(r.cost_usd, 0)::numeric, r.self_hosted::int::bigint, (r.cost_usd is null and not r.self_hosted)::int::bigint, r.cache_hit::int::bigint,
-               coalesce(r.cost_saved_usd, 0)::numeric, r.latency_ms::bigint, r.streamed::int::bigint,
-               hist_of(array[hist_bin(r.latency_ms)]), case when r.streamed and r.ttfb_ms is not null then hist_of(array[hist_bin(r.ttfb_ms)]) end
-          from requests r where r.created_at >= p.lo and r.created_at < p.hi and r.id in (select unnest(p.ids)) and r.user_id is not null
-        offset 0) c;
+${END_USER_DAYS_LIVE}
 
     -- Folds up to max_batches pending batches (taken with SKIP LOCKED: concurrent folds share the work).
     create function fold_rollups(max_batches integer) returns integer language plpgsql as $$

@@ -9,6 +9,7 @@ import * as m006 from './006_webhook_outcome_attempt';
 import * as m007 from './007_analytics';
 import * as m007b from './007b_analytics_fold';
 import * as m008 from './008_anomalies';
+import * as m009 from './009_request_partitions';
 import * as m011 from './011_alerts';
 
 /**
@@ -26,6 +27,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007_analytics': m007,
   '007b_analytics_fold': m007b,
   '008_anomalies': m008,
+  '009_request_partitions': m009,
   '011_alerts': m011,
 };
 

@@ -100,6 +100,10 @@ const schema = z.object({
   /** Ended traces with spans still open get trace.completed after this long without activity (0 disables the sweeper). */
   INGEST_TRACE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(3_600_000),
   INGEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Retention (docs/retention.md): request-log months wholly older than this many days are dropped (unset: kept forever). */
+  RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
+  /** Request and response bodies older than this many days are emptied (unset: kept as long as the row). */
+  BODY_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -116,7 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  const c = parsed.data;
+  if (c.RETENTION_DAYS !== undefined && c.BODY_RETENTION_DAYS !== undefined && c.BODY_RETENTION_DAYS > c.RETENTION_DAYS) {
+    throw new ConfigError('Invalid configuration:\n  BODY_RETENTION_DAYS: must not exceed RETENTION_DAYS (bodies go with their rows)');
+  }
+  return c;
 }
 
 /** The documented settings, for the README table and `--help`. */

@@ -109,7 +109,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics },
+      deps: { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config },
     });
     for (const start of backgroundServices) background.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -1,6 +1,7 @@
 import { alertSchedules } from './alerts/schedules';
 import { analyticsSchedules } from './analytics/schedules';
 import { anomalySchedules } from './anomalies/schedules';
+import { retentionSchedules } from './retention/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
 import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
@@ -10,7 +11,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules(), ...anomalySchedules(), ...alertSchedules()];
+  return [...analyticsSchedules(), ...anomalySchedules(), ...retentionSchedules(), ...alertSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

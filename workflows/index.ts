@@ -3,4 +3,5 @@ export { systemCheckWorkflow } from './system-check';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { analyticsFoldWorkflow } from './analytics';
 export { anomalyDetectionWorkflow } from './anomalies';
+export { retentionWorkflow } from './retention';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

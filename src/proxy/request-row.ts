@@ -119,11 +119,12 @@ export function minimalRow(row: RequestRow, err: unknown): RequestRow {
 /**
  * Inserts the rows with, for those actually inserted, their `request.created` outbox rows and
  * rate-limit token counts, in the caller's transaction. Idempotent by id, so a journal replayed
- * after a crash adds neither a second row nor a second event. Returns the entries that were new.
+ * after a crash adds neither a second row nor a second event (a replayed row keeps its created_at, so
+ * its key (id, created_at) is the same). Returns the entries that were new.
  */
 export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transaction, batch: readonly T[], opts: { rollups?: boolean } = {}): Promise<T[]> {
   const result = await trx.raw<{ rows: { id: string }[] }>(
-    `insert into requests select * from json_populate_recordset(null::requests, ?::json) on conflict (id) do nothing returning id`,
+    `insert into requests select * from json_populate_recordset(null::requests, ?::json) on conflict (id, created_at) do nothing returning id`,
     [JSON.stringify(batch.map((e) => e.row))],
   );
   const inserted = new Set(result.rows.map((r) => r.id));

@@ -45,7 +45,7 @@ describe('time-skipping test server', () => {
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, logger: createLogger('silent'), http: {} as never, keyring: {} as never, metrics: createMetrics() }),
+      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: {} as never, metrics: createMetrics() }),
     });
     const wallStart = Date.now();
     const result = await worker.runUntil(

@@ -28,7 +28,7 @@ export async function webhookTestConfig(extra: Record<string, string> = {}): Pro
 
 /** The activities' dependencies as the runtime builds them (close the HTTP client when done). */
 export function activityDepsFor(db: Db, config: Config): ActivityDeps {
-  return { db, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics() };
+  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics() };
 }
 
 export async function seedOrg(db: Db): Promise<string> {
