@@ -3,6 +3,7 @@ import { alertActivities } from './alerts';
 import { analyticsActivities } from './analytics';
 import { anomalyActivities } from './anomalies';
 import { retentionActivities } from './retention';
+import { recommendationActivities } from './recommendations';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...analyticsActivities(deps),
     ...anomalyActivities(deps),
     ...retentionActivities(deps),
+    ...recommendationActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

@@ -17,6 +17,9 @@ import { createDatabase, withDatabase } from '../src/db/admin';
 import { createDb } from '../src/db/knex';
 import { createLogger } from '../src/logger';
 import { createRollupFolder } from '../src/analytics/fold';
+import { createPgAnalytics } from '../src/analytics/store';
+import { detectAnomalies } from '../src/anomalies/detect';
+import { recomputeAll } from '../src/recommendations/service';
 import { insertRequestRows, type RequestRow } from '../src/proxy/request-row';
 import { startRuntime } from '../src/runtime';
 import { mintJwt, seedTenant, TEST_JWT_SECRET, type SeededTenant } from '../test/helpers/auth';
@@ -101,14 +104,37 @@ async function main() {
       table.push(`| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`);
       log(table[table.length - 1]!);
     }
+    const jobs = only && !only.test('jobs') ? '(skipped: BENCH_ONLY)' : await scheduledJobs(db, to);
     const writer = only ? '(skipped: BENCH_ONLY)' : await writerThroughput(createDb(databaseUrl, 2), t);
     console.log(`\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`);
     console.log(table.join('\n'));
+    console.log(`\nOne run of each scheduled job over the whole data set (the activity's work, without Temporal):\n\n| job | ms (runs) |\n|---|---|\n${jobs}`);
     console.log(`\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean |\n|---|---|---:|\n${writer}`);
   } finally {
     await db.destroy();
     await runtime.stop();
   }
+}
+
+/** Duration of the anomaly detector's and the recommendations' runs at the data set's last hour. */
+async function scheduledJobs(db: ReturnType<typeof createDb>, to: number): Promise<string> {
+  const analytics = createPgAnalytics(db);
+  const jobs: [string, () => Promise<unknown>][] = [
+    ['anomaly-detection (every 5 min)', () => detectAnomalies({ db, analytics }, to)],
+    ['recommendations (hourly)', () => recomputeAll(db, analytics, to)],
+  ];
+  const out: string[] = [];
+  for (const [name, run] of jobs) {
+    const ms: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await run();
+      ms.push(performance.now() - t0);
+    }
+    out.push(`| ${name} | ${ms.map((v) => v.toFixed(0)).join(' / ')} |`);
+    log(out.at(-1)!);
+  }
+  return out.join('\n');
 }
 
 /** Rows per second of the writer's insert with and without rollups, alternating rounds. */

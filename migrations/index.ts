@@ -10,6 +10,7 @@ import * as m007 from './007_analytics';
 import * as m007b from './007b_analytics_fold';
 import * as m008 from './008_anomalies';
 import * as m009 from './009_request_partitions';
+import * as m010 from './010_recommendations';
 import * as m011 from './011_alerts';
 
 /**
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007b_analytics_fold': m007b,
   '008_anomalies': m008,
   '009_request_partitions': m009,
+  '010_recommendations': m010,
   '011_alerts': m011,
 };
 

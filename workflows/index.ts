@@ -4,4 +4,5 @@ export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { analyticsFoldWorkflow } from './analytics';
 export { anomalyDetectionWorkflow } from './anomalies';
 export { retentionWorkflow } from './retention';
+export { recommendationsWorkflow } from './recommendations';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

@@ -6,6 +6,7 @@ import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, type Cel
 import { rollupUniques } from './uniques';
 import { userHists } from './user-days';
 import { anomalyInputs, anomalySamples } from './anomaly-inputs';
+import * as rec from './recommendation-inputs';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
@@ -35,6 +36,8 @@ export interface AnalyticsStore {
   anomalyInputs: OmitFirst<typeof anomalyInputs>;
   /** The calls of a window that contributed most to an anomaly. */
   anomalySamples: OmitFirst<typeof anomalySamples>;
+  /** The request-log aggregates the recommendations are computed from. */
+  recommendationInputs: { [K in keyof typeof rec]: OmitFirst<(typeof rec)[K]> };
   listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
   findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
   endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
@@ -52,6 +55,13 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
     buckets: (q) => bucketList(db, q),
     anomalyInputs: (...a) => anomalyInputs(db, ...a),
     anomalySamples: (...a) => anomalySamples(db, ...a),
+    recommendationInputs: {
+      modelUsage: (...a) => rec.modelUsage(db, ...a),
+      repeatedBodies: (...a) => rec.repeatedBodies(db, ...a),
+      promptVersionUsage: (...a) => rec.promptVersionUsage(db, ...a),
+      failingCallers: (...a) => rec.failingCallers(db, ...a),
+      longUnstreamed: (...a) => rec.longUnstreamed(db, ...a),
+    },
     listEndUsers: (q) => listEndUsers(db, q),
     findEndUser: (projectIds, userId) => findEndUser(db, projectIds, userId),
     endUserActivity: (projectId, userId, limit) => endUserActivity(db, projectId, userId, limit),

@@ -1,0 +1,9 @@
+import { createPgAnalytics } from '../src/analytics/store';
+import { recomputeAll } from '../src/recommendations/service';
+import type { ActivityDeps } from './deps';
+
+/** Side effects of the recommendations workflow. */
+export function recommendationActivities({ db }: ActivityDeps) {
+  const analytics = createPgAnalytics(db);
+  return { recomputeRecommendations: (at: string) => recomputeAll(db, analytics, Date.parse(at)) };
+}
