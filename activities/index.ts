@@ -4,6 +4,7 @@ import { analyticsActivities } from './analytics';
 import { anomalyActivities } from './anomalies';
 import { retentionActivities } from './retention';
 import { recommendationActivities } from './recommendations';
+import { securityActivities } from './security';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...anomalyActivities(deps),
     ...retentionActivities(deps),
     ...recommendationActivities(deps),
+    ...securityActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

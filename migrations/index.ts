@@ -12,6 +12,7 @@ import * as m008 from './008_anomalies';
 import * as m009 from './009_request_partitions';
 import * as m010 from './010_recommendations';
 import * as m011 from './011_alerts';
+import * as m012 from './012_security';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '009_request_partitions': m009,
   '010_recommendations': m010,
   '011_alerts': m011,
+  '012_security': m012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

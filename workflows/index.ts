@@ -5,4 +5,5 @@ export { analyticsFoldWorkflow } from './analytics';
 export { anomalyDetectionWorkflow } from './anomalies';
 export { retentionWorkflow } from './retention';
 export { recommendationsWorkflow } from './recommendations';
+export { securityScanWorkflow } from './security';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

@@ -39,7 +39,7 @@ async function observe(deps: EvalDeps, rule: q.RuleRow, states: q.StateRow[], no
   if (!src) throw new Error(`alert rule ${rule.id}: unknown type ${rule.type}`);
   const window = windowOf(rule.window_minutes, now);
   const projectIds = rule.project_id ? [rule.project_id] : await q.projectIdsOf(deps.db, rule.org_id);
-  const scope = { id: rule.id, orgId: rule.org_id, projectIds, filter: requestFilterOf(rule.filter as AlertFilter), groupBy: groupByOf(rule.group_by) };
+  const scope = { id: rule.id, orgId: rule.org_id, projectIds, filter: requestFilterOf(rule.filter as AlertFilter), alertFilter: rule.filter as AlertFilter, groupBy: groupByOf(rule.group_by) };
   const { source, observations } = await src.observe(deps, scope, window);
   // Groups seen before but absent now had no rows at all: they are evaluated as empty (0 calls).
   const seen = new Set(observations.map((o) => o.group));

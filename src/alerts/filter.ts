@@ -5,7 +5,7 @@ import type { AlertFilter } from './schemas';
 
 /** A rule's stored filter as the analytics filter language's RequestFilter (property names lower-cased as on requests). */
 export function requestFilterOf(f: AlertFilter): RequestFilter {
-  const { property, ...rest } = f;
+  const { property, measure: _m, severity: _s, finding_kind: _k, ...rest } = f;
   const out: RequestFilter = { ...rest };
   if (property?.length)
     out.property = property.map((p) => {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { nameSchema, timestamp } from '../http/schemas';
+import { MEASURES } from '../anomalies/detector';
+import { FINDING_KINDS, SEVERITIES } from '../security/detectors/types';
 import { ALERT_TYPES, measureSources } from './sources';
 
 /** Request and response contracts of /api/v1/alerts (docs/alerts.md). */
@@ -37,8 +39,13 @@ export const alertFilterSchema = z
       .max(20)
       .optional()
       .describe('custom properties `<name>:<value>`; all must match'),
+    measure: z.enum(MEASURES).optional().describe('type anomaly only: anomalies of this measure'),
+    severity: z.enum(SEVERITIES).optional().describe('type security_finding only: this severity or above'),
+    finding_kind: z.enum(FINDING_KINDS).optional().describe('type security_finding only: secret, pii or prompt_injection'),
   })
   .strict();
+/** Filter fields that belong to the non-request alert types (src/alerts/sources/findings.ts). */
+export const NON_REQUEST_FILTER_KEYS = ['measure', 'severity', 'finding_kind'] as const;
 export type AlertFilter = z.infer<typeof alertFilterSchema>;
 
 const GROUP_BY = /^(model|provider|user|api_key|prompt_version|status_code|property:[A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;

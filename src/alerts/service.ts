@@ -12,7 +12,7 @@ import { previewEvaluation } from './evaluate';
 import { requestFilterOf } from './filter';
 import * as q from './queries';
 import { deleteRuleSchedule, intervalMinutes, ruleScheduleId, syncRuleSchedule } from './schedules';
-import type { AlertView, CreateAlertInput, UpdateAlertInput } from './schemas';
+import { NON_REQUEST_FILTER_KEYS, type AlertView, type CreateAlertInput, type UpdateAlertInput } from './schemas';
 import { measureSources, type AlertType } from './sources';
 
 export interface AlertDeps {
@@ -78,8 +78,11 @@ async function requireRule(db: Db | Parameters<typeof q.findRuleRow>[0], orgId: 
 /** Cross-field rules the schema cannot see; a project of another organization is a 404. */
 async function check(deps: AlertDeps, actor: Principal, r: Pick<q.RuleRow, 'type' | 'group_by' | 'filter' | 'project_id' | 'operator' | 'threshold' | 'warning_threshold'>) {
   const src = measureSources[r.type as AlertType];
-  if (r.group_by && !src.groupable) throw badRequest(`type ${r.type} does not take group_by (it reports the worst end user)`, 'invalid_group_by');
+  if (r.group_by && !src.groupable) throw badRequest(`type ${r.type} does not take group_by (${r.type === 'cost_per_user' ? 'it reports the worst end user' : 'it counts new rows of the organization'})`, 'invalid_group_by');
   requestFilterOf(r.filter as never);
+  const keys = Object.keys((r.filter ?? {}) as object);
+  const foreign = src.filterKeys ? keys.filter((k) => !src.filterKeys!.includes(k)) : keys.filter((k) => (NON_REQUEST_FILTER_KEYS as readonly string[]).includes(k));
+  if (foreign.length) throw badRequest(`type ${r.type} does not take filter ${foreign.join(', ')}${src.filterKeys ? ` (it takes ${src.filterKeys.join(', ')})` : ''}`, 'invalid_filter');
   if (r.project_id) await deps.auth.projectScope(actor, r.project_id);
   if (r.warning_threshold !== null) {
     const up = r.operator === 'gt' || r.operator === 'gte';

@@ -1,14 +1,13 @@
+import { anomalySource, securityFindingSource } from './findings';
 import { costPerUser, requestSources } from './requests';
 import type { MeasureSource } from './types';
 
-/**
- * The alert types: one measure source each. `anomaly` and `security_finding` (issue 13) are not
- * here yet: their tables come with the anomaly detector and the security scanner; each will be one
- * file implementing MeasureSource (e.g. a count of new rows in the window) added to this map.
- */
+/** The alert types: one measure source each (docs/alerts.md). */
 export const measureSources = {
   ...requestSources,
   cost_per_user: costPerUser,
+  anomaly: anomalySource,
+  security_finding: securityFindingSource,
 } satisfies Record<string, MeasureSource>;
 
 export type AlertType = keyof typeof measureSources;

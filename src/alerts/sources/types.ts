@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { RequestFilter } from '../../analytics/filters';
 import type { GroupBy } from '../../analytics/plan';
 import type { AnalyticsStore } from '../../analytics/store';
+import type { AlertFilter } from '../schemas';
 
 /**
  * A measure source computes an alert type's `current_value` over a window, per group. Each alert
@@ -14,6 +15,8 @@ export interface RuleScope {
   /** The projects the rule covers at evaluation time (its project, or every project of the organization). */
   projectIds: string[];
   filter: RequestFilter;
+  /** The rule's filter as stored (for sources reading other tables than the request log). */
+  alertFilter: AlertFilter;
   groupBy: GroupBy | null;
 }
 
@@ -40,6 +43,8 @@ export interface MeasureSource {
   groupable: boolean;
   /** Whether `min_requests` applies (not to request_count: zero requests is its value). */
   guarded: boolean;
+  /** The filter fields this type takes; absent: the request filter language (and none of the other types' fields). */
+  filterKeys?: string[];
   /** The observation of a group that had no rows at all in the window. */
   empty: (group: string) => Observation;
   observe(deps: SourceDeps, rule: RuleScope, window: { from: string; to: string }): Promise<{ source: string; observations: Observation[] }>;

@@ -31,7 +31,19 @@ describe('alert evaluation', () => {
   });
   afterAll(() => app?.stop());
 
-  const cases: { type: string; threshold: number; operator?: string; rows: (p: string) => Promise<void> }[] = [
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const anomaly = (p: string, measure: string, dimension: string, value: string) =>
+    db()('anomalies').insert({
+      org_id: t.orgId, project_id: p, measure, dimension, dimension_value: value, direction: 'up', expected_low: 0, expected_median: 1, expected_high: 2, observed: 9, score: 9,
+      baseline: JSON.stringify({ points: 7, seasonal: false, from: iso(T0 - 86_400_000), to: iso(T0) }), window_start: iso(T0 - 60 * MIN), window_end: iso(T0 - 5 * MIN),
+      first_seen: iso(T0 - 5 * MIN), last_seen: iso(T0 - 5 * MIN),
+    });
+  const finding = (p: string, severity: string, kind = 'secret') =>
+    db()('security_findings').insert({
+      org_id: t.orgId, project_id: p, kind, category: 'github', severity, detector: 'test', fingerprint: `${Math.random()}`, excerpt: 'ghp_****', source: 'request', field: 'request_body',
+      direction: 'in', first_seen: iso(T0 - 5 * MIN), last_seen: iso(T0 - 5 * MIN), created_at: iso(T0 - 5 * MIN),
+    });
+  const cases: { type: string; threshold: number; operator?: string; filter?: object; rows: (p: string) => Promise<void> }[] = [
     { type: 'cost', threshold: 0.05, rows: (p) => seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.01 }) },
     { type: 'error_rate', threshold: 0.5, rows: async (p) => (await seed(app, t, p, 3, T0 - 5 * MIN, { status_code: 500 }), seed(app, t, p, 1, T0 - 5 * MIN)) },
     { type: 'latency_p95', threshold: 1000, rows: (p) => seed(app, t, p, 5, T0 - 5 * MIN, { latency_ms: 2000 }) },
@@ -43,12 +55,16 @@ describe('alert evaluation', () => {
       threshold: 0.05,
       rows: async (p) => (await seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.01, user_id: 'big-spender' }), seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.001, user_id: 'small' })),
     },
+    // One anomaly of the measure asked for (and one of another measure, not counted).
+    { type: 'anomaly', threshold: 0, filter: { measure: 'cost' }, rows: async (p) => { await anomaly(p, 'cost', 'model', 'gpt-4o'); await anomaly(p, 'requests', 'project', ''); } },
+    // Two findings at or above high (and a low one, not counted).
+    { type: 'security_finding', threshold: 1, filter: { severity: 'high' }, rows: async (p) => { await finding(p, 'critical'); await finding(p, 'high'); await finding(p, 'low'); } },
   ];
 
-  it.each(cases)('$type triggers on its window, notifies once, and resolves when the window has moved past the rows', async ({ type, threshold, rows }) => {
+  it.each(cases)('$type triggers on its window, notifies once, and resolves when the window has moved past the rows', async ({ type, threshold, filter, rows }) => {
     const p = await newProject(app, t);
     await rows(p);
-    const rule = await createRule(app, t, { type, threshold, project_id: p, window_minutes: 15, cooldown_minutes: 0 });
+    const rule = await createRule(app, t, { type, threshold, filter, project_id: p, window_minutes: 15, cooldown_minutes: 0 });
     const first = await recordEvaluation(deps, rule.id, at(T0));
     expect(first).toMatchObject({ events: 1, notified: 1 });
     // still breaching a minute later: no second notification (cooldown 0: no reminders)
@@ -65,6 +81,8 @@ describe('alert evaluation', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].payload.alert).toMatchObject({ id: rule.id, name: 'rule', type, threshold, window_minutes: 15, current_value: ev[0].value });
     if (type === 'cost_per_user') expect(sent[0].payload.alert).toMatchObject({ user_id: 'big-spender', current_value: 0.1 });
+    if (type === 'anomaly') expect(ev[0].value).toBe(1);
+    if (type === 'security_finding') expect(ev[0].value).toBe(2);
   });
 
   it('request_count lt 1: a project with no rows at all is 0 requests (stopped traffic), not no data', async () => {

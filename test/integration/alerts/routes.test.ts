@@ -70,7 +70,12 @@ describe('/api/v1/alerts', () => {
   it('validates rules: 400 naming the problem, never a 5xx', async () => {
     const base = { name: 'v', type: 'cost', operator: 'gt', threshold: 1, window_minutes: 5 };
     const bad: [Record<string, unknown>, string][] = [
-      [{ type: 'anomaly' }, 'validation_error'],
+      [{ type: 'anomalies' }, 'validation_error'],
+      [{ type: 'security_finding', filter: { severity: 'urgent' } }, 'validation_error'],
+      [{ type: 'security_finding', filter: { model: 'gpt-4o' } }, 'invalid_filter'],
+      [{ type: 'anomaly', filter: { severity: 'high' } }, 'invalid_filter'],
+      [{ type: 'cost', filter: { finding_kind: 'pii' } }, 'invalid_filter'],
+      [{ type: 'anomaly', group_by: 'model' }, 'invalid_group_by'],
       [{ window_minutes: 0 }, 'validation_error'],
       [{ window_minutes: 1441 }, 'validation_error'],
       [{ operator: 'eq' }, 'validation_error'],

@@ -18,11 +18,11 @@ export interface ProxyHarness {
   stop(): Promise<void>;
 }
 
-export async function startProxyHarness(opts: { env?: Record<string, string>; providers?: string[] } = {}): Promise<ProxyHarness> {
+export async function startProxyHarness(opts: { env?: Record<string, string>; providers?: string[]; role?: 'api' | 'all' } = {}): Promise<ProxyHarness> {
   const upstream = await startFakeUpstream();
   const env: Record<string, string> = { PROXY_LOG_FLUSH_MS: '10', ...opts.env };
   for (const slug of providerSlugs) env[`PROVIDER_${slug.toUpperCase()}_BASE_URL`] ??= upstream.url;
-  const app = await startTestApp({ role: 'api', env });
+  const app = await startTestApp({ role: opts.role ?? 'api', env });
   const tenant = await seedTenant(app);
   const setProviderKey = async (slug: string, apiKey: string | null = PROVIDER_SECRET(slug), baseUrl: string | null = null) => {
     const body: Record<string, unknown> = { project_id: tenant.projectId, provider: slug };
