@@ -83,11 +83,15 @@ let scanned = 0;
 process.on('message', () => process.send(scanned));
 (async () => {
   for (;;) {
-    const r = await scanBatch(db, detector, 500);
+    const r = await scanBatch(db, detector, 4);
     scanned += r.scanned;
+    if (process.env.SCANNER_DEBUG) console.error('scanner', JSON.stringify(r));
     if (!r.more) await new Promise((res) => setTimeout(res, 200));
   }
-})();
+})().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
 `;
 
 async function proxyLatency(): Promise<string[]> {
@@ -99,8 +103,10 @@ async function proxyLatency(): Promise<string[]> {
   const children: ChildProcess[] = [];
   try {
     await migrateLatest(db);
+    log('migrated');
     const { url: upstream } = await startUpstream(children);
     const gw = await startGateway(children, dbUrl, upstream);
+    log('gateway up');
     const gwUrl = `${gw.url}/proxy/openai/v1/chat/completions`;
     const directUrl = `${upstream}/v1/chat/completions`;
     const payload = body(5); // 4 KB with a card, an e-mail and a phone number: every call is a finding's sighting
@@ -129,6 +135,8 @@ async function proxyLatency(): Promise<string[]> {
       await run('scanner draining, normal priority', 0);
       await run('scanner draining, nice 19', 19);
     }
+    const count = async (t: string) => Number((await db(t).count({ n: '*' }))[0]!.n);
+    log(`requests ${await count('requests')}, queued batches left ${await count('security_scan_queue')}, findings ${await count('security_findings')}, sightings ${await count('security_finding_sightings')}`);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return Object.entries(results).map(([mode, rs]) => {
       const f = (k: 'p50' | 'p95' | 'p99') => mean(rs.map((x) => x.g[k] - x.d[k])).toFixed(2);

@@ -7,17 +7,18 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
+    -- One row per writer batch (like rollup_pending): a batch of 500 calls costs one insert.
     create table security_scan_queue (
+      id bigserial primary key,
       source text not null check (source in ('request', 'span', 'trace')),
-      project_id uuid not null,
-      -- The request id, or the span or trace id (both keyed by project and id).
-      ref text not null,
-      -- The request's created_at (the partition key), or when the span or trace was written.
-      at timestamptz not null,
-      enqueued_at timestamptz not null default now(),
-      primary key (source, project_id, ref)
+      -- Requests: their ids and the created_at range (partition pruning). Spans and traces: project
+      -- and id pairs (both keyed by project and id).
+      project_ids uuid[],
+      ids text[] not null,
+      lo timestamptz,
+      hi timestamptz,
+      enqueued_at timestamptz not null default now()
     );
-    create index security_scan_queue_order_idx on security_scan_queue (enqueued_at);
 
     create table security_findings (
       id uuid primary key default gen_random_uuid(),
@@ -51,6 +52,8 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index security_findings_list_idx on security_findings (project_id, last_seen desc, id desc);
     create index security_findings_new_idx on security_findings (project_id, created_at);
+    -- The scanner matches a batch's values by fingerprint (under every key of the ring).
+    create index security_findings_fingerprint_idx on security_findings (fingerprint);
 
     -- Where each finding was seen: occurrences count distinct places, so a span scanned again after
     -- an update does not count its secret twice.

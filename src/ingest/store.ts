@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { touchTraceUsers } from '../analytics/trace-users';
 import { emitEvents } from '../events/outbox';
-import { enqueueScans } from '../security/queue';
+import { enqueueProjectRefs } from '../security/queue';
 import type { SpanPricer } from './cost';
 import { toPgJson } from './pg-json';
 import { cmp, createSpans, rows, sortByKey, spanStatement, SQL, traceRow, type Located, type Row } from './queries';
@@ -147,13 +147,10 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   }
   if (fixes.length) await trx.raw(SQL.fixCosts, [toPgJson(fixes)]);
   // Input and output go to the security scanner's queue (docs/security.md).
-  const now = new Date().toISOString();
-  await enqueueScans(
-    trx,
-    located
-      .filter((l) => l.op.fields.input !== undefined || l.op.fields.output !== undefined)
-      .map((l) => ({ source: l.op.op.startsWith('span.') ? 'span' : 'trace', project_id: l.projectId, ref: l.op.id, at: now })),
-  );
+  const scanned = located.filter((l) => l.op.fields.input !== undefined || l.op.fields.output !== undefined);
+  for (const source of ['span', 'trace'] as const) {
+    await enqueueProjectRefs(trx, source, scanned.filter((l) => l.op.op.startsWith(source)).map((l) => ({ projectId: l.projectId, id: l.op.id })));
+  }
 
   // 3. Completion: exactly once per trace, in this transaction.
   const completed: CompletedTrace[] = [];

@@ -3,7 +3,7 @@ import { emitEvents, type OutboxEvent } from '../events/outbox';
 import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
 import { markPending } from '../analytics/fold';
-import { enqueueScans } from '../security/queue';
+import { enqueueRequests } from '../security/queue';
 
 /** One `requests` row as written (column names). */
 export interface RequestRow {
@@ -141,9 +141,9 @@ export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transactio
   // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
   if (opts.rollups !== false) await markPending(trx, fresh.map((e) => e.row));
   // Stored bodies (full mode) go to the security scanner's queue (docs/security.md).
-  await enqueueScans(
+  await enqueueRequests(
     trx,
-    fresh.filter((e) => e.row.request_body || e.row.response_body).map((e) => ({ source: 'request', project_id: e.row.project_id, ref: e.row.id, at: e.row.created_at })),
+    fresh.filter((e) => e.row.request_body || e.row.response_body).map((e) => ({ id: e.row.id, at: e.row.created_at })),
   );
   await emitEvents(
     trx,

@@ -2,35 +2,50 @@ import type { Knex } from 'knex';
 
 /**
  * The scan queue, filled in the transactions that store what is to be scanned (request-log and
- * ingest batches): a row stored is a row queued, and nothing is scanned on a response path. The
- * `security-scan` schedule drains it (scan.ts).
+ * ingest batches): a row stored is a row queued, and nothing is scanned on a response path. One
+ * queue row per batch, so the writer pays one insert per 500 calls. The `security-scan` schedule
+ * drains it (scan.ts).
  */
-export interface ScanRef {
-  source: 'request' | 'span' | 'trace';
-  project_id: string;
-  ref: string;
-  /** The request's created_at (its partition key); the write time for spans and traces. */
+export interface RequestRef {
+  id: string;
+  /** The request's created_at (its partition key). */
   at: string;
 }
+export interface ProjectRef {
+  projectId: string;
+  id: string;
+}
+export type QueueItem =
+  /** Request ids with the created_at range [lo, hi) they lie in. */
+  | { source: 'request'; ids: string[]; lo: string; hi: string }
+  | { source: 'span' | 'trace'; refs: ProjectRef[] };
 
-export async function enqueueScans(trx: Knex.Transaction, refs: ScanRef[]): Promise<void> {
+export async function enqueueRequests(trx: Knex.Transaction, refs: RequestRef[]): Promise<void> {
   if (!refs.length) return;
-  await trx.raw(
-    `insert into security_scan_queue (source, project_id, ref, at)
-     select source, project_id, ref, at from json_to_recordset(?::json) as x(source text, project_id uuid, ref text, at timestamptz)
-     on conflict (source, project_id, ref) do nothing`,
-    [JSON.stringify(refs)],
-  );
+  let lo = refs[0]!.at;
+  let hi = lo;
+  for (const r of refs) {
+    if (r.at < lo) lo = r.at;
+    if (r.at > hi) hi = r.at;
+  }
+  await trx.raw(`insert into security_scan_queue (source, ids, lo, hi) values ('request', ?::text[], ?, ?::timestamptz + interval '1 millisecond')`, [refs.map((r) => r.id), lo, hi]);
 }
 
-/** Takes up to `limit` queued refs, oldest first, in the caller's transaction (skipped if another scan holds them). */
-export async function takeScans(trx: Knex.Transaction, limit: number): Promise<ScanRef[]> {
-  const { rows } = await trx.raw<{ rows: (ScanRef & { at: Date })[] }>(
-    `delete from security_scan_queue q using (
-       select source, project_id, ref from security_scan_queue order by enqueued_at limit ? for update skip locked) x
-     where q.source = x.source and q.project_id = x.project_id and q.ref = x.ref
-     returning q.source, q.project_id, q.ref, q.at`,
-    [limit],
+export async function enqueueProjectRefs(trx: Knex.Transaction, source: 'span' | 'trace', refs: ProjectRef[]): Promise<void> {
+  if (!refs.length) return;
+  await trx.raw('insert into security_scan_queue (source, project_ids, ids) values (?, ?::uuid[], ?::text[])', [source, refs.map((r) => r.projectId), refs.map((r) => r.id)]);
+}
+
+/** Takes up to `batches` queue rows, oldest first, in the caller's transaction (rows another scan holds are skipped). */
+export async function takeScans(trx: Knex.Transaction, batches: number): Promise<QueueItem[]> {
+  const { rows } = await trx.raw<{ rows: { source: QueueItem['source']; project_ids: string[] | null; ids: string[]; lo: Date | null; hi: Date | null }[] }>(
+    `delete from security_scan_queue where id in (select id from security_scan_queue order by id limit ? for update skip locked)
+     returning source, project_ids, ids, lo, hi`,
+    [batches],
   );
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+  return rows.map((r): QueueItem =>
+    r.source === 'request'
+      ? { source: 'request', ids: r.ids, lo: r.lo!.toISOString(), hi: r.hi!.toISOString() }
+      : { source: r.source, refs: r.ids.map((id, i) => ({ projectId: r.project_ids![i]!, id })) },
+  );
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Detector, Field } from './detect';
-import { recordFinding, type Place } from './findings';
-import { takeScans, type ScanRef } from './queue';
+import type { Detector, Field, Found } from './detect';
+import { recordFindings, type Place } from './findings';
+import { takeScans, type QueueItem } from './queue';
 
 /** One unit to scan: where it is and its fields. */
 interface Item {
@@ -11,35 +11,32 @@ interface Item {
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
-/** The stored text of the queued refs (rows gone since, e.g. dropped by retention, are skipped). */
-async function load(trx: Knex.Transaction, refs: ScanRef[]): Promise<Item[]> {
-  const of = (s: ScanRef['source']) => refs.filter((r) => r.source === s);
+/** The stored text of the queued batches (rows gone since, e.g. dropped by retention, are skipped). */
+async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]> {
   const items: Item[] = [];
-  const reqs = of('request');
-  if (reqs.length) {
-    const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(
-      `select r.id, r.org_id, r.project_id, r.created_at, r.request_body, r.response_body
-         from unnest(?::uuid[], ?::timestamptz[]) as k(id, at) join requests r on r.id = k.id and r.created_at = k.at`,
-      [reqs.map((r) => r.ref), reqs.map((r) => r.at)],
-    );
-    for (const r of rows) {
-      items.push({
-        place: { orgId: r.org_id as string, projectId: r.project_id as string, source: 'request', requestId: r.id as string, traceId: null, spanId: null, seen: iso(r.created_at) },
-        fields: [{ name: 'request_body', direction: 'in', value: r.request_body }, { name: 'response_body', direction: 'out', value: r.response_body }],
-      });
+  for (const q of queued) {
+    if (q.source === 'request') {
+      const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(
+        `select id, org_id, project_id, created_at, request_body, response_body from requests
+          where id = any(?::uuid[]) and created_at >= ? and created_at < ? order by created_at, id`,
+        [q.ids, q.lo, q.hi],
+      );
+      for (const r of rows) {
+        items.push({
+          place: { orgId: r.org_id as string, projectId: r.project_id as string, source: 'request', requestId: r.id as string, traceId: null, spanId: null, seen: iso(r.created_at) },
+          fields: [{ name: 'request_body', direction: 'in', value: r.request_body }, { name: 'response_body', direction: 'out', value: r.response_body }],
+        });
+      }
+      continue;
     }
-  }
-  for (const source of ['span', 'trace'] as const) {
-    const refsOf = of(source);
-    if (!refsOf.length) continue;
     const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(
-      `select x.id, x.project_id, p.org_id, ${source === 'span' ? 'x.trace_id' : 'x.id as trace_id'}, x.start_time, x.input, x.output
-         from unnest(?::uuid[], ?::text[]) as k(project_id, id) join ${source}s x on x.project_id = k.project_id and x.id = k.id join projects p on p.id = x.project_id`,
-      [refsOf.map((r) => r.project_id), refsOf.map((r) => r.ref)],
+      `select x.id, x.project_id, p.org_id, ${q.source === 'span' ? 'x.trace_id' : 'x.id as trace_id'}, x.start_time, x.input, x.output
+         from unnest(?::uuid[], ?::text[]) as k(project_id, id) join ${q.source}s x on x.project_id = k.project_id and x.id = k.id join projects p on p.id = x.project_id`,
+      [q.refs.map((r) => r.projectId), q.refs.map((r) => r.id)],
     );
     for (const r of rows) {
       items.push({
-        place: { orgId: r.org_id as string, projectId: r.project_id as string, source, requestId: null, traceId: (r.trace_id as string | null) ?? null, spanId: source === 'span' ? (r.id as string) : null, seen: r.start_time ? iso(r.start_time) : new Date().toISOString() },
+        place: { orgId: r.org_id as string, projectId: r.project_id as string, source: q.source, requestId: null, traceId: (r.trace_id as string | null) ?? null, spanId: q.source === 'span' ? (r.id as string) : null, seen: r.start_time ? iso(r.start_time) : new Date().toISOString() },
         fields: [{ name: 'input', direction: 'in', value: r.input }, { name: 'output', direction: 'out', value: r.output }],
       });
     }
@@ -51,26 +48,21 @@ export interface ScanResult {
   scanned: number;
   detections: number;
   created: number;
-  /** Whether the queue may hold more (the batch was full). */
+  /** Whether the queue may hold more (all the batches asked for were there). */
   more: boolean;
 }
 
 /**
- * Scans one batch from the queue in one transaction: the refs leave the queue only with their
- * findings recorded, so a crash mid-batch rescans it (sightings make that idempotent).
+ * Scans queued batches in one transaction: they leave the queue only with their findings recorded,
+ * so a crash mid-batch rescans them (sightings make that idempotent).
  */
-export async function scanBatch(db: Knex, detector: Detector, limit: number): Promise<ScanResult> {
+export async function scanBatch(db: Knex, detector: Detector, batches: number): Promise<ScanResult> {
   return db.transaction(async (trx) => {
-    const refs = await takeScans(trx, limit);
-    const items = await load(trx, refs);
-    let detections = 0;
-    let created = 0;
-    for (const item of items) {
-      for (const f of await detector.scan(item.fields)) {
-        detections++;
-        if ((await recordFinding(trx, item.place, f)).created) created++;
-      }
-    }
-    return { scanned: items.length, detections, created, more: refs.length === limit };
+    const queued = await takeScans(trx, batches);
+    const items = await load(trx, queued);
+    const detections: { place: Place; found: Found }[] = [];
+    for (const item of items) for (const found of await detector.scan(item.fields)) detections.push({ place: item.place, found });
+    const created = await recordFindings(trx, detections);
+    return { scanned: items.length, detections: detections.length, created, more: queued.length === batches };
   });
 }

@@ -7,8 +7,9 @@ import { maskSecret } from './mask';
  * does not cover: Stripe live keys, Google API keys and JWTs (whose header must decode to JSON
  * naming an `alg`, so a look-alike base64 string does not match).
  */
-type SecretlintCore = typeof import('@secretlint/core', { with: { 'resolution-mode': 'import' } });
 type Preset = typeof import('@secretlint/secretlint-rule-preset-recommend', { with: { 'resolution-mode': 'import' } });
+type Rule = Preset['rules'][number];
+type Handler = { file?: (source: unknown) => void | Promise<void> };
 
 /** By the rule's short name; a secret the preset knows but this table does not is `high`. */
 const SEVERITY: Record<string, Severity> = {
@@ -35,28 +36,53 @@ export interface SecretDetector {
   detect(text: string): Promise<Detection[]>;
 }
 
+/**
+ * The preset's rules are driven directly with the small context they use (a translator and
+ * `report`), not through @secretlint/core: its profiler keeps every performance mark it ever made
+ * and searches them on each one, which grows without bound in a long-running worker. The comment
+ * filter rule (`secretlint-disable` comments in source files) does not apply to bodies.
+ */
+function createRules(preset: Preset) {
+  const options: Record<string, object> = { aws: { enableIDScanRule: true } };
+  let found: { ruleId: string; messageId: string; range: [number, number] }[] = [];
+  const handlers = preset.rules
+    .map((rule: Rule) => ({ rule, id: rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '') }))
+    .filter(({ id }) => id !== 'filter-comments')
+    .map(({ rule, id }) => {
+      const context = {
+        createTranslator: () => (messageId: string) => ({ messageId }),
+        report: (d: { message: { messageId: string }; range: [number, number] }) => found.push({ ruleId: id, messageId: d.message.messageId, range: d.range }),
+      };
+      return (rule.create as (c: unknown, o: object) => Handler)(context, options[id] ?? {});
+    });
+  const once = async (content: string) => {
+    found = [];
+    const source = { filePath: 'body.txt', content, ext: '.txt', contentType: 'text' };
+    for (const h of handlers) await h.file?.(source);
+    return found;
+  };
+  // The handlers report into one list: scans take turns.
+  let turn: Promise<unknown> = Promise.resolve();
+  return (content: string) => {
+    const result = turn.then(() => once(content));
+    turn = result.catch(() => undefined);
+    return result;
+  };
+}
+
 /** secretlint is ESM-only: loaded once, on the first scan, by the detector that owns it. */
 export function createSecretDetector(): SecretDetector {
-  let loading: Promise<[SecretlintCore, Preset]> | undefined;
-  const load = () => (loading ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]));
+  let loading: Promise<(content: string) => Promise<{ ruleId: string; messageId: string; range: [number, number] }[]>> | undefined;
+  const load = () => (loading ??= import('@secretlint/secretlint-rule-preset-recommend').then(createRules));
   return {
     async detect(text) {
-      const [core, preset] = await load();
-      const result = await core.lintSource({
-        source: { filePath: 'body.txt', content: text, ext: '.txt', contentType: 'text' },
-        options: {
-          config: {
-            rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator, rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }] }],
-          },
-          maskSecrets: false,
-        },
-      });
+      const run = await load();
       const out: Detection[] = [];
-      for (const m of result.messages) {
+      for (const m of await run(text)) {
         const [start, end] = m.range;
         const value = text.slice(start, end);
         if (!value) continue;
-        const category = m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+        const category = m.ruleId;
         out.push({ kind: 'secret', category, severity: SEVERITY[category] ?? 'high', detector: `secretlint:${category}/${m.messageId}`, start, end, value, masked: maskSecret(value) });
       }
       for (const e of EXTRA) {

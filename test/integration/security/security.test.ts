@@ -48,8 +48,12 @@ describe('security findings', () => {
       expect(f.excerpt).not.toContain('4111 1111 1111 1111');
     }
     expect(list.find((f) => f.category === 'credit_card')!.excerpt).toContain('**** **** **** 1111');
-    // A second run finds the queue empty.
+    // A second run finds the queue empty; the same rows queued again (a crash before the commit)
+    // change nothing: sightings are per place.
     expect(await scan()).toMatchObject({ scanned: 0, created: 0 });
+    await h.app.database.db.raw(`insert into security_scan_queue (source, ids, lo, hi) select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 ms' from requests`);
+    expect(await scan()).toMatchObject({ scanned: 3, created: 0 });
+    expect((await findings()).map((f) => [f.category, f.occurrences]).sort()).toEqual([['credit_card', 1], ['github', 2]]);
   });
 
   it('scans span and trace input and output from the ingest API, injections only on the way in', async () => {

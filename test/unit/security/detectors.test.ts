@@ -86,6 +86,11 @@ describe('security detectors', () => {
     expect(b!.fingerprints[0]).not.toBe(a!.fingerprints[0]);
   });
 
+  it('concurrent scans each get their own results', async () => {
+    const [a, b, c] = await Promise.all([scan(`x ${GHP}`), scan('nothing here'), scan(`aws ${AWS_ID}`)]);
+    expect([a.map((f) => f.category), b, c.map((f) => f.category)]).toEqual([['github'], [], ['aws']]);
+  });
+
   it('reads JSON string values one per line and leaves other text alone', () => {
     expect(textOf('{"a":"x\\ny","b":[1,"z"]}')).toBe('x\ny\nz');
     expect(textOf('data: {"a":1}')).toBe('data: {"a":1}');
