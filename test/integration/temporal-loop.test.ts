@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
@@ -45,7 +45,7 @@ describe('time-skipping test server', () => {
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: {} as never, metrics: createMetrics() }),
+      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: { currentId: 'k', keys: new Map([['k', randomBytes(32)]]) }, metrics: createMetrics() }),
     });
     const wallStart = Date.now();
     const result = await worker.runUntil(
