@@ -13,6 +13,7 @@ import * as m009 from './009_request_partitions';
 import * as m010 from './010_recommendations';
 import * as m011 from './011_alerts';
 import * as m012 from './012_security';
+import * as m013 from './013_scores';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '010_recommendations': m010,
   '011_alerts': m011,
   '012_security': m012,
+  '013_scores': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
-import { listRequestsQuery, readRequestQuery, requestParams, requestRecordSchema } from './schemas';
+import { listRequestsQuery, readRequestQuery, requestDetailSchema, requestParams, requestRecordSchema } from './schemas';
 import { listRequests, requireRequest } from './service';
 
 const common = { tag: 'Requests', auth: 'read', notFound: 'Request' } as const;
@@ -27,7 +27,7 @@ export const requestRoutes = ({ db, auth }: AppContext) => [
     summary: 'Read one logged request with its bodies',
     params: requestParams,
     query: readRequestQuery,
-    response: requestRecordSchema,
+    response: requestDetailSchema,
     handler: async ({ principal, params, query }) => {
       const { projectIds } = await auth.projectScope(principal, query.project_id);
       return requireRequest(db, projectIds, params.id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scoreSchema } from '../scores/schemas';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { uuidParams } from '../http/ids';
 import { boolQuery, timestamp } from '../http/schemas';
@@ -58,3 +59,6 @@ export const requestRecordSchema = z
     response_body: z.string().optional(),
   })
   .meta({ id: 'RequestRecord' });
+
+/** One request as GET /requests/:id answers it: the record with its scores. */
+export const requestDetailSchema = requestRecordSchema.extend({ scores: z.array(scoreSchema).describe('scores of this request (docs/scores.md)') }).meta({ id: 'RequestDetail' });

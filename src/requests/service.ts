@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { scoresOfRequests } from '../scores/queries';
+import { toView as scoreView } from '../scores/service';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { checkFilter } from '../analytics/filters';
@@ -26,5 +28,5 @@ export async function listRequests(db: Knex, projectIds: string[], f: RequestFil
 export async function requireRequest(db: Knex, projectIds: string[], id: string) {
   const row = await q.findRequestRow(db, projectIds, id);
   if (!row) throw notFound('Request');
-  return row;
+  return { ...row, scores: (await scoresOfRequests(db, [id])).map(scoreView) };
 }

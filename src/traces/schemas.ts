@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scoreSchema } from '../scores/schemas';
 import { clientId } from '../ingest/schemas';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime } from '../http/schemas';
@@ -101,5 +102,6 @@ export const traceDetailSchema = traceSummarySchema
     spans: z.array(spanSchema),
     spans_truncated: z.boolean(),
     tree: z.array(spanNodeSchema).describe('the spans nested under their parents'),
+    scores: z.array(scoreSchema).describe('scores of the trace and of its spans (docs/scores.md)'),
   })
   .meta({ id: 'Trace' });

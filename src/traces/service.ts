@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { scoresOfTrace } from '../scores/queries';
+import { toView as scoreView } from '../scores/service';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import * as q from './queries';
@@ -142,5 +144,6 @@ export async function requireTrace(db: Knex, projectIds: string[], id: string) {
     spans: spanRows,
     spans_truncated: spans.length > MAX_SPANS_PER_TRACE,
     tree: spanTree(spanRows),
+    scores: (await scoresOfTrace(db, row.project_id as string, id)).map(scoreView),
   };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { scheduleId } from '../../../src/temporal/schedules';
 import { securityScanWorkflow } from '../../../workflows';
-import { api, mintJwt, seedTenant, type SeededTenant } from '../../helpers/auth';
+import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
+import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { startProxyHarness, type ProxyHarness } from '../proxy/harness';
 
 /**
@@ -109,26 +110,13 @@ describe('security findings', () => {
   });
 
   describe('role matrix (JWT only: API keys 403; every role reads; admin and editor change status; another organization 404)', () => {
-    type Who = 'none' | 'expired' | 'garbage' | 'revoked_key' | 'full_key' | 'public_key' | 'viewer' | 'editor' | 'admin' | 'other_org';
-    const WHO: Who[] = ['none', 'expired', 'garbage', 'revoked_key', 'full_key', 'public_key', 'viewer', 'editor', 'admin', 'other_org'];
-    const creds = (w: Who) =>
-      w === 'none' ? {} : w === 'expired' ? { token: mintJwt({ sub: h.tenant.admin.sub, expiresInSeconds: -60 }), orgId: h.tenant.orgId } : w === 'garbage' ? { token: 'garbage', orgId: h.tenant.orgId } : w === 'revoked_key' ? { token: h.tenant.revokedKey } : w === 'full_key' ? { token: h.tenant.fullKey }
-        : w === 'public_key' ? { token: h.tenant.publicKey } : w === 'other_org' ? { token: other.admin.token, orgId: h.tenant.orgId } : { token: h.tenant[w].token, orgId: h.tenant.orgId };
-    const expected = (write: boolean, w: Who) =>
-      ['none', 'expired', 'garbage', 'revoked_key'].includes(w) ? 401 : w === 'full_key' || w === 'public_key' ? 403 : w === 'other_org' ? 404 : write && w === 'viewer' ? 403 : 200;
     const any = async () => (await findings())[0]!.id as string;
-    const rows = [
-      { name: 'GET /security/findings', method: 'GET', path: async () => '/api/v1/security/findings', write: false },
-      { name: 'GET /security/findings/:id', method: 'GET', path: async () => `/api/v1/security/findings/${await any()}`, write: false },
+    describeJwtMatrix(() => ({ app: h.app, t: h.tenant, other }), [
+      { name: 'GET /security/findings', method: 'GET', path: () => '/api/v1/security/findings' },
+      { name: 'GET /security/findings/:id', method: 'GET', path: async () => `/api/v1/security/findings/${await any()}` },
       { name: 'PATCH /security/findings/:id', method: 'PATCH', path: async () => `/api/v1/security/findings/${await any()}`, write: true, body: { status: 'open' } },
-      { name: 'GET /security/summary', method: 'GET', path: async () => '/api/v1/security/summary', write: false },
-    ];
-    const cases = rows.flatMap((row) => WHO.map((w) => ({ row, w, name: row.name, status: expected(row.write, w) })));
-    it.each(cases)('$name as $w → $status', async ({ row, w, status }) => {
-      const r = await api(h.app, row.method, await row.path(), { ...creds(w), body: row.body });
-      expect(r.status).toBe(status);
-      expect(r.body.success).toBe(status < 400);
-    });
+      { name: 'GET /security/summary', method: 'GET', path: () => '/api/v1/security/summary' },
+    ]);
     it("another organization's finding (and a malformed id) is a 404", async () => {
       const id = await any();
       for (const [token, orgId, path] of [[other.admin.token, other.orgId, id], [h.tenant.admin.token, h.tenant.orgId, 'not-a-uuid']] as const) {

@@ -1,0 +1,66 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { deletedSchema } from '../http/schemas';
+import { configParams, configQuery, configSchema, createConfigBody, listConfigsQuery, updateConfigBody } from './schemas';
+import { createConfig, deleteConfig, getConfig, listConfigs, updateConfig } from './service';
+
+const WRITERS = ['admin', 'editor'] as const;
+const common = { tag: 'Score configs', auth: 'jwt', notFound: 'Score config' } as const;
+const BASE = '/api/v1/score-configs';
+
+/** /api/v1/score-configs: JWT; every role reads, admin and editor write (docs/scores.md). */
+export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
+  route({
+    ...common,
+    method: 'get',
+    path: BASE,
+    summary: 'List score configs (archived ones with include_archived=true)',
+    query: listConfigsQuery,
+    response: configSchema.array(),
+    handler: async ({ principal, query }) => listConfigs(db, await auth.projectScope(principal, query.project_id), query),
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: BASE,
+    summary: 'Create a score config: numeric (min/max), categorical (categories) or boolean',
+    roles: WRITERS,
+    body: createConfigBody,
+    status: 201,
+    response: configSchema,
+    handler: async ({ principal, body }) => createConfig(db, principal, await auth.projectScope(principal, body.project_id), body),
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: `${BASE}/:id`,
+    summary: 'Read a score config',
+    params: configParams,
+    query: configQuery,
+    response: configSchema,
+    handler: async ({ principal, params, query }) => getConfig(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: `${BASE}/:id`,
+    summary: 'Rename, describe or archive a score config; bounds and categories only while unused',
+    roles: WRITERS,
+    params: configParams,
+    query: configQuery,
+    body: updateConfigBody,
+    response: configSchema,
+    handler: async ({ principal, params, query, body }) => updateConfig(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body),
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: `${BASE}/:id`,
+    summary: 'Delete a score config no score uses (one in use is archived instead: 409)',
+    roles: WRITERS,
+    params: configParams,
+    query: configQuery,
+    response: deletedSchema,
+    handler: async ({ principal, params, query }) => deleteConfig(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+  }),
+];

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex';
+
+/** SQL of scores. */
+export async function targetProjects(db: Knex, projectIds: string[], t: { request_id?: string | undefined; trace_id?: string | undefined; span_id?: string | undefined }): Promise<string[]> {
+  if (t.request_id) return (await db('requests').whereIn('project_id', projectIds).andWhere('id', t.request_id).select('project_id')).map((r) => r.project_id as string);
+  if (t.span_id) return (await db('spans').whereIn('project_id', projectIds).andWhere({ id: t.span_id, trace_id: t.trace_id }).select('project_id')).map((r) => r.project_id as string);
+  return (await db('traces').whereIn('project_id', projectIds).andWhere('id', t.trace_id!).select('project_id')).map((r) => r.project_id as string);
+}
+
+/** Inserts or (same id, same project) updates a score; undefined when the id belongs to another project. */
+export async function upsertScore(db: Knex, row: Record<string, unknown>): Promise<{ row: Record<string, unknown>; created: boolean } | undefined> {
+  const cols = 'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, request_id, trace_id, span_id, session_id, created_by';
+  const { rows } = await db.raw<{ rows: (Record<string, unknown> & { created: boolean })[] }>(
+    `insert into scores as s (${cols}) select ${cols} from json_populate_record(null::scores, ?::json)
+     on conflict (id) do update set name = excluded.name, data_type = excluded.data_type, value = excluded.value, string_value = excluded.string_value,
+       source = excluded.source, comment = excluded.comment, config_id = excluded.config_id, target_type = excluded.target_type, request_id = excluded.request_id,
+       trace_id = excluded.trace_id, span_id = excluded.span_id, session_id = excluded.session_id, updated_at = now()
+     where s.project_id = excluded.project_id
+     returning s.*, (xmax = 0) as created`,
+    [JSON.stringify(row)],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const { created, ...rest } = r;
+  return { row: rest, created };
+}
+
+export interface ListFilter {
+  projectIds: string[];
+  name?: string | undefined;
+  source?: string | undefined;
+  dataType?: string | undefined;
+  configId?: string | undefined;
+  targetType?: string | undefined;
+  requestId?: string | undefined;
+  traceId?: string | undefined;
+  spanId?: string | undefined;
+  sessionId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  after: [string, string] | null;
+  limit: number;
+}
+
+export function listScores(db: Knex, f: ListFilter) {
+  const q = db('scores').whereIn('project_id', f.projectIds);
+  const eq: [string, string | undefined][] = [['name', f.name], ['source', f.source], ['data_type', f.dataType], ['config_id', f.configId], ['target_type', f.targetType], ['request_id', f.requestId], ['trace_id', f.traceId], ['span_id', f.spanId], ['session_id', f.sessionId]];
+  for (const [col, v] of eq) if (v !== undefined) q.andWhere(col, v);
+  if (f.from) q.andWhere('created_at', '>=', f.from);
+  if (f.to) q.andWhere('created_at', '<', f.to);
+  if (f.after) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', f.after);
+  return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1);
+}
+
+export const findScore = (db: Knex, projectIds: string[], id: string) => db('scores').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const deleteScore = (db: Knex, id: string) => db('scores').where({ id }).del();
+
+/** Scores of requests or of traces (and their spans), for the request and trace reads. */
+export const scoresOfRequests = (db: Knex, ids: string[]) => db('scores').whereIn('request_id', ids).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+export const scoresOfTrace = (db: Knex, projectId: string, traceId: string) => db('scores').where({ project_id: projectId, trace_id: traceId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);

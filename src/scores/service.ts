@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Principal } from '../auth/principal';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { cursorCodec, pageOf } from '../http/pagination';
+import { findConfig } from '../score-configs/queries';
+import { sessionRows } from '../sessions/queries';
+import * as q from './queries';
+import type { CreateScoreInput, ListScoresParams, ScoreView } from './schemas';
+import { normalizeValue, type ConfigShape } from './value';
+
+/** Scores: written by the API, the evaluators and human annotation (docs/scores.md). */
+type Scope = { orgId: string; projectIds: string[] };
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+const cursor = cursorCodec('ts', 'uuid');
+
+export const toView = (r: Record<string, unknown>): ScoreView => ({
+  id: r.id as string,
+  project_id: r.project_id as string,
+  name: r.name as string,
+  data_type: r.data_type as ScoreView['data_type'],
+  value: (r.value as number | null) ?? null,
+  string_value: (r.string_value as string | null) ?? null,
+  source: r.source as ScoreView['source'],
+  comment: (r.comment as string | null) ?? null,
+  config_id: (r.config_id as string | null) ?? null,
+  target_type: r.target_type as ScoreView['target_type'],
+  request_id: (r.request_id as string | null) ?? null,
+  trace_id: (r.trace_id as string | null) ?? null,
+  span_id: (r.span_id as string | null) ?? null,
+  session_id: (r.session_id as string | null) ?? null,
+  created_by: (r.created_by as string | null) ?? null,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+/** The project of the score's target, which must exist in the caller's projects. */
+async function projectOfTarget(db: Knex, scope: Scope, input: CreateScoreInput): Promise<string> {
+  const found = input.session_id !== undefined
+    ? [...new Set((await sessionRows(db, scope.projectIds, input.session_id)).map((r) => r.project_id as string))]
+    : await q.targetProjects(db, scope.projectIds, input);
+  const what = input.request_id ? 'Request' : input.span_id ? 'Span' : input.trace_id ? 'Trace' : 'Session';
+  if (!found.length) throw notFound(what);
+  if (found.length > 1) throw badRequest(`This ${what.toLowerCase()} id exists in several projects: send project_id`, 'project_id_required');
+  return found[0]!;
+}
+
+const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
+
+/**
+ * Writes a score (201 created, 200 when the same id was written before: updated in place). Its
+ * value is checked against its config; an archived config takes no new scores.
+ */
+export async function writeScore(db: Knex, actor: Principal | null, scope: Scope, input: CreateScoreInput, source: ScoreView['source'] = 'api') {
+  const projectId = await projectOfTarget(db, scope, input);
+  let config: (ConfigShape & { id: string; name: string; is_archived: boolean }) | null = null;
+  if (input.config_id) {
+    config = (await findConfig(db, [projectId], input.config_id)) ?? null;
+    if (!config) throw notFound('Score config');
+    if (config.is_archived) throw badRequest('This score config is archived: it takes no new scores', 'score_config_archived');
+    if (input.name !== undefined && input.name !== config.name) throw badRequest(`The config is named "${config.name}", not "${input.name}"`, 'score_name_mismatch');
+    if (input.data_type !== undefined && input.data_type !== config.data_type) throw badRequest(`The config's data_type is ${config.data_type}`, 'score_type_mismatch');
+  }
+  const name = input.name ?? config?.name;
+  if (!name) throw badRequest('name is required without config_id', 'validation_error');
+  const type = config?.data_type ?? input.data_type ?? (input.value !== undefined ? 'numeric' : 'categorical');
+  const value = normalizeValue(type, config, input.value, input.string_value);
+  const target = input.request_id ? 'request' : input.session_id !== undefined ? 'session' : input.span_id ? 'span' : 'trace';
+  const out = await q.upsertScore(db, {
+    id: input.id ?? randomUUID(), org_id: scope.orgId, project_id: projectId, name, data_type: type, ...value, source, comment: input.comment ?? null,
+    config_id: config?.id ?? null, target_type: target, request_id: input.request_id ?? null, trace_id: input.trace_id ?? null, span_id: input.span_id ?? null,
+    session_id: input.session_id ?? null, created_by: actor ? by(actor) : source,
+  });
+  if (!out) throw conflict('This score id is taken by another project', 'score_id_conflict');
+  return { created: out.created, row: toView(out.row) };
+}
+
+export async function listScores(db: Knex, projectIds: string[], p: ListScoresParams) {
+  const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
+  const rows = await q.listScores(db, {
+    projectIds, name: p.name, source: p.source, dataType: p.data_type, configId: p.config_id, targetType: p.target_type, requestId: p.request_id,
+    traceId: p.trace_id, spanId: p.span_id, sessionId: p.session_id, from: p.from, to: p.to, after, limit: p.limit,
+  });
+  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [iso(r.created_at), r.id as string], toView);
+}
+
+export async function getScore(db: Knex, projectIds: string[], id: string) {
+  const row = await q.findScore(db, projectIds, id);
+  if (!row) throw notFound('Score');
+  return toView(row);
+}
+
+export async function deleteScore(db: Knex, projectIds: string[], id: string) {
+  const row = await q.findScore(db, projectIds, id);
+  if (!row) throw notFound('Score');
+  await q.deleteScore(db, id);
+  return { id, deleted: true as const };
+}
