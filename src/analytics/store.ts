@@ -8,6 +8,7 @@ import { userHists } from './user-days';
 import { anomalyInputs, anomalySamples } from './anomaly-inputs';
 import * as rec from './recommendation-inputs';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
+import { scoreStats, type ScoreStatsQuery } from './score-stats';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
 
@@ -30,6 +31,7 @@ export interface AnalyticsStore {
   requestStats(q: StatsQuery): Promise<StatsAnswer>;
   /** The traces and spans views of /stats. */
   traceStats(q: TraceStatsQuery): ReturnType<typeof traceStats>;
+  scoreStats(q: ScoreStatsQuery): ReturnType<typeof scoreStats>;
   /** The bucket starts (ms) of [from, to) in the query's zone and granularity. */
   buckets(q: StatsQuery): Promise<number[]>;
   /** The anomaly detector's window (raw) and hourly baseline (rollups) of one project. */
@@ -52,6 +54,7 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
   return {
     requestStats: (q) => requestStats(db, q),
     traceStats: (q) => traceStats(db, q),
+    scoreStats: (q) => scoreStats(db, q),
     buckets: (q) => bucketList(db, q),
     anomalyInputs: (...a) => anomalyInputs(db, ...a),
     anomalySamples: (...a) => anomalySamples(db, ...a),

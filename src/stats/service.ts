@@ -2,9 +2,10 @@ import { checkTimeZone, resolveGranularity } from '../analytics/buckets';
 import { checkFilter, requestFilterShape, type RequestFilter } from '../analytics/filters';
 import type { GroupBy, StatsQuery } from '../analytics/plan';
 import type { AnalyticsStore } from '../analytics/store';
-import { parseMetadataPairs, traceMeasuresOf, type TraceMeasures } from '../analytics/trace-stats';
+import { parseMetadataPairs, traceMeasuresOf } from '../analytics/trace-stats';
 import { badRequest } from '../http/errors';
-import { GROUP_DIMS, type StatsParams } from './schemas';
+import { scoreMeasuresOf } from '../analytics/score-stats';
+import { GROUP_DIMS, SCORE_GROUPS, type StatsParams } from './schemas';
 
 const HOUR = 3_600_000;
 
@@ -23,6 +24,7 @@ export async function stats(store: AnalyticsStore, projectIds: string[], p: Stat
   const to = new Date(toMs).toISOString();
   const head = { view: p.view, from, to, tz, granularity: { unit: granularity.unit, step: granularity.step } };
   const { view, granularity: _g, tz: _tz, group_by, top, order_by, source, name, span_type, metadata, ...filter } = p;
+  if (view === 'scores') return scoreView(store, projectIds, p, { from, to, tz, granularity, head });
   if (view !== 'requests') return traceView(store, projectIds, p, { from, to, tz, granularity, head });
   if (name || span_type || metadata) throw badRequest('name, span_type and metadata filter the traces and spans views', 'filter_not_supported');
   const f: RequestFilter = { ...filter, from, to };
@@ -54,18 +56,33 @@ async function traceView(store: AnalyticsStore, projectIds: string[], p: StatsPa
     model: p.model, spanType: p.span_type, metadata: parseMetadataPairs(p.metadata), groupBy: (p.group_by ?? null) as never, top: p.top,
   };
   const [buckets, a] = await Promise.all([store.buckets({ ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }), store.traceStats(q)]);
-  const empty = traceMeasuresOf({}, view);
-  const fill = (s: Map<number, TraceMeasures>) => buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(s.get(b) ?? empty) }));
+  return rawAnswer(r.head, buckets, traceMeasuresOf({}, view), p.group_by, a);
+}
+
+/** The scores view: filtered by score name only (the request filter does not apply to scores). */
+async function scoreView(store: AnalyticsStore, projectIds: string[], p: StatsParams, r: { from: string; to: string; tz: string; granularity: ReturnType<typeof resolveGranularity>; head: object }) {
+  const extra = Object.keys(requestFilterShape).filter((k) => !['project_id', 'from', 'to'].includes(k) && p[k as keyof StatsParams] !== undefined);
+  if (extra.length || p.span_type || p.metadata) throw badRequest(`the scores view filters by name only, not ${[...extra, p.span_type && 'span_type', p.metadata && 'metadata'].filter(Boolean).join(', ')}`, 'filter_not_supported');
+  if (p.group_by && !(SCORE_GROUPS as readonly string[]).includes(p.group_by)) throw badRequest(`group_by of the scores view: ${SCORE_GROUPS.join(', ')}`, 'invalid_group_by');
+  const q = { projectIds, from: r.from, to: r.to, granularity: r.granularity, tz: r.tz, name: p.name, groupBy: (p.group_by ?? null) as (typeof SCORE_GROUPS)[number] | null, top: p.top };
+  const [buckets, a] = await Promise.all([store.buckets({ ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }), store.scoreStats(q)]);
+  return rawAnswer(r.head, buckets, scoreMeasuresOf({}), p.group_by, a);
+}
+
+interface RawStats<M> {
+  totals: M;
+  series: Map<number, M>;
+  breakdown: { items: { key: string; measures: M; series: Map<number, M> }[] } | null;
+}
+
+/** The answer of a view read from raw rows: zero-filled buckets, the top groups (no "other"). */
+function rawAnswer<M extends object>(head: object, buckets: number[], empty: M, groupBy: string | undefined, a: RawStats<M>) {
+  const fill = (s: Map<number, M>) => buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(s.get(b) ?? empty) }));
   return {
-    ...r.head,
+    ...head,
     source: 'raw' as const,
     totals: a.totals,
     series: fill(a.series),
-    breakdown: a.breakdown && {
-      group_by: p.group_by!,
-      order_by: 'count',
-      items: a.breakdown.items.map((i) => ({ key: i.key, ...i.measures, series: fill(i.series) })),
-      other: null,
-    },
+    breakdown: a.breakdown && { group_by: groupBy!, order_by: 'count', items: a.breakdown.items.map((i) => ({ key: i.key, ...i.measures, series: fill(i.series) })), other: null },
   };
 }

@@ -95,6 +95,24 @@ describe('scores and score configs', () => {
     expect((await api(app, 'GET', '/api/v1/scores', { token: other.fullKey })).body.data).toEqual([]);
   });
 
+  it('are a view of /stats: count, average and label distribution per name over time', async () => {
+    const hour = 3_600_000;
+    const range = `from=${new Date(Math.floor(Date.now() / hour) * hour - hour).toISOString()}&to=${new Date(Math.ceil(Date.now() / hour) * hour + hour).toISOString()}&granularity=hour`;
+    const st = (await api(app, 'GET', `/api/v1/stats?view=scores&group_by=name&${range}`, admin())).body.data;
+    expect(st).toMatchObject({ view: 'scores', source: 'raw', totals: { count: 5 } });
+    expect(st.series).toHaveLength(3);
+    expect(st.series.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(5);
+    const by = Object.fromEntries(st.breakdown.items.map((i: { key: string }) => [i.key, i]));
+    expect(by.quality).toMatchObject({ count: 1, value_avg: 0.9, value_min: 0.9, value_max: 0.9, distribution: {} });
+    expect(by.tone).toMatchObject({ count: 1, value_avg: null, distribution: { polite: 1 } });
+    expect(by.helpful).toMatchObject({ distribution: { true: 1 } });
+    expect(by.resolved).toMatchObject({ distribution: { false: 1 } });
+    const one = (await api(app, 'GET', `/api/v1/stats?view=scores&name=quality&${range}`, admin())).body.data;
+    expect(one.totals).toMatchObject({ count: 1, value_avg: 0.9 });
+    expect((await api(app, 'GET', `/api/v1/stats?view=scores&model=gpt-4o&${range}`, admin())).body.code).toBe('filter_not_supported');
+    expect((await api(app, 'GET', `/api/v1/stats?view=scores&group_by=model&${range}`, admin())).body.code).toBe('invalid_group_by');
+  });
+
   describe('role matrix', () => {
     const anyScore = async () => (await app.database.db('scores').where({ project_id: t.projectId }).first('id')).id as string;
     const foreignScore = async () => {
