@@ -5,6 +5,7 @@ import { anomalyActivities } from './anomalies';
 import { retentionActivities } from './retention';
 import { recommendationActivities } from './recommendations';
 import { securityActivities } from './security';
+import { evalRunActivities } from './eval-runs';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...retentionActivities(deps),
     ...recommendationActivities(deps),
     ...securityActivities(deps),
+    ...evalRunActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

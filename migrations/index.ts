@@ -14,6 +14,7 @@ import * as m010 from './010_recommendations';
 import * as m011 from './011_alerts';
 import * as m012 from './012_security';
 import * as m013 from './013_scores';
+import * as m014 from './014_evals';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -35,6 +36,7 @@ const migrations: Record<string, Knex.Migration> = {
   '011_alerts': m011,
   '012_security': m012,
   '013_scores': m013,
+  '014_evals': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -96,3 +96,22 @@ export async function deleteScore(db: Knex, projectIds: string[], id: string) {
   await q.deleteScore(db, id);
   return { id, deleted: true as const };
 }
+
+/**
+ * An evaluator's score (source `eval`): the target is known to exist, the id is the run's
+ * deterministic one, and the value is checked against the evaluator's score config.
+ */
+export async function writeEvalScore(
+  db: Knex,
+  s: { id: string; orgId: string; projectId: string; name: string; configId: string | null; target: { kind: 'request' | 'trace'; id: string }; outcome: { data_type: ScoreView['data_type']; value?: number; string_value?: string; comment: string | null } },
+) {
+  const config = s.configId ? ((await findConfig(db, [s.projectId], s.configId)) ?? null) : null;
+  const value = normalizeValue(s.outcome.data_type, config, s.outcome.value, s.outcome.string_value);
+  const out = await q.upsertScore(db, {
+    id: s.id, org_id: s.orgId, project_id: s.projectId, name: s.name, data_type: s.outcome.data_type, ...value, source: 'eval', comment: s.outcome.comment,
+    config_id: config?.id ?? null, target_type: s.target.kind, request_id: s.target.kind === 'request' ? s.target.id : null, trace_id: s.target.kind === 'trace' ? s.target.id : null,
+    span_id: null, session_id: null, created_by: 'eval',
+  });
+  if (!out) throw conflict('This score id is taken by another project', 'score_id_conflict');
+  return toView(out.row);
+}

@@ -14,6 +14,7 @@ export const searchAttributes = {
   WebhookId: defineSearchAttributeKey('WebhookId', SearchAttributeType.KEYWORD),
   EventType: defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD),
   OrganizationId: defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD),
+  ProjectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
 } as const;
 
 export const searchAttributeNames = Object.keys(searchAttributes) as (keyof typeof searchAttributes)[];

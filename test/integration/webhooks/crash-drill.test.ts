@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { emitEvents } from '../../../src/events/outbox';
 import type { Config } from '../../../src/config';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
+import { killWorkerChild, startWorkerChild } from '../../helpers/worker-child';
 import { seedOrg, seedWebhook, waitUntil, webhookTestConfig } from './fixtures';
-
-const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * Issue 11 §5 as a drill: the worker role runs in a child process that is SIGKILLed in the middle
@@ -37,11 +35,7 @@ describe('webhook deliveries across a worker crash (SIGKILL)', () => {
       LOG_LEVEL: 'silent',
     });
   });
-  const kill = async (p: ChildProcess, signal: NodeJS.Signals) => {
-    const exited = new Promise((r) => p.once('exit', r));
-    process.kill(-p.pid!, signal);
-    await exited;
-  };
+  const kill = killWorkerChild;
 
   afterAll(async () => {
     if (child) await kill(child, 'SIGKILL');
@@ -49,20 +43,7 @@ describe('webhook deliveries across a worker crash (SIGKILL)', () => {
     await database?.drop();
   });
 
-  function startWorkerProcess(): Promise<ChildProcess> {
-    // node itself runs the worker (tsx as a loader, not its wrapper process), in its own process
-    // group, so a SIGKILL to the group kills the worker outright.
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/worker-process.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      detached: true,
-    });
-    return new Promise((resolve, reject) => {
-      p.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve(p));
-      p.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
-    });
-  }
+  const startWorkerProcess = () => startWorkerChild(env);
 
   it('keeps every delivery answered 200 delivered, and sends none again after it was recorded delivered', async () => {
     const db = database.db;

@@ -1,0 +1,32 @@
+import { Context } from '@temporalio/activity';
+import Ajv from 'ajv';
+import { evaluateTarget, failTarget, finishRun, nextTargets, prepareRun } from '../src/eval-runs/execute';
+import { createProxyPricer } from '../src/proxy/cost';
+import type { ActivityDeps } from './deps';
+
+/** Side effects of eval runs: target lists, evaluations (judge calls through the project's provider keys), run status. */
+export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
+  const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
+  return {
+    prepareEvalRun: (runId: string) => prepareRun(db, runId),
+    nextEvalTargets: (runId: string, after: string | null, limit: number) => nextTargets(db, runId, after, limit),
+    evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat(() => evaluateTarget(deps, runId, targetId)),
+    failEvalTarget: (runId: string, targetId: string, message: string) => failTarget(db, runId, targetId, message),
+    finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed') => finishRun(db, runId, status),
+  };
+}
+
+/**
+ * Heartbeats while the evaluation runs (a judge call can take a while): when the worker dies, the
+ * server notices within the heartbeat timeout and retries elsewhere instead of waiting out the
+ * whole start-to-close timeout.
+ */
+async function withHeartbeat<T>(fn: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 2_000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+  }
+}

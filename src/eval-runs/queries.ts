@@ -1,0 +1,64 @@
+import type { Knex } from 'knex';
+import { requestWhere } from '../analytics/filters';
+import { requestFilterOf } from '../alerts/filter';
+import type { AlertFilter } from '../alerts/schemas';
+import type { RunTarget } from './schemas';
+
+/** SQL of eval runs and their items. */
+export const findRun = (db: Knex, projectIds: string[], id: string) => db('eval_runs').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const runById = (db: Knex, id: string) => db('eval_runs').where({ id }).first();
+export const listRuns = (db: Knex, projectIds: string[], limit: number) =>
+  db('eval_runs').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+export const setRun = (db: Knex, id: string, patch: Record<string, unknown>) => db('eval_runs').where({ id }).update(patch);
+
+/** The run's targets: the newest matching requests or traces of the range, at most `limit`. */
+export async function targetIds(db: Knex, projectId: string, t: RunTarget): Promise<string[]> {
+  if (t.kind === 'requests') {
+    const w = requestWhere([projectId], { ...requestFilterOf((t.filter ?? {}) as AlertFilter), from: t.from, to: t.to });
+    // The gateway's own judge calls are not targets (they would score themselves).
+    const { rows } = await db.raw(`select r.id from requests r where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target') order by r.created_at desc, r.id desc limit ?`, [...w.args, t.limit]);
+    return rows.map((r: { id: string }) => r.id);
+  }
+  const q = db('traces').where({ project_id: projectId }).andWhere('start_time', '>=', t.from).andWhere('start_time', '<', t.to);
+  if (t.filter?.name) q.andWhere('name', t.filter.name);
+  if (t.filter?.user_id) q.andWhere('user_id', t.filter.user_id);
+  if (t.filter?.session_id) q.andWhere('session_id', t.filter.session_id);
+  return (await q.orderBy([{ column: 'start_time', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(t.limit).select('id')).map((r) => r.id as string);
+}
+
+/** One pending item per (target, evaluator); a replay adds nothing. */
+export async function insertItems(db: Knex, runId: string, evaluatorIds: string[], targets: string[]): Promise<void> {
+  if (!targets.length) return;
+  await db.raw(
+    `insert into eval_run_items (run_id, evaluator_id, target_id) select ?, e, t from unnest(?::uuid[]) e cross join unnest(?::text[]) t on conflict do nothing`,
+    [runId, evaluatorIds, targets],
+  );
+}
+
+/** Targets with unfinished items after `after`, in target order. */
+export async function pendingTargets(db: Knex, runId: string, after: string | null, limit: number): Promise<string[]> {
+  const q = db('eval_run_items').where({ run_id: runId }).whereIn('status', ['pending', 'delayed']).distinct('target_id').orderBy('target_id').limit(limit);
+  if (after !== null) q.andWhere('target_id', '>', after);
+  return (await q).map((r) => r.target_id as string);
+}
+
+export const itemsOf = (db: Knex, runId: string, targetId: string) => db('eval_run_items').where({ run_id: runId, target_id: targetId });
+export const setItem = (db: Knex, runId: string, evaluatorId: string, targetId: string, patch: Record<string, unknown>) =>
+  db('eval_run_items').where({ run_id: runId, evaluator_id: evaluatorId, target_id: targetId }).update({ ...patch, updated_at: db.fn.now() });
+
+/** Item counts by status, per-evaluator averages and the judge cost. */
+export async function runStats(db: Knex, runId: string) {
+  const [counts, scores, cost] = await Promise.all([
+    db('eval_run_items').where({ run_id: runId }).select('status').count('* as n').groupBy('status'),
+    db('eval_run_items').where({ run_id: runId, status: 'completed' }).select('evaluator_id').count('* as n').avg('value as avg').groupBy('evaluator_id').orderBy('evaluator_id'),
+    db('eval_run_items').where({ run_id: runId }).sum('judge_cost_usd as c').first(),
+  ]);
+  return { counts: counts as { status: string; n: string }[], scores: scores as { evaluator_id: string; n: string; avg: string | null }[], cost: Number((cost as { c: unknown } | undefined)?.c ?? 0) };
+}
+
+export function listItems(db: Knex, runId: string, f: { status?: string | undefined; after: [string, string] | null; limit: number }) {
+  const q = db('eval_run_items').where({ run_id: runId });
+  if (f.status) q.andWhere({ status: f.status });
+  if (f.after) q.andWhereRaw('(target_id, evaluator_id) > (?, ?::uuid)', f.after);
+  return q.orderBy([{ column: 'target_id' }, { column: 'evaluator_id' }]).limit(f.limit + 1);
+}

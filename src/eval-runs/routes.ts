@@ -1,0 +1,51 @@
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { createRunBody, listRunsQuery, resultSchema, resultsQuery, runParams, runQuery, runSchema } from './schemas';
+import { cancelRun, createRun, getRun, listRuns, results, type RunDeps } from './service';
+
+const common = { tag: 'Evals', auth: 'read', notFound: 'Eval run' } as const;
+const BASE = '/api/v1/eval-runs';
+
+/** /api/v1/eval-runs: JWT or API key; starting and cancelling need a full key or admin/editor (docs/evals.md). */
+export const evalRunRoutes = (ctx: AppContext) => {
+  const { db, auth } = ctx;
+  const deps: RunDeps = { db, temporal: ctx.temporal, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE };
+  const scope = async (principal: Parameters<typeof auth.projectScope>[0], projectId: unknown) => (await auth.projectScope(principal, projectId)).projectIds;
+  return [
+    route({ ...common, method: 'get', path: BASE, summary: 'List eval runs, newest first', query: listRunsQuery, response: runSchema.array(), handler: async ({ principal, query }) => listRuns(db, await scope(principal, query.project_id), query.limit) }),
+    route({
+      ...common,
+      method: 'post',
+      path: BASE,
+      summary: 'Start an eval run: a Temporal workflow scoring the targets with the evaluators',
+      write: true,
+      body: createRunBody,
+      status: 201,
+      response: runSchema,
+      handler: async ({ principal, body }) => createRun(deps, principal, await auth.projectScope(principal, body.project_id), body),
+    }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, counts, average scores and judge cost of a run', params: runParams, query: runQuery, response: runSchema, handler: async ({ principal, params, query }) => getRun(db, await scope(principal, query.project_id), params.id) }),
+    route({
+      ...common,
+      method: 'get',
+      path: `${BASE}/:id/results`,
+      summary: 'Per target and evaluator: status, value, error (cursor)',
+      params: runParams,
+      query: resultsQuery,
+      envelope: 'page',
+      response: resultSchema,
+      handler: async ({ principal, params, query }) => results(db, await scope(principal, query.project_id), params.id, query),
+    }),
+    route({
+      ...common,
+      method: 'post',
+      path: `${BASE}/:id/cancel`,
+      summary: 'Cancel a run (its workflow is cancelled; finished items keep their scores)',
+      write: true,
+      params: runParams,
+      query: runQuery,
+      response: runSchema,
+      handler: async ({ principal, params, query }) => cancelRun(deps, principal, await scope(principal, query.project_id), params.id),
+    }),
+  ];
+};

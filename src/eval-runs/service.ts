@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { findEvaluators } from '../evaluators/queries';
+import { HttpError, notFound } from '../http/errors';
+import { cursorCodec, pageOf } from '../http/pagination';
+import { oneProject } from '../score-configs/service';
+import type { Temporal } from '../temporal/client';
+import { searchAttributes } from '../temporal/names';
+import * as q from './queries';
+import type { CreateRunInput, RunView } from './schemas';
+
+/** Eval runs: each a Temporal workflow `eval-run-<id>` (docs/evals.md). */
+export interface RunDeps {
+  db: Knex;
+  temporal: Temporal;
+  taskQueue: string;
+}
+type Scope = { orgId: string; projectIds: string[] };
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
+const START_WAIT_MS = 5_000;
+
+async function toView(db: Knex, r: Record<string, unknown>): Promise<RunView> {
+  const s = await q.runStats(db, r.id as string);
+  const counts = { pending: 0, completed: 0, error: 0, delayed: 0 };
+  for (const c of s.counts) counts[c.status as keyof typeof counts] = Number(c.n);
+  const total = (r.total as number | null) ?? null;
+  return {
+    id: r.id as string,
+    project_id: r.project_id as string,
+    status: r.status as RunView['status'],
+    evaluator_ids: r.evaluator_ids as string[],
+    target: r.target as Record<string, unknown>,
+    workflow_id: r.workflow_id as string,
+    total,
+    counts,
+    progress: total ? Math.round(((counts.completed + counts.error) / total) * 1e4) / 1e4 : r.status === 'completed' ? 1 : 0,
+    scores: s.scores.map((x) => ({ evaluator_id: x.evaluator_id, count: Number(x.n), average: x.avg === null ? null : Math.round(Number(x.avg) * 1e6) / 1e6 })),
+    judge_cost_usd: Math.round(s.cost * 1e10) / 1e10,
+    error: (r.error as string | null) ?? null,
+    created_at: iso(r.created_at)!,
+    started_at: iso(r.started_at),
+    finished_at: iso(r.finished_at),
+  };
+}
+
+const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
+
+/** Records the run and starts its workflow; Temporal unreachable → the run is failed and the answer is 503. */
+export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, input: CreateRunInput) {
+  const projectId = oneProject(scope);
+  const ids = [...new Set(input.evaluator_ids)];
+  if ((await findEvaluators(deps.db, projectId, ids)).length !== ids.length) throw notFound('Evaluator');
+  const id = randomUUID();
+  const workflowId = `eval-run-${id}`;
+  await deps.db.transaction(async (trx) => {
+    await trx('eval_runs').insert({ id, org_id: scope.orgId, project_id: projectId, evaluator_ids: ids, target: JSON.stringify(input.target), workflow_id: workflowId, created_by: by(actor) });
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'eval_run.created', resourceType: 'eval_run', resourceId: id, after: { evaluator_ids: ids, target: input.target } });
+  });
+  try {
+    await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () =>
+      deps.temporal.client.workflow.start('evalRunWorkflow', {
+        taskQueue: deps.taskQueue,
+        workflowId,
+        args: [id, input.concurrency],
+        typedSearchAttributes: [
+          { key: searchAttributes.OrganizationId, value: scope.orgId },
+          { key: searchAttributes.ProjectId, value: projectId },
+        ],
+        memo: { evalRunId: id },
+      }),
+    );
+  } catch (err) {
+    await q.setRun(deps.db, id, { status: 'failed', error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000), finished_at: deps.db.fn.now() });
+    throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the run was not started (it is recorded as failed); try again');
+  }
+  return toView(deps.db, (await q.runById(deps.db, id))!);
+}
+
+export async function getRun(db: Knex, projectIds: string[], id: string) {
+  const r = await q.findRun(db, projectIds, id);
+  if (!r) throw notFound('Eval run');
+  return toView(db, r);
+}
+
+export async function listRuns(db: Knex, projectIds: string[], limit: number) {
+  return Promise.all((await q.listRuns(db, projectIds, limit)).map((r) => toView(db, r)));
+}
+
+const cursor = cursorCodec('text', 'uuid');
+export async function results(db: Knex, projectIds: string[], id: string, p: { status?: string | undefined; limit: number; cursor?: string | undefined }) {
+  if (!(await q.findRun(db, projectIds, id))) throw notFound('Eval run');
+  const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
+  const rows = await q.listItems(db, id, { status: p.status, after, limit: p.limit });
+  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [r.target_id as string, r.evaluator_id as string], (r) => ({
+    target_id: r.target_id as string, evaluator_id: r.evaluator_id as string, status: r.status as never, score_id: (r.score_id as string | null) ?? null,
+    value: (r.value as number | null) ?? null, string_value: (r.string_value as string | null) ?? null, error: (r.error as string | null) ?? null,
+    judge_request_id: (r.judge_request_id as string | null) ?? null, updated_at: iso(r.updated_at)!,
+  }));
+}
+
+/** Cancels the run's workflow (it marks the run cancelled); a finished run is answered as it is. */
+export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: string[], id: string) {
+  const r = await q.findRun(deps.db, projectIds, id);
+  if (!r) throw notFound('Eval run');
+  if (['pending', 'running'].includes(r.status)) {
+    try {
+      await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () => deps.temporal.client.workflow.getHandle(r.workflow_id).cancel());
+    } catch (err) {
+      throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
+    }
+    await q.setRun(deps.db, id, { status: 'cancelled', finished_at: deps.db.fn.now() });
+    await recordAudit(deps.db, { orgId: r.org_id, actor, action: 'eval_run.cancelled', resourceType: 'eval_run', resourceId: id, before: { status: r.status }, after: { status: 'cancelled' } });
+  }
+  return getRun(deps.db, projectIds, id);
+}

@@ -1,0 +1,68 @@
+import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+
+const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+});
+// A target's evaluations: judge calls answered 429/5xx are retried with exponential backoff.
+const { evaluateEvalTarget } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { maximumAttempts: 6, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** Targets per execution before continuing as new, so a 10,000-target run keeps a short history. */
+export const TARGETS_PER_EXECUTION = 500;
+const PAGE = 100;
+
+export interface EvalRunState {
+  prepared: boolean;
+  after: string | null;
+}
+
+/**
+ * An eval run (`eval-run-<id>`): lists its targets once, then evaluates them page by page with at
+ * most `concurrency` activities at once. The items in PostgreSQL say what is left, so a worker
+ * restart or a continue-as-new resumes where the run was. Cancelling marks the run cancelled.
+ */
+export async function evalRunWorkflow(runId: string, concurrency = 8, state: EvalRunState = { prepared: false, after: null }): Promise<{ status: string }> {
+  try {
+    if (!state.prepared) await prepareEvalRun(runId);
+    let after = state.after;
+    let done = 0;
+    for (;;) {
+      const page = await nextEvalTargets(runId, after, PAGE);
+      if (!page.length) break;
+      await pool(page, concurrency, async (targetId) => {
+        try {
+          await evaluateEvalTarget(runId, targetId);
+        } catch (err) {
+          if (isCancellation(err)) throw err;
+          const cause = err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err);
+          await failEvalTarget(runId, targetId, `gave up after retries: ${cause}`);
+        }
+      });
+      after = page.at(-1)!;
+      done += page.length;
+      if (done >= TARGETS_PER_EXECUTION) await continueAsNew<typeof evalRunWorkflow>(runId, concurrency, { prepared: true, after });
+    }
+    await finishEvalRun(runId, 'completed');
+    return { status: 'completed' };
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => finishEvalRun(runId, 'cancelled'));
+      throw err;
+    }
+    throw err;
+  }
+}
+
+/** Runs `fn` over `items` with at most `n` in flight (deterministic: promises only). */
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+}
