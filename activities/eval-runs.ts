@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import Ajv from 'ajv';
 import { evaluateTarget, failTarget, finishRun, nextTargets, prepareRun } from '../src/eval-runs/execute';
+import { collectOnline } from '../src/eval-runs/online';
 import { createProxyPricer } from '../src/proxy/cost';
 import type { ActivityDeps } from './deps';
 
@@ -13,6 +14,7 @@ export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
     evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat(() => evaluateTarget(deps, runId, targetId)),
     failEvalTarget: (runId: string, targetId: string, message: string) => failTarget(db, runId, targetId, message),
     finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed') => finishRun(db, runId, status),
+    collectOnlineTargets: (at: string | null) => collectOnline(db, at ? Date.parse(at) : Date.now()),
   };
 }
 

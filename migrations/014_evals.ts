@@ -16,6 +16,10 @@ export async function up(knex: Knex): Promise<void> {
       config jsonb not null,
       score_config_id uuid references score_configs(id),
       description text,
+      -- Online evaluation: {target: requests | traces, filter, sampling_rate}; null = off.
+      online jsonb,
+      -- Targets up to here have been considered for online evaluation.
+      online_watermark timestamptz,
       created_by uuid references users(id) on delete set null,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
@@ -30,6 +34,8 @@ export async function up(knex: Knex): Promise<void> {
       -- {kind: requests | traces, filter, from, to, limit}
       target jsonb not null,
       status text not null default 'pending' check (status in ('pending', 'running', 'completed', 'cancelled', 'failed')),
+      -- The rolling run of an online evaluator: items are added as matching traffic arrives.
+      online boolean not null default false,
       total integer,
       workflow_id text not null,
       error text,
@@ -39,6 +45,9 @@ export async function up(knex: Knex): Promise<void> {
       finished_at timestamptz
     );
     create index eval_runs_project_idx on eval_runs (project_id, created_at desc, id desc);
+    create unique index eval_runs_online_idx on eval_runs ((evaluator_ids[1])) where online;
+    -- Online evaluation of traces reads the ones completed since its watermark.
+    create index traces_completed_idx on traces (project_id, completed_event_at) where completed_event_at is not null;
 
     create table eval_run_items (
       run_id uuid not null references eval_runs(id) on delete cascade,

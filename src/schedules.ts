@@ -3,6 +3,7 @@ import { analyticsSchedules } from './analytics/schedules';
 import { anomalySchedules } from './anomalies/schedules';
 import { recommendationSchedules } from './recommendations/schedules';
 import { securitySchedules } from './security/schedules';
+import { evalSchedules } from './eval-runs/schedules';
 import { retentionSchedules } from './retention/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
@@ -13,7 +14,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules(), ...anomalySchedules(), ...recommendationSchedules(), ...securitySchedules(), ...retentionSchedules(), ...alertSchedules()];
+  return [...analyticsSchedules(), ...anomalySchedules(), ...recommendationSchedules(), ...securitySchedules(), ...evalSchedules(), ...retentionSchedules(), ...alertSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

@@ -1,7 +1,7 @@
 import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget } = proxyActivities<Activities>({
+const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
@@ -29,33 +29,51 @@ export interface EvalRunState {
 export async function evalRunWorkflow(runId: string, concurrency = 8, state: EvalRunState = { prepared: false, after: null }): Promise<{ status: string }> {
   try {
     if (!state.prepared) await prepareEvalRun(runId);
-    let after = state.after;
-    let done = 0;
-    for (;;) {
-      const page = await nextEvalTargets(runId, after, PAGE);
-      if (!page.length) break;
-      await pool(page, concurrency, async (targetId) => {
-        try {
-          await evaluateEvalTarget(runId, targetId);
-        } catch (err) {
-          if (isCancellation(err)) throw err;
-          const cause = err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err);
-          await failEvalTarget(runId, targetId, `gave up after retries: ${cause}`);
-        }
-      });
-      after = page.at(-1)!;
-      done += page.length;
-      if (done >= TARGETS_PER_EXECUTION) await continueAsNew<typeof evalRunWorkflow>(runId, concurrency, { prepared: true, after });
-    }
+    const r = await evaluatePending(runId, concurrency, state.after, TARGETS_PER_EXECUTION);
+    if (!r.finished) await continueAsNew<typeof evalRunWorkflow>(runId, concurrency, { prepared: true, after: r.after });
     await finishEvalRun(runId, 'completed');
     return { status: 'completed' };
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => finishEvalRun(runId, 'cancelled'));
-      throw err;
     }
     throw err;
   }
+}
+
+/**
+ * Evaluates the run's unfinished targets after `after`, page by page, `concurrency` at once, until
+ * none is left (`finished`) or `budget` targets were done. A target whose activity gave up for
+ * good has its items marked `error`; the run goes on.
+ */
+async function evaluatePending(runId: string, concurrency: number, after: string | null, budget: number): Promise<{ after: string | null; finished: boolean }> {
+  let done = 0;
+  for (;;) {
+    const page = await nextEvalTargets(runId, after, PAGE);
+    if (!page.length) return { after, finished: true };
+    await pool(page, concurrency, async (targetId) => {
+      try {
+        await evaluateEvalTarget(runId, targetId);
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        const cause = err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err);
+        await failEvalTarget(runId, targetId, `gave up after retries: ${cause}`);
+      }
+    });
+    after = page.at(-1)!;
+    done += page.length;
+    if (done >= budget) return { after, finished: false };
+  }
+}
+
+/**
+ * The `online-evaluation` schedule (every minute): queues the new matching traffic of every online
+ * evaluator, then evaluates what its rolling run has pending (a backlog continues next tick).
+ */
+export async function onlineEvaluationWorkflow(at?: string): Promise<{ runs: number }> {
+  const runs = await collectOnlineTargets(at ?? null);
+  for (const runId of runs) await evaluatePending(runId, 8, null, TARGETS_PER_EXECUTION);
+  return { runs: runs.length };
 }
 
 /** Runs `fn` over `items` with at most `n` in flight (deterministic: promises only). */

@@ -6,5 +6,5 @@ export { anomalyDetectionWorkflow } from './anomalies';
 export { retentionWorkflow } from './retention';
 export { recommendationsWorkflow } from './recommendations';
 export { securityScanWorkflow } from './security';
-export { evalRunWorkflow } from './eval-run';
+export { evalRunWorkflow, onlineEvaluationWorkflow } from './eval-run';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

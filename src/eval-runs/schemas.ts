@@ -9,22 +9,26 @@ export const RUN_STATUSES = ['pending', 'running', 'completed', 'cancelled', 'fa
 export const ITEM_STATUSES = ['pending', 'completed', 'error', 'delayed'] as const;
 
 const { measure: _m, severity: _s, finding_kind: _k, ...requestFilterFields } = alertFilterSchema.shape;
+const requestFilter = z.object(requestFilterFields).strict().optional().describe('the analytics filter (as in alert rules)');
+const traceFilter = z.object({ name: z.string().max(512).optional(), user_id: z.string().max(256).optional(), session_id: z.string().max(256).optional() }).strict().optional();
 export const targetSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('requests'),
     from: isoDateTime,
     to: isoDateTime,
     limit: z.number().int().min(1).max(10_000).default(1000).describe('the newest matching requests, at most this many'),
-    filter: z.object(requestFilterFields).strict().optional().describe('the analytics filter (as in alert rules)'),
+    filter: requestFilter,
   }).strict(),
-  z.object({
-    kind: z.literal('traces'),
-    from: isoDateTime,
-    to: isoDateTime,
-    limit: z.number().int().min(1).max(10_000).default(1000),
-    filter: z.object({ name: z.string().max(512).optional(), user_id: z.string().max(256).optional(), session_id: z.string().max(256).optional() }).strict().optional(),
-  }).strict(),
+  z.object({ kind: z.literal('traces'), from: isoDateTime, to: isoDateTime, limit: z.number().int().min(1).max(10_000).default(1000), filter: traceFilter }).strict(),
 ]);
+
+/** Online evaluation of an evaluator: new matching requests (as they are logged) or traces (as they complete), sampled. */
+const sampling = z.number().min(0).max(1).describe('the share of matching targets scored (deterministic per target)');
+export const onlineSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('requests'), filter: requestFilter, sampling_rate: sampling }).strict(),
+  z.object({ kind: z.literal('traces'), filter: traceFilter, sampling_rate: sampling }).strict(),
+]);
+export type OnlineConfig = z.infer<typeof onlineSchema>;
 export type RunTarget = z.infer<typeof targetSchema>;
 
 export const createRunBody = z
@@ -49,6 +53,7 @@ export const runSchema = z
     id: z.uuid(),
     project_id: z.uuid(),
     status: z.enum(RUN_STATUSES),
+    online: z.boolean().describe('the rolling run of an online evaluator'),
     evaluator_ids: z.array(z.uuid()),
     target: z.record(z.string(), z.unknown()),
     workflow_id: z.string().describe('the Temporal workflow (search attributes OrganizationId, ProjectId)'),

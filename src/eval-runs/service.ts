@@ -30,6 +30,7 @@ async function toView(db: Knex, r: Record<string, unknown>): Promise<RunView> {
     id: r.id as string,
     project_id: r.project_id as string,
     status: r.status as RunView['status'],
+    online: Boolean(r.online),
     evaluator_ids: r.evaluator_ids as string[],
     target: r.target as Record<string, unknown>,
     workflow_id: r.workflow_id as string,

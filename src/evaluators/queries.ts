@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 
 /** SQL of evaluators. */
-export const findEvaluator = (db: Knex, projectIds: string[], id: string) => db('evaluators').whereIn('project_id', projectIds).andWhere({ id }).first();
+const ONLINE_RUN = (db: Knex) => db.raw(`(select r.id from eval_runs r where r.online and r.evaluator_ids[1] = evaluators.id) as online_run_id`);
+export const findEvaluator = (db: Knex, projectIds: string[], id: string) =>
+  db('evaluators').whereIn('project_id', projectIds).andWhere({ id }).first('evaluators.*', ONLINE_RUN(db));
 export const findEvaluators = (db: Knex, projectId: string, ids: string[]) => db('evaluators').where({ project_id: projectId }).whereIn('id', ids);
 
 export function listEvaluators(db: Knex, projectIds: string[], type?: string) {
-  const q = db('evaluators').whereIn('project_id', projectIds);
+  const q = db('evaluators').whereIn('project_id', projectIds).select('evaluators.*', ONLINE_RUN(db));
   if (type) q.andWhere({ type });
   return q.orderBy([{ column: 'name' }, { column: 'id' }]).limit(1000);
 }
@@ -21,3 +23,17 @@ export async function updateEvaluator(db: Knex, id: string, patch: Record<string
   return r as Record<string, unknown>;
 }
 export const deleteEvaluator = (db: Knex, id: string) => db('evaluators').where({ id }).del();
+
+/** The rolling run of an online evaluator: created the first time, running while online is set. */
+export async function syncOnlineRun(db: Knex, e: { id: string; org_id: string; project_id: string; online: unknown }) {
+  if (!e.online) {
+    await db('eval_runs').where({ online: true }).whereRaw('evaluator_ids[1] = ?', [e.id]).update({ status: 'completed', finished_at: db.fn.now() });
+    return;
+  }
+  await db.raw(
+    `insert into eval_runs (org_id, project_id, evaluator_ids, target, status, online, workflow_id, started_at, created_by)
+     values (?, ?, array[?::uuid], ?::jsonb, 'running', true, 'online-evaluation', now(), 'online')
+     on conflict ((evaluator_ids[1])) where online do update set target = excluded.target, status = 'running', finished_at = null`,
+    [e.org_id, e.project_id, e.id, JSON.stringify({ ...(e.online as object), online: true })],
+  );
+}

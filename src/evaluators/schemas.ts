@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { nameSchema, timestamp } from '../http/schemas';
+import { onlineSchema } from '../eval-runs/schemas';
 
 /** Request and response contracts of /api/v1/evaluators (docs/evals.md). */
 const field = z.enum(['output', 'input']).default('output').describe('the text evaluated: the target’s output (default) or input');
@@ -47,6 +48,7 @@ const common = {
   name: nameSchema.describe('the scores it writes carry this name'),
   description: z.string().max(2000).nullable().optional(),
   score_config_id: uuidSchema.nullable().optional().describe('scores are checked against this config; its data type must be the evaluator’s'),
+  online: onlineSchema.nullable().optional().describe('score live traffic: new matching requests or completed traces, sampled; null: off'),
 };
 const withCommon = <T extends z.ZodObject>(o: T) => o.extend(common).strict();
 const [v0, v1, v2, v3, v4, v5, v6, v7] = evaluatorConfig.options;
@@ -54,7 +56,13 @@ export const createEvaluatorBody = z.discriminatedUnion('type', [
   withCommon(v0), withCommon(v1), withCommon(v2), withCommon(v3), withCommon(v4), withCommon(v5), withCommon(v6), withCommon(v7),
 ]);
 export const updateEvaluatorBody = z
-  .object({ name: nameSchema.optional(), description: z.string().max(2000).nullable().optional(), score_config_id: uuidSchema.nullable().optional(), config: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    name: nameSchema.optional(),
+    description: z.string().max(2000).nullable().optional(),
+    score_config_id: uuidSchema.nullable().optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    online: onlineSchema.nullable().optional(),
+  })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one field');
 export type CreateEvaluatorInput = z.infer<typeof createEvaluatorBody>;
@@ -73,6 +81,8 @@ export const evaluatorSchema = z
     config: z.record(z.string(), z.unknown()),
     score_data_type: z.enum(['numeric', 'categorical', 'boolean']).describe('what its scores are'),
     score_config_id: z.uuid().nullable(),
+    online: z.record(z.string(), z.unknown()).nullable().describe('online evaluation settings; null: off'),
+    online_run_id: z.uuid().nullable().describe('the rolling eval run of its online scores (GET /eval-runs/:id)'),
     description: z.string().nullable(),
     created_at: timestamp,
     updated_at: timestamp,

@@ -21,6 +21,8 @@ export const toView = (r: Record<string, unknown>): EvaluatorView => ({
   config: r.config as Record<string, unknown>,
   score_data_type: scoreTypeOf(configOf(r)),
   score_config_id: (r.score_config_id as string | null) ?? null,
+  online: (r.online as Record<string, unknown> | null) ?? null,
+  online_run_id: (r.online_run_id as string | null) ?? null,
   description: (r.description as string | null) ?? null,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
@@ -43,18 +45,20 @@ const taken = (name: string) => conflict(`An evaluator named "${name}" already e
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 export async function createEvaluator(db: Knex, actor: Principal, scope: Scope, body: CreateEvaluatorInput) {
-  const input = body as typeof body & { name: string; description?: string | null; score_config_id?: string | null };
+  const input = body as typeof body & { name: string; description?: string | null; score_config_id?: string | null; online?: object | null };
   const projectId = oneProject(scope);
   const e = { type: input.type, config: input.config } as EvaluatorConfig;
   await check(db, projectId, e, input.score_config_id);
   return db.transaction(async (trx) => {
     const row = await q.insertEvaluator(trx, {
       org_id: scope.orgId, project_id: projectId, name: input.name, type: e.type, config: JSON.stringify(e.config), score_config_id: input.score_config_id ?? null,
-      description: input.description ?? null, created_by: userIdOf(actor),
+      description: input.description ?? null, online: input.online ? JSON.stringify(input.online) : null, online_watermark: input.online ? trx.fn.now() : null, created_by: userIdOf(actor),
     });
     if (!row) throw taken(input.name);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'evaluator.created', resourceType: 'evaluator', resourceId: row.id as string, after: toView(row) });
-    return toView(row);
+    await q.syncOnlineRun(trx, row as never);
+    const view = toView((await q.findEvaluator(trx, [projectId], row.id as string))!);
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'evaluator.created', resourceType: 'evaluator', resourceId: view.id, after: view });
+    return view;
   });
 }
 
@@ -74,11 +78,18 @@ export async function updateEvaluator(db: Knex, actor: Principal, projectIds: st
     if (input.description !== undefined) patch.description = input.description;
     if (input.score_config_id !== undefined) patch.score_config_id = input.score_config_id;
     if (input.config !== undefined) patch.config = JSON.stringify(e.config);
-    const after = await q.updateEvaluator(trx, id, patch).catch((err: { code?: string }) => {
+    if (input.online !== undefined) {
+      patch.online = input.online ? JSON.stringify(input.online) : null;
+      // Turning it on scores traffic from now on (a past range is an eval run's job: a backfill).
+      if (input.online && !before.online) patch.online_watermark = trx.fn.now();
+    }
+    const row = await q.updateEvaluator(trx, id, patch).catch((err: { code?: string }) => {
       throw err.code === '23505' ? taken(String(input.name)) : err;
     });
-    await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.updated', resourceType: 'evaluator', resourceId: id, before: toView(before), after: toView(after) });
-    return toView(after);
+    if (input.online !== undefined) await q.syncOnlineRun(trx, row as never);
+    const after = toView((await q.findEvaluator(trx, [before.project_id], id))!);
+    await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.updated', resourceType: 'evaluator', resourceId: id, before: toView(before), after });
+    return after;
   });
 }
 
@@ -86,6 +97,7 @@ export async function deleteEvaluator(db: Knex, actor: Principal, projectIds: st
   return db.transaction(async (trx) => {
     const before = await q.findEvaluator(trx, projectIds, id);
     if (!before) throw notFound('Evaluator');
+    await q.syncOnlineRun(trx, { ...before, online: null });
     await q.deleteEvaluator(trx, id);
     await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.deleted', resourceType: 'evaluator', resourceId: id, before: toView(before) });
     return { id, deleted: true as const };

@@ -109,6 +109,34 @@ describe('eval runs', () => {
     judgeDelay = 20;
   }, 60_000);
 
+  it('online: new matching requests and completed traces are scored as they arrive, sampled; 0.0 scores none', async () => {
+    const create = async (body: Record<string, unknown>) => (await api(app, 'POST', '/api/v1/evaluators', { token: t.fullKey, body })).body.data;
+    const all = await create({ name: 'online-all', type: 'contains', config: { value: 'answer' }, online: { kind: 'requests', sampling_rate: 1, filter: { model: 'gpt-4o' } } });
+    const none = await create({ name: 'online-none', type: 'contains', config: { value: 'answer' }, online: { kind: 'requests', sampling_rate: 0 } });
+    const traces = await create({ name: 'online-traces', type: 'contains', config: { value: 'shipped' }, online: { kind: 'traces', sampling_rate: 1 } });
+    expect(all.online_run_id).toEqual(expect.any(String));
+    const fresh = Array.from({ length: 6 }, (_, i) =>
+      requestRow({ orgId: t.orgId, projectId: t.projectId }, { model: i < 4 ? 'gpt-4o' : 'gpt-4o-mini', log_mode: 'full', request_body: '{"messages":[{"role":"user","content":"hi"}]}', response_body: '{"choices":[{"message":{"content":"the answer"}}]}' }));
+    await writeRows(app.database.db, fresh);
+    const now = new Date().toISOString();
+    await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'online-trace', name: 'agent', start_time: now, end_time: now, status: 'completed', output: { text: 'it shipped today' } } });
+    const tick = () => app.runtime.ctx.temporal.client.workflow.execute('onlineEvaluationWorkflow', { taskQueue: app.config.TEMPORAL_TASK_QUEUE, workflowId: `online-${Math.random()}`, args: [new Date(Date.now() + 60_000).toISOString()] });
+    await tick();
+    const scores = async (name: string) => app.database.db('scores').where({ project_id: t.projectId, name, source: 'eval' });
+    expect((await scores('online-all')).map((s) => s.request_id).sort()).toEqual(fresh.slice(0, 4).map((r) => r.id).sort());
+    expect(await scores('online-none')).toEqual([]);
+    expect((await scores('online-traces')).map((s) => [s.trace_id, s.value])).toEqual([['online-trace', 1]]);
+    // The next tick finds nothing new: nothing is scored twice.
+    await tick();
+    expect(await scores('online-all')).toHaveLength(4);
+    expect((await run(all.online_run_id)).counts).toMatchObject({ completed: 4, pending: 0 });
+    // Turned off, the evaluator's rolling run stops.
+    await api(app, 'PATCH', `/api/v1/evaluators/${all.id}`, { token: t.fullKey, body: { online: null } });
+    expect((await run(all.online_run_id)).status).toBe('completed');
+    expect(none.online).toMatchObject({ sampling_rate: 0 });
+    expect(traces.online).toMatchObject({ kind: 'traces' });
+  }, 60_000);
+
   it('refuses bad input with 4xx', async () => {
     const post = (body: unknown) => api(app, 'POST', '/api/v1/eval-runs', { token: t.fullKey, body });
     expect((await post({ evaluator_ids: [], target: { kind: 'requests', ...range } })).status).toBe(400);
