@@ -46,6 +46,8 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index eval_runs_project_idx on eval_runs (project_id, created_at desc, id desc);
     create unique index eval_runs_online_idx on eval_runs ((evaluator_ids[1])) where online;
+    -- Prompt version labels (production, staging, …): name@label resolves to the version holding it.
+    alter table prompt_versions add column labels text[] not null default '{}';
     -- Online evaluation of traces reads the ones completed since its watermark.
     create index traces_completed_idx on traces (project_id, completed_event_at) where completed_event_at is not null;
 
@@ -68,5 +70,5 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists eval_run_items, eval_runs, evaluators');
+  await knex.raw('drop table if exists eval_run_items, eval_runs, evaluators; alter table prompt_versions drop column if exists labels; drop index if exists traces_completed_idx');
 }

@@ -75,6 +75,8 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
   let usage: Usage | null = null;
   if (stream && res.statusCode < 400) {
     let buf = '';
+    // Anthropic streams its usage in parts: input with message_start, output with message_delta.
+    const parts: Record<string, unknown> = {};
     for await (const chunk of res.body) {
       const text = chunk.toString();
       raw += text;
@@ -91,7 +93,8 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
         }
         const delta: string = ev.choices?.[0]?.delta?.content ?? (ev.type === 'content_block_delta' ? ev.delta?.text : '') ?? '';
         if (delta) content += delta, c.onDelta!(delta);
-        usage = (anthropic ? anthropicUsage(ev.usage ?? ev.message?.usage) : openaiUsage(ev.usage)) ?? usage;
+        if (anthropic) Object.assign(parts, ev.message?.usage ?? {}, ev.type === 'message_delta' ? ev.usage : {});
+        usage = (anthropic ? anthropicUsage(parts) : openaiUsage(ev.usage)) ?? usage;
       }
     }
   } else {

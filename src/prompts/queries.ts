@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { PromptRef } from '../proxy/service-headers';
+import { templateVariables } from './variables';
 import type { PromptView, VersionInput, VersionView } from './schemas';
 
 type Db = Knex | Knex.Transaction;
 
 const versionCols = (t = 'v') =>
-  [`${t}.id`, `${t}.prompt_id`, `${t}.project_id`, 'p.name', `${t}.version`, `${t}.content`, `${t}.model`, `${t}.parameters`, `${t}.commit_message`, `${t}.created_by`, `${t}.created_at`] as const;
+  [`${t}.id`, `${t}.prompt_id`, `${t}.project_id`, 'p.name', `${t}.version`, `${t}.content`, `${t}.model`, `${t}.parameters`, `${t}.commit_message`, `${t}.created_by`, `${t}.created_at`, `${t}.labels`] as const;
 
 const toVersion = (r: Record<string, any>): VersionView => ({
   id: r.id,
@@ -19,6 +20,8 @@ const toVersion = (r: Record<string, any>): VersionView => ({
   commit_message: r.commit_message ?? null,
   created_by: r.created_by ?? null,
   created_at: r.created_at,
+  labels: r.labels ?? [],
+  variables: templateVariables(r.content),
 });
 
 const toPrompt = (r: Record<string, any>): PromptView => ({
@@ -78,8 +81,9 @@ export async function insertVersion(
       parameters: v.parameters ? JSON.stringify(v.parameters) : null,
       commit_message: v.commit_message ?? null,
       created_by: createdBy,
+      labels: v.labels ?? [],
     })
-    .returning(['id', 'prompt_id', 'project_id', 'version', 'content', 'model', 'parameters', 'commit_message', 'created_by', 'created_at']);
+    .returning(['id', 'prompt_id', 'project_id', 'version', 'content', 'model', 'parameters', 'commit_message', 'created_by', 'created_at', 'labels']);
   await trx('prompts').where({ id: prompt.id }).update({ updated_at: trx.fn.now() });
   return toVersion({ ...row, name: prompt.name });
 }
@@ -112,8 +116,23 @@ export async function findVersionByRef(db: Knex, projectIds: string[], ref: Prom
   else {
     q.andWhere('p.name', ref.name);
     if (ref.version === 'latest') q.orderBy('v.version', 'desc');
+    else if (typeof ref.version === 'object') q.andWhereRaw('? = any(v.labels)', [ref.version.label]);
     else q.andWhere('v.version', ref.version);
   }
   const row = await q.first();
   return row ? toVersion(row) : null;
+}
+
+/** Takes `labels` off every other version of the prompt (a label names one version at a time). */
+export async function releaseLabels(trx: Knex.Transaction, promptId: string, labels: string[], keepVersionId: string | null): Promise<void> {
+  if (!labels.length) return;
+  await trx.raw(
+    `update prompt_versions set labels = array(select l from unnest(labels) l where l <> all(?::text[]))
+      where prompt_id = ? and labels && ?::text[] and id is distinct from ?`,
+    [labels, promptId, labels, keepVersionId],
+  );
+}
+
+export async function setVersionLabels(trx: Knex.Transaction, versionId: string, labels: string[]) {
+  await trx('prompt_versions').where({ id: versionId }).update({ labels });
 }

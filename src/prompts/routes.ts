@@ -3,6 +3,7 @@ import { validationError } from '../http/errors';
 import { route } from '../http/route';
 import {
   createPromptSchema,
+  labelsBody,
   projectQuery,
   promptParams,
   promptSchema,
@@ -13,7 +14,7 @@ import {
   versionInputSchema,
   versionSelector,
 } from './schemas';
-import { addVersion, createPrompt, deletePrompt, listPrompts, promptVersion, promptWithVersions, resolveRef } from './service';
+import { addVersion, createPrompt, deletePrompt, listPrompts, promptVersion, promptWithVersions, resolveRef, setLabels } from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Prompts', auth: 'jwt', notFound: 'Prompt' } as const;
@@ -89,6 +90,22 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
         const selector = versionSelector.safeParse({ version: params.version });
         if (!selector.success) throw validationError(selector.error, 'params');
         return promptVersion(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, selector.data.version);
+      },
+    }),
+    route({
+      ...common,
+      method: 'put',
+      path: '/api/v1/prompts/:id/versions/:version/labels',
+      summary: 'Set a version’s labels (e.g. production); each label moves off the version that held it',
+      roles: WRITERS,
+      params: promptVersionParams,
+      query: projectQuery,
+      body: labelsBody,
+      response: promptVersionSchema,
+      handler: async ({ principal, params, query, body }) => {
+        const selector = versionSelector.safeParse({ version: params.version });
+        if (!selector.success) throw validationError(selector.error, 'params');
+        return setLabels(db, principal, await scopeOf(principal, query.project_id), params.id, selector.data.version, body.labels);
       },
     }),
     route({

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { timestamp } from '../http/schemas';
-import { PROMPT_NAME } from '../proxy/service-headers';
+import { PROMPT_LABEL, PROMPT_NAME } from '../proxy/service-headers';
 
 export const promptNameSchema = z.string().regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
 
+export const labelsSchema = z.array(z.string().regex(PROMPT_LABEL, 'lower-case letters, digits, _ and -, starting with a letter; not latest')).max(20);
+export const labelsBody = z.object({ labels: labelsSchema.describe('the version’s labels, replacing the ones it had') }).strict();
 const message = z.object({ role: z.string().min(1).max(64), content: z.unknown() }).passthrough();
 export const versionInputSchema = z
   .object({
@@ -13,6 +15,7 @@ export const versionInputSchema = z
     model: z.string().min(1).max(200).nullable().optional(),
     parameters: z.record(z.string(), z.unknown()).nullable().optional(),
     commit_message: z.string().max(2000).nullable().optional(),
+    labels: labelsSchema.optional().describe('labels this version takes (moved from the version holding them)'),
   })
   .strict();
 export type VersionInput = z.infer<typeof versionInputSchema>;
@@ -47,6 +50,8 @@ export const promptVersionSchema = z
     commit_message: z.string().nullable(),
     created_by: z.uuid().nullable(),
     created_at: timestamp,
+    labels: z.array(z.string()).describe('e.g. production: `x-service-prompt-version: <name>@<label>` resolves to this version'),
+    variables: z.array(z.string()).describe('the {{variables}} the template uses'),
   })
   .meta({ id: 'PromptVersion' });
 
@@ -86,4 +91,6 @@ export interface VersionView {
   commit_message: string | null;
   created_by: string | null;
   created_at: Date;
+  labels: string[];
+  variables: string[];
 }

@@ -37,7 +37,23 @@ export async function promptWithVersions(db: Knex, projectIds: string[], id: str
 
 async function addVersionLocked(trx: Knex.Transaction, promptId: string, v: VersionInput, createdBy: string | null): Promise<VersionView> {
   const prompt = await q.lockPrompt(trx, promptId);
+  await q.releaseLabels(trx, promptId, v.labels ?? [], null);
   return q.insertVersion(trx, prompt, await q.nextVersionNumber(trx, promptId), v, createdBy);
+}
+
+/** Sets a version's labels (each moved off the version that held it), audited. */
+export async function setLabels(db: Knex, actor: Principal, scope: Scope, promptId: string, selector: string, labels: string[]) {
+  const prompt = await requirePrompt(db, scope.projectIds, promptId);
+  return db.transaction(async (trx) => {
+    await q.lockPrompt(trx, prompt.id);
+    const v = await resolvePromptRef(trx as unknown as Knex, [prompt.project_id], { kind: 'name', name: prompt.name, version: selector === 'latest' ? 'latest' : Number(selector) });
+    if (!v) throw versionNotFound();
+    const unique = [...new Set(labels)];
+    await q.releaseLabels(trx, prompt.id, unique, v.id);
+    await q.setVersionLabels(trx, v.id, unique);
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'prompt_version.labels_set', resourceType: 'prompt_version', resourceId: v.id, before: { labels: v.labels }, after: { labels: unique } });
+    return { ...v, labels: unique };
+  });
 }
 
 /** Creates a prompt (409 when the name is taken in the project), with an optional first version. */

@@ -59,7 +59,9 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       expect((await q('greeter@latest')).body.data).toMatchObject({ version: 4 });
       expect((await q(v1.id)).body.data).toMatchObject({ version: 1 });
       expect((await q('greeter@99')).status).toBe(404);
-      expect((await q('greeter@v1')).status).toBe(400);
+      // Lower-case words are labels (an unknown one is a 404); anything else after @ is malformed.
+      expect((await q('greeter@v1')).status).toBe(404);
+      expect((await q('greeter@V 1')).status).toBe(400);
       const byPath = await api(h.app, 'GET', `/api/v1/prompts/${promptId}/versions/latest`, asAdmin());
       expect(byPath.body.data.version).toBe(4);
     });
