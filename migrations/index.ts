@@ -15,6 +15,7 @@ import * as m011 from './011_alerts';
 import * as m012 from './012_security';
 import * as m013 from './013_scores';
 import * as m014 from './014_evals';
+import * as m015 from './015_datasets';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -37,6 +38,7 @@ const migrations: Record<string, Knex.Migration> = {
   '012_security': m012,
   '013_scores': m013,
   '014_evals': m014,
+  '015_datasets': m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

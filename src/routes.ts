@@ -10,6 +10,7 @@ import { scoreRoutes } from './scores/routes';
 import { evaluatorRoutes } from './evaluators/routes';
 import { evalRunRoutes } from './eval-runs/routes';
 import { playgroundRoutes } from './playground/routes';
+import { datasetRoutes } from './datasets/routes';
 import { auditRoutes } from './audit/routes';
 import { healthRoutes } from './health/routes';
 import { ingestRoutes } from './ingest/routes';
@@ -35,7 +36,7 @@ import { webhookRoutes } from './webhooks/routes';
 export function buildRoutes(ctx: AppContext, services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
-  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
+  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
   routes.push(...alertRoutes(ctx, services.analytics));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
