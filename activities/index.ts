@@ -6,6 +6,7 @@ import { retentionActivities } from './retention';
 import { recommendationActivities } from './recommendations';
 import { securityActivities } from './security';
 import { evalRunActivities } from './eval-runs';
+import { experimentActivities } from './experiments';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...recommendationActivities(deps),
     ...securityActivities(deps),
     ...evalRunActivities(deps),
+    ...experimentActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
   };

@@ -39,11 +39,15 @@ export async function up(knex: Knex): Promise<void> {
       source text not null check (source in ('api', 'eval', 'annotation')),
       comment text,
       config_id uuid references score_configs(id),
-      target_type text not null check (target_type in ('request', 'trace', 'span', 'session')),
+      target_type text not null check (target_type in ('request', 'trace', 'span', 'session', 'experiment_item')),
       request_id uuid,
       trace_id text,
       span_id text,
       session_id text,
+      -- An experiment's run of a dataset item (experiments, migrations/016_experiments.ts).
+      experiment_id uuid,
+      experiment_item_id text,
+      experiment_repetition integer,
       created_by text,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
@@ -51,7 +55,8 @@ export async function up(knex: Knex): Promise<void> {
       check ((target_type = 'request') = (request_id is not null)),
       check (target_type <> 'span' or (trace_id is not null and span_id is not null)),
       check (target_type <> 'trace' or (trace_id is not null and span_id is null)),
-      check ((target_type = 'session') = (session_id is not null))
+      check ((target_type = 'session') = (session_id is not null)),
+      check ((target_type = 'experiment_item') = (experiment_id is not null and experiment_item_id is not null and experiment_repetition is not null))
     );
     create index scores_project_idx on scores (project_id, created_at desc, id desc);
     create index scores_name_idx on scores (project_id, name, created_at);
@@ -59,6 +64,7 @@ export async function up(knex: Knex): Promise<void> {
     create index scores_trace_idx on scores (project_id, trace_id) where trace_id is not null;
     create index scores_session_idx on scores (project_id, session_id) where session_id is not null;
     create index scores_config_idx on scores (config_id) where config_id is not null;
+    create index scores_experiment_idx on scores (experiment_id, experiment_item_id) where experiment_id is not null;
   `);
 }
 

@@ -16,6 +16,7 @@ import * as m012 from './012_security';
 import * as m013 from './013_scores';
 import * as m014 from './014_evals';
 import * as m015 from './015_datasets';
+import * as m016 from './016_experiments';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -39,6 +40,7 @@ const migrations: Record<string, Knex.Migration> = {
   '013_scores': m013,
   '014_evals': m014,
   '015_datasets': m015,
+  '016_experiments': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

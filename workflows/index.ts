@@ -7,4 +7,5 @@ export { retentionWorkflow } from './retention';
 export { recommendationsWorkflow } from './recommendations';
 export { securityScanWorkflow } from './security';
 export { evalRunWorkflow, onlineEvaluationWorkflow } from './eval-run';
+export { experimentWorkflow } from './experiment';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';

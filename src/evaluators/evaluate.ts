@@ -25,6 +25,10 @@ const asText = (v: unknown) => (v === null || v === undefined ? '' : typeof v ==
 
 export function expectedOf(target: EvalTarget, c: { expected?: string | undefined; expected_path?: string | undefined }): string {
   if (c.expected !== undefined) return c.expected;
+  if (c.expected_path === undefined) {
+    if (target.expected === undefined) throw new EvaluationError('nothing to compare with: set expected or expected_path');
+    return target.expected;
+  }
   const v = pick(target, c.expected_path!);
   if (v === null) throw new EvaluationError(`the target has nothing at ${c.expected_path}`);
   return asText(v);

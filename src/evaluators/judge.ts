@@ -18,7 +18,7 @@ export function render(j: Judge, t: EvalTarget): string {
     if (name === 'input') return t.input;
     if (name === 'output') return t.output;
     if (name === 'expected') {
-      if (j.expected === undefined && j.expected_path === undefined) throw new EvaluationError('the template uses {{expected}} but the evaluator sets neither expected nor expected_path');
+      if (j.expected === undefined && j.expected_path === undefined && t.expected === undefined) throw new EvaluationError('the template uses {{expected}} but the evaluator sets neither expected nor expected_path');
       return expectedOf(t, j);
     }
     if (name.startsWith('metadata.')) return text(t.doc.metadata[name.slice('metadata.'.length)]);

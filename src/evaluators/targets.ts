@@ -12,8 +12,10 @@ export interface EvalTarget {
   orgId: string;
   input: string;
   output: string;
-  /** What JSONPath variables read: {input, output, metadata}. */
-  doc: { input: unknown; output: unknown; metadata: Record<string, unknown> };
+  /** What JSONPath variables read: {input, output, metadata} (and `expected` for a dataset item). */
+  doc: { input: unknown; output: unknown; metadata: Record<string, unknown>; expected?: unknown };
+  /** A dataset item's expected output: what `{{expected}}` and expected-less evaluators compare with. */
+  expected?: string;
   latencyMs: number | null;
   costUsd: number | null;
 }

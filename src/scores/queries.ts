@@ -9,12 +9,13 @@ export async function targetProjects(db: Knex, projectIds: string[], t: { reques
 
 /** Inserts or (same id, same project) updates a score; undefined when the id belongs to another project. */
 export async function upsertScore(db: Knex, row: Record<string, unknown>): Promise<{ row: Record<string, unknown>; created: boolean } | undefined> {
-  const cols = 'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, request_id, trace_id, span_id, session_id, created_by';
+  const cols = 'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, request_id, trace_id, span_id, session_id, experiment_id, experiment_item_id, experiment_repetition, created_by';
   const { rows } = await db.raw<{ rows: (Record<string, unknown> & { created: boolean })[] }>(
     `insert into scores as s (${cols}) select ${cols} from json_populate_record(null::scores, ?::json)
      on conflict (id) do update set name = excluded.name, data_type = excluded.data_type, value = excluded.value, string_value = excluded.string_value,
        source = excluded.source, comment = excluded.comment, config_id = excluded.config_id, target_type = excluded.target_type, request_id = excluded.request_id,
-       trace_id = excluded.trace_id, span_id = excluded.span_id, session_id = excluded.session_id, updated_at = now()
+       trace_id = excluded.trace_id, span_id = excluded.span_id, session_id = excluded.session_id, experiment_id = excluded.experiment_id,
+       experiment_item_id = excluded.experiment_item_id, experiment_repetition = excluded.experiment_repetition, updated_at = now()
      where s.project_id = excluded.project_id
      returning s.*, (xmax = 0) as created`,
     [JSON.stringify(row)],
@@ -36,6 +37,7 @@ export interface ListFilter {
   traceId?: string | undefined;
   spanId?: string | undefined;
   sessionId?: string | undefined;
+  experimentId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   after: [string, string] | null;
@@ -44,7 +46,7 @@ export interface ListFilter {
 
 export function listScores(db: Knex, f: ListFilter) {
   const q = db('scores').whereIn('project_id', f.projectIds);
-  const eq: [string, string | undefined][] = [['name', f.name], ['source', f.source], ['data_type', f.dataType], ['config_id', f.configId], ['target_type', f.targetType], ['request_id', f.requestId], ['trace_id', f.traceId], ['span_id', f.spanId], ['session_id', f.sessionId]];
+  const eq: [string, string | undefined][] = [['name', f.name], ['source', f.source], ['data_type', f.dataType], ['config_id', f.configId], ['target_type', f.targetType], ['request_id', f.requestId], ['trace_id', f.traceId], ['span_id', f.spanId], ['session_id', f.sessionId], ['experiment_id', f.experimentId]];
   for (const [col, v] of eq) if (v !== undefined) q.andWhere(col, v);
   if (f.from) q.andWhere('created_at', '>=', f.from);
   if (f.to) q.andWhere('created_at', '<', f.to);
@@ -58,3 +60,10 @@ export const deleteScore = (db: Knex, id: string) => db('scores').where({ id }).
 /** Scores of requests or of traces (and their spans), for the request and trace reads. */
 export const scoresOfRequests = (db: Knex, ids: string[]) => db('scores').whereIn('request_id', ids).orderBy([{ column: 'created_at' }, { column: 'id' }]);
 export const scoresOfTrace = (db: Knex, projectId: string, traceId: string) => db('scores').where({ project_id: projectId, trace_id: traceId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+
+/** The project of an experiment's item run, when the experiment is in these projects. */
+export async function experimentItemProjects(db: Knex, projectIds: string[], experimentId: string, itemId: string, repetition: number): Promise<string[]> {
+  const rows = await db('experiment_items as i').join('experiments as e', 'e.id', 'i.experiment_id').whereIn('e.project_id', projectIds)
+    .andWhere({ 'i.experiment_id': experimentId, 'i.item_id': itemId, 'i.repetition': repetition }).select('e.project_id');
+  return rows.map((r) => r.project_id as string);
+}

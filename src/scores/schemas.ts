@@ -6,7 +6,7 @@ import { DATA_TYPES } from '../score-configs/schemas';
 
 /** Request and response contracts of /api/v1/scores (docs/scores.md). */
 export const SOURCES = ['api', 'eval', 'annotation'] as const;
-export const TARGETS = ['request', 'trace', 'span', 'session'] as const;
+export const TARGETS = ['request', 'trace', 'span', 'session', 'experiment_item'] as const;
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 export const createScoreBody = z
@@ -23,10 +23,17 @@ export const createScoreBody = z
     trace_id: text(128).optional(),
     span_id: text(128).optional().describe('with trace_id: the score targets that span'),
     session_id: text(256).optional(),
+    experiment_id: uuidSchema.optional().describe('with experiment_item_id (and repetition): an experiment’s run of a dataset item'),
+    experiment_item_id: text(128).optional(),
+    repetition: z.number().int().min(0).max(99).optional(),
   })
   .strict()
   .refine((b) => b.value !== undefined || b.string_value !== undefined, 'send value or string_value')
-  .refine((b) => [b.request_id, b.trace_id, b.session_id].filter((v) => v !== undefined).length === 1, 'name exactly one target: request_id, trace_id (with span_id for a span) or session_id')
+  .refine(
+    (b) => [b.request_id, b.trace_id, b.session_id, b.experiment_id].filter((v) => v !== undefined).length === 1,
+    'name exactly one target: request_id, trace_id (with span_id for a span), session_id, or experiment_id with experiment_item_id',
+  )
+  .refine((b) => (b.experiment_id === undefined) === (b.experiment_item_id === undefined), 'experiment_id and experiment_item_id go together')
   .refine((b) => b.span_id === undefined || b.trace_id !== undefined, 'span_id needs its trace_id');
 export type CreateScoreInput = z.infer<typeof createScoreBody>;
 
@@ -44,6 +51,7 @@ export const listScoresQuery = z
     trace_id: z.string().max(128).optional(),
     span_id: z.string().max(128).optional(),
     session_id: z.string().max(256).optional(),
+    experiment_id: uuidSchema.optional(),
     from: isoDateTime.optional().describe('created at or after'),
     to: isoDateTime.optional().describe('created before'),
     limit: limitQuery(50, 200),
@@ -68,6 +76,9 @@ export const scoreSchema = z
     trace_id: z.string().nullable(),
     span_id: z.string().nullable(),
     session_id: z.string().nullable(),
+    experiment_id: z.uuid().nullable(),
+    experiment_item_id: z.string().nullable(),
+    experiment_repetition: z.number().int().nullable(),
     created_by: z.string().nullable(),
     created_at: timestamp,
     updated_at: timestamp,

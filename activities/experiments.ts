@@ -1,0 +1,25 @@
+import { Context } from '@temporalio/activity';
+import Ajv from 'ajv';
+import { failItem, finishExperiment, pendingItems } from '../src/experiments/queries';
+import { runItem } from '../src/experiments/run';
+import { createProxyPricer } from '../src/proxy/cost';
+import type { ActivityDeps } from './deps';
+
+/** Side effects of experiments: the pending item runs, one item run (model call and scores), the experiment's status. */
+export function experimentActivities({ db, keyring, config }: ActivityDeps) {
+  const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
+  return {
+    nextExperimentItems: (id: string, after: string | null, limit: number) => pendingItems(db, id, after, limit),
+    runExperimentItem: async (id: string, itemId: string, repetition: number) => {
+      const ctx = Context.current();
+      const beat = setInterval(() => ctx.heartbeat(), 2_000);
+      try {
+        return await runItem(deps, id, itemId, repetition);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+    failExperimentItem: (id: string, itemId: string, repetition: number, message: string) => failItem(db, id, itemId, repetition, message),
+    finishExperiment: (id: string, status: 'completed' | 'cancelled') => finishExperiment(db, id, status),
+  };
+}

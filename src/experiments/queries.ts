@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+
+/** SQL of experiments and their item runs. */
+export const findExperiment = (db: Knex, projectIds: string[], id: string) => db('experiments').whereIn('project_id', projectIds).andWhere({ id }).first();
+
+/** Pending item runs after `after` (a `<item_id>#<repetition>` key), in key order. */
+export async function pendingItems(db: Knex, id: string, after: string | null, limit: number) {
+  const q = db('experiment_items').where({ experiment_id: id, status: 'pending' }).select('item_id', 'repetition', db.raw(`item_id || '#' || lpad(repetition::text, 2, '0') as key`));
+  if (after) q.andWhereRaw(`item_id || '#' || lpad(repetition::text, 2, '0') > ?`, [after]);
+  return (await q.orderByRaw('3').limit(limit)) as { item_id: string; repetition: number; key: string }[];
+}
+
+export const failItem = (db: Knex, id: string, itemId: string, repetition: number, error: string) =>
+  db('experiment_items').where({ experiment_id: id, item_id: itemId, repetition, status: 'pending' }).update({ status: 'error', error: error.slice(0, 2000), updated_at: db.fn.now() });
+
+export const finishExperiment = (db: Knex, id: string, status: 'completed' | 'cancelled') =>
+  db('experiments').where({ id }).whereIn('status', ['running', 'awaiting_outputs']).update({ status, finished_at: db.fn.now() });
+
+/** Counts, cost and latency percentiles of an experiment's item runs, and the mean of each score name. */
+export async function experimentStats(db: Knex, id: string) {
+  const [counts, agg, scores] = await Promise.all([
+    db('experiment_items').where({ experiment_id: id }).select('status').count('* as n').groupBy('status'),
+    db('experiment_items').where({ experiment_id: id }).select(
+      db.raw('coalesce(sum(cost_usd), 0)::float8 as cost'),
+      db.raw('percentile_cont(0.5) within group (order by latency_ms) as p50'),
+      db.raw('percentile_cont(0.95) within group (order by latency_ms) as p95'),
+    ).first(),
+    db('scores').where({ experiment_id: id }).select('name').avg('value as mean').count('* as n').groupBy('name').orderBy('name'),
+  ]);
+  return { counts: counts as { status: string; n: string }[], agg: agg as { cost: number; p50: number | null; p95: number | null }, scores: scores as { name: string; mean: string | null; n: string }[] };
+}
+
+export function listItemRuns(db: Knex, id: string, f: { status?: string | undefined; after: [string, number] | null; limit: number }) {
+  const q = db('experiment_items').where({ experiment_id: id });
+  if (f.status) q.andWhere({ status: f.status });
+  if (f.after) q.andWhereRaw('(item_id, repetition) > (?, ?)', f.after);
+  return q.orderBy([{ column: 'item_id' }, { column: 'repetition' }]).limit(f.limit + 1);
+}
+
+/** Score values of item runs: `<item>#<repetition>` → name → value. */
+export async function itemScores(db: Knex, id: string, itemIds?: string[]) {
+  const q = db('scores').where({ experiment_id: id }).select('experiment_item_id', 'experiment_repetition', 'name', 'value');
+  if (itemIds) q.whereIn('experiment_item_id', itemIds);
+  const out = new Map<string, Record<string, number | null>>();
+  for (const s of await q) {
+    const k = `${s.experiment_item_id}#${s.experiment_repetition}`;
+    out.set(k, { ...(out.get(k) ?? {}), [s.name]: s.value === null ? null : Number(s.value) });
+  }
+  return out;
+}

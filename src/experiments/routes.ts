@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { route } from '../http/route';
+import { createProxyPricer } from '../proxy/cost';
+import { compare } from './compare';
+import { compareQuery, createExperimentBody, experimentItemSchema, experimentParams, experimentQuery, experimentSchema, itemsQuery, listExperimentsQuery, outputsBody } from './schemas';
+import { cancelExperiment, createExperiment, getExperiment, listExperiments, listItems, postOutputs, type ExperimentDeps } from './service';
+
+const WRITERS = ['admin', 'editor'] as const;
+const common = { tag: 'Experiments', auth: 'jwt', notFound: 'Experiment' } as const;
+const BASE = '/api/v1/experiments';
+
+const compareSchema = z
+  .object({
+    baseline: z.uuid(),
+    experiments: z.array(z.object({ id: z.uuid(), name: z.string(), aggregate: z.record(z.string(), z.unknown()), delta: z.record(z.string(), z.unknown()).nullable() })),
+    items: z.array(z.object({ item_id: z.string(), runs: z.record(z.string(), z.object({ outputs: z.array(z.unknown()), scores: z.record(z.string(), z.number()) })) })),
+    regressions: z.array(z.object({ item_id: z.string(), experiment_id: z.uuid(), name: z.string(), baseline: z.number(), value: z.number(), delta: z.number() })),
+  })
+  .meta({ id: 'ExperimentComparison' });
+
+/** /api/v1/experiments: JWT; every role reads, admin and editor start, post outputs and cancel (docs/experiments.md). */
+export const experimentRoutes = (ctx: AppContext) => {
+  const { db, auth } = ctx;
+  const deps: ExperimentDeps = { db, keyring: ctx.keyring, config: ctx.config, pricer: createProxyPricer(), temporal: ctx.temporal, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE };
+  const scope = async (principal: Parameters<typeof auth.projectScope>[0], projectId: unknown) => (await auth.projectScope(principal, projectId)).projectIds;
+  return [
+    route({ ...common, method: 'get', path: BASE, summary: 'List experiments, newest first', query: listExperimentsQuery, response: experimentSchema.array(), handler: async ({ principal, query }) => listExperiments(db, await scope(principal, query.project_id), query) }),
+    route({
+      ...common, method: 'post', path: BASE, summary: 'Start an experiment: a prompt subject runs as a Temporal workflow; an external one waits for its outputs', roles: WRITERS,
+      body: createExperimentBody, status: 201, response: experimentSchema, handler: async ({ principal, body }) => createExperiment(deps, principal, await auth.projectScope(principal, body.project_id), body),
+    }),
+    route({ ...common, method: 'get', path: `${BASE}/compare`, summary: 'Compare experiments per item, with aggregate deltas against the first and regressed items', query: compareQuery, response: compareSchema, handler: async ({ principal, query }) => compare(db, await scope(principal, query.project_id), query.ids.split(','), query.regression_threshold) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, mean scores, cost and latency of an experiment', params: experimentParams, query: experimentQuery, response: experimentSchema, handler: async ({ principal, params, query }) => getExperiment(db, await scope(principal, query.project_id), params.id) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id/items`, summary: 'Item runs with outputs and scores (cursor)', params: experimentParams, query: itemsQuery, envelope: 'page', response: experimentItemSchema, handler: async ({ principal, params, query }) => listItems(db, await scope(principal, query.project_id), params.id, query) }),
+    route({
+      ...common, method: 'post', path: `${BASE}/:id/outputs`, summary: 'Post an external application’s outputs (scored on arrival)', roles: WRITERS, params: experimentParams, query: experimentQuery, body: outputsBody,
+      response: z.object({ results: z.array(z.object({ item_id: z.string(), repetition: z.number().int(), status: z.string() })), experiment: experimentSchema }),
+      handler: async ({ principal, params, query, body }) => postOutputs(deps, await scope(principal, query.project_id), params.id, body),
+    }),
+    route({ ...common, method: 'post', path: `${BASE}/:id/cancel`, summary: 'Cancel an experiment', roles: WRITERS, params: experimentParams, query: experimentQuery, response: experimentSchema, handler: async ({ principal, params, query }) => cancelExperiment(deps, principal, await scope(principal, query.project_id), params.id) }),
+  ];
+};

@@ -1,0 +1,156 @@
+import Ajv from 'ajv';
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { findEvaluators } from '../evaluators/queries';
+import { HttpError, badRequest, conflict, notFound } from '../http/errors';
+import { cursorCodec, pageOf } from '../http/pagination';
+import type { LlmDeps } from '../llm/call';
+import { resolvePromptRef } from '../prompts/service';
+import { parsePromptRef } from '../proxy/service-headers';
+import { oneProject } from '../score-configs/service';
+import type { Temporal } from '../temporal/client';
+import { searchAttributes } from '../temporal/names';
+import { itemsAt } from '../datasets/queries';
+import * as q from './queries';
+import { scoreItem } from './run';
+import type { CreateExperimentInput, ExperimentView, OutputsInput } from './schemas';
+
+/** Experiments: a subject run over a dataset version, scored (docs/experiments.md). */
+export interface ExperimentDeps extends LlmDeps {
+  temporal: Temporal;
+  taskQueue: string;
+}
+type Scope = { orgId: string; projectIds: string[] };
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
+const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
+const MAX_RUNS = 10_000;
+
+export async function toView(db: Knex, r: Record<string, any>): Promise<ExperimentView> {
+  const s = await q.experimentStats(db, r.id);
+  const counts = { pending: 0, completed: 0, error: 0 };
+  for (const c of s.counts) counts[c.status as keyof typeof counts] = Number(c.n);
+  const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000);
+  return {
+    id: r.id, project_id: r.project_id, name: r.name, dataset_id: r.dataset_id, dataset_version: iso(r.dataset_version)!, subject: r.subject, evaluator_ids: r.evaluator_ids,
+    repetitions: r.repetitions, status: r.status, workflow_id: r.workflow_id ?? null, counts,
+    scores: s.scores.map((x) => ({ name: x.name, mean: x.mean === null ? null : Math.round(Number(x.mean) * 1e6) / 1e6, count: Number(x.n) })),
+    cost_usd: Math.round(Number(s.agg.cost) * 1e10) / 1e10, latency_p50_ms: round(s.agg.p50), latency_p95_ms: round(s.agg.p95), error: r.error ?? null, created_at: iso(r.created_at)!, finished_at: iso(r.finished_at),
+  };
+}
+
+/** Resolves the subject and the dataset version, records one item run per (item, repetition), starts the workflow of a prompt subject. */
+export async function createExperiment(deps: ExperimentDeps, actor: Principal, scope: Scope, input: CreateExperimentInput) {
+  const { db } = deps;
+  const projectId = oneProject(scope);
+  const ds = await db('datasets').where({ id: input.dataset_id, project_id: projectId }).first('id');
+  if (!ds) throw notFound('Dataset');
+  const version = input.dataset_version ?? iso((await db('dataset_versions').where({ dataset_id: ds.id }).max('version as v').first())?.v);
+  if (!version) throw badRequest('The dataset has no items yet', 'dataset_empty');
+  const evaluatorIds = [...new Set(input.evaluator_ids)];
+  if ((await findEvaluators(db, projectId, evaluatorIds)).length !== evaluatorIds.length) throw notFound('Evaluator');
+  let subject: Record<string, unknown> = { kind: 'external' };
+  if (input.subject.kind === 'prompt') {
+    const ref = parsePromptRef(input.subject.prompt);
+    if (!ref) throw badRequest('subject.prompt must be <name>@<version|latest|label> or a prompt-version id', 'invalid_prompt_version');
+    const v = await resolvePromptRef(db, [projectId], ref);
+    if (!v) throw notFound('Prompt version', 'prompt_version_not_found');
+    const model = input.subject.model ?? v.model;
+    if (!model) throw badRequest('subject.model is required (the prompt version names none)', 'model_required');
+    subject = { kind: 'prompt', prompt: input.subject.prompt, prompt_version_id: v.id, version: v.version, provider: input.subject.provider, model, parameters: { ...(v.parameters ?? {}), ...(input.subject.parameters ?? {}) } };
+  }
+  const items = await itemsAt(db, ds.id, { version, split: input.split, status: 'active', after: null, limit: MAX_RUNS });
+  if (!items.length) throw badRequest('No active items at that version (and split)', 'dataset_empty');
+  if (items.length * input.repetitions > MAX_RUNS) throw badRequest(`At most ${MAX_RUNS} item runs (items × repetitions)`, 'experiment_too_large');
+  const row = await db.transaction(async (trx) => {
+    const [e] = await trx('experiments').insert({
+      org_id: scope.orgId, project_id: projectId, name: input.name, dataset_id: ds.id, dataset_version: version, subject: JSON.stringify(subject), evaluator_ids: evaluatorIds,
+      repetitions: input.repetitions, status: subject.kind === 'prompt' ? 'running' : 'awaiting_outputs', created_by: by(actor),
+    }).returning('*');
+    const runs = items.flatMap((i) => Array.from({ length: input.repetitions }, (_, repetition) => ({ experiment_id: e.id, item_id: i.item_id, repetition })));
+    for (let i = 0; i < runs.length; i += 1000) await trx('experiment_items').insert(runs.slice(i, i + 1000));
+    if (subject.kind === 'prompt') await trx('experiments').where({ id: e.id }).update({ workflow_id: `experiment-${e.id}` });
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'experiment.created', resourceType: 'experiment', resourceId: e.id, after: { name: input.name, dataset_id: ds.id, dataset_version: version, subject } });
+    return { ...e, workflow_id: subject.kind === 'prompt' ? `experiment-${e.id}` : null };
+  });
+  if (subject.kind === 'prompt') {
+    try {
+      await deps.temporal.connection.withDeadline(Date.now() + 5_000, () =>
+        deps.temporal.client.workflow.start('experimentWorkflow', {
+          taskQueue: deps.taskQueue, workflowId: row.workflow_id, args: [row.id, input.concurrency],
+          typedSearchAttributes: [{ key: searchAttributes.OrganizationId, value: scope.orgId }, { key: searchAttributes.ProjectId, value: projectId }],
+        }),
+      );
+    } catch (err) {
+      await db('experiments').where({ id: row.id }).update({ status: 'failed', error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000), finished_at: db.fn.now() });
+      throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the experiment was not started (it is recorded as failed)');
+    }
+  }
+  return toView(db, (await db('experiments').where({ id: row.id }).first())!);
+}
+
+export async function getExperiment(db: Knex, projectIds: string[], id: string) {
+  const r = await q.findExperiment(db, projectIds, id);
+  if (!r) throw notFound('Experiment');
+  return toView(db, r);
+}
+
+export async function listExperiments(db: Knex, projectIds: string[], f: { dataset_id?: string | undefined; limit: number }) {
+  const rows = db('experiments').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
+  if (f.dataset_id) rows.andWhere({ dataset_id: f.dataset_id });
+  return Promise.all((await rows).map((r) => toView(db, r)));
+}
+
+const cursor = cursorCodec('text', 'int');
+export async function listItems(db: Knex, projectIds: string[], id: string, p: { status?: string | undefined; limit: number; cursor?: string | undefined }) {
+  if (!(await q.findExperiment(db, projectIds, id))) throw notFound('Experiment');
+  const after = p.cursor ? (cursor.decode(p.cursor) as [string, number]) : null;
+  const rows = await q.listItemRuns(db, id, { status: p.status, after, limit: p.limit });
+  const scores = await q.itemScores(db, id, rows.map((r) => r.item_id));
+  return pageOf(rows as Record<string, any>[], p.limit, cursor, (r) => [r.item_id, r.repetition], (r) => ({
+    item_id: r.item_id, repetition: r.repetition, status: r.status, output: r.output ?? null, request_id: r.request_id ?? null, trace_id: r.trace_id ?? null,
+    latency_ms: r.latency_ms === null ? null : Number(r.latency_ms), cost_usd: r.cost_usd === null ? null : Number(r.cost_usd), error: r.error ?? null, scores: scores.get(`${r.item_id}#${r.repetition}`) ?? {},
+  }));
+}
+
+/** An external subject's outputs: stored, scored, and the experiment completed when none is left. */
+export async function postOutputs(deps: LlmDeps, projectIds: string[], id: string, input: OutputsInput) {
+  const { db } = deps;
+  const exp = await q.findExperiment(db, projectIds, id);
+  if (!exp) throw notFound('Experiment');
+  if ((exp.subject as { kind: string }).kind !== 'external') throw conflict('This experiment runs a prompt: its outputs are produced by the gateway', 'not_external');
+  if (exp.status !== 'awaiting_outputs') throw conflict(`The experiment is ${exp.status}`, 'experiment_closed');
+  const evalDeps = { ...deps, ajv: new Ajv({ strict: false }) };
+  const results: { item_id: string; repetition: number; status: string }[] = [];
+  for (const o of input.outputs) {
+    const key = { experiment_id: id, item_id: o.item_id, repetition: o.repetition };
+    const [run] = await db('experiment_items').where(key).update({
+      status: o.error ? 'error' : 'completed', output: JSON.stringify(o.output), trace_id: o.trace_id ?? null, latency_ms: o.latency_ms ?? null, cost_usd: o.cost_usd ?? null, error: o.error ?? null, updated_at: db.fn.now(),
+    }).returning('*');
+    if (!run) throw notFound(`Experiment item ${o.item_id}#${o.repetition}`);
+    if (!o.error) {
+      const [item] = await itemsAt(db, exp.dataset_id, { version: exp.dataset_version.toISOString(), status: 'all', after: null, limit: 1 }).where('item_id', o.item_id);
+      await scoreItem(evalDeps, exp, item!, run);
+    }
+    results.push({ item_id: o.item_id, repetition: o.repetition, status: run.status });
+  }
+  if (!(await db('experiment_items').where({ experiment_id: id, status: 'pending' }).first())) await q.finishExperiment(db, id, 'completed');
+  return { results, experiment: await toView(db, (await db('experiments').where({ id }).first())!) };
+}
+
+export async function cancelExperiment(deps: ExperimentDeps, actor: Principal, projectIds: string[], id: string) {
+  const exp = await q.findExperiment(deps.db, projectIds, id);
+  if (!exp) throw notFound('Experiment');
+  if (['running', 'awaiting_outputs'].includes(exp.status)) {
+    if (exp.workflow_id) {
+      try {
+        await deps.temporal.connection.withDeadline(Date.now() + 5_000, () => deps.temporal.client.workflow.getHandle(exp.workflow_id).cancel());
+      } catch (err) {
+        throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
+      }
+    }
+    await q.finishExperiment(deps.db, id, 'cancelled');
+    await recordAudit(deps.db, { orgId: exp.org_id, actor, action: 'experiment.cancelled', resourceType: 'experiment', resourceId: id, before: { status: exp.status }, after: { status: 'cancelled' } });
+  }
+  return getExperiment(deps.db, projectIds, id);
+}
