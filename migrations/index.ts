@@ -17,6 +17,7 @@ import * as m013 from './013_scores';
 import * as m014 from './014_evals';
 import * as m015 from './015_datasets';
 import * as m016 from './016_experiments';
+import * as m017 from './017_human_evals';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -41,6 +42,7 @@ const migrations: Record<string, Knex.Migration> = {
   '014_evals': m014,
   '015_datasets': m015,
   '016_experiments': m016,
+  '017_human_evals': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

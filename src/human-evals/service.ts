@@ -1,0 +1,117 @@
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { targetIds } from '../eval-runs/queries';
+import { badRequest, notFound } from '../http/errors';
+import { oneProject } from '../score-configs/service';
+import { cohensKappa, fleissKappa, krippendorffAlpha } from './agreement';
+import type { CreateHumanEvalInput, TargetRef } from './schemas';
+
+/** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
+type Scope = { orgId: string; projectIds: string[] };
+const { sampleCorrelation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+
+export function targetKey(t: TargetRef): string {
+  if ('request_id' in t) return `request:${t.request_id}`;
+  if ('session_id' in t) return `session:${t.session_id}`;
+  if ('experiment_id' in t) return `experiment:${t.experiment_id}/${t.experiment_item_id}/${t.repetition ?? 0}`;
+  return t.span_id ? `span:${t.trace_id}/${t.span_id}` : `trace:${t.trace_id}`;
+}
+
+async function view(db: Knex, e: Record<string, any>) {
+  const [reviewers, items, slots, by] = await Promise.all([
+    db('human_eval_reviewers').where({ human_eval_id: e.id }).pluck('reviewer'),
+    db('human_eval_items').where({ human_eval_id: e.id }).count('* as n').first(),
+    db('annotation_slots').where({ human_eval_id: e.id }).select(db.raw(`count(*) filter (where status = 'done') as done, count(*) filter (where status = 'reserved' and reserved_until > now()) as reserved, count(*) as slots`)).first(),
+    db('annotation_slots as s').leftJoin('users as u', 'u.id', 's.reviewer').where({ 's.human_eval_id': e.id, 's.status': 'done' }).select(db.raw('coalesce(u.email, s.reviewer::text) as reviewer')).count('* as done').groupByRaw('1').orderByRaw('1'),
+  ]);
+  const s = slots as { done: string; reserved: string; slots: string };
+  return {
+    id: e.id, project_id: e.project_id, name: e.name, instructions: e.instructions ?? null, score_config_ids: e.score_config_ids, reviewers, reviewers_per_item: e.reviewers_per_item,
+    lease_seconds: e.lease_seconds, status: e.status, items: Number((items as { n: string }).n), created_at: iso(e.created_at),
+    progress: { slots: Number(s.slots), done: Number(s.done), reserved: Number(s.reserved), open: Number(s.slots) - Number(s.done) - Number(s.reserved), by_reviewer: (by as { reviewer: string; done: string }[]).map((r) => ({ reviewer: r.reviewer, done: Number(r.done) })) },
+  };
+}
+
+export async function requireHumanEval(db: Knex, projectIds: string[], id: string) {
+  const e = await db('human_evals').whereIn('project_id', projectIds).andWhere({ id }).first();
+  if (!e) throw notFound('Human eval');
+  return e as Record<string, any>;
+}
+export const getHumanEval = async (db: Knex, projectIds: string[], id: string) => view(db, await requireHumanEval(db, projectIds, id));
+export const listHumanEvals = async (db: Knex, projectIds: string[]) =>
+  Promise.all((await db('human_evals').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200)).map((e) => view(db, e)));
+
+export async function createHumanEval(db: Knex, actor: Principal, scope: Scope, input: CreateHumanEvalInput) {
+  const projectId = oneProject(scope);
+  const configs = await db('score_configs').where({ project_id: projectId, is_archived: false }).whereIn('id', input.score_config_ids);
+  if (configs.length !== new Set(input.score_config_ids).size) throw notFound('Score config');
+  const refs: TargetRef[] = 'items' in input.targets
+    ? input.targets.items
+    : (await targetIds(db, projectId, input.targets.source)).map((id) => (input.targets as { source: { kind: string } }).source.kind === 'requests' ? { request_id: id } : { trace_id: id });
+  if (!refs.length) throw badRequest('No targets match', 'no_targets');
+  const items = [...new Map(refs.map((t) => [targetKey(t), t])).entries()];
+  const created = await db.transaction(async (trx) => {
+    const [e] = await trx('human_evals').insert({
+      org_id: scope.orgId, project_id: projectId, name: input.name, instructions: input.instructions ?? null, score_config_ids: [...new Set(input.score_config_ids)],
+      reviewers_per_item: input.reviewers_per_item, lease_seconds: input.lease_seconds, created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
+    }).returning('*');
+    const reviewers = [...new Set(input.reviewers.map((r) => ('user_id' in r ? `user:${r.user_id}` : `email:${r.email.toLowerCase()}`)))];
+    if (reviewers.length) await trx('human_eval_reviewers').insert(reviewers.map((reviewer) => ({ human_eval_id: e.id, reviewer })));
+    const rows = items.map(([key, target], position) => ({ human_eval_id: e.id, target_key: key, target: JSON.stringify(target), position }));
+    for (let i = 0; i < rows.length; i += 1000) await trx('human_eval_items').insert(rows.slice(i, i + 1000));
+    const slots = items.flatMap(([key]) => Array.from({ length: input.reviewers_per_item }, (_, slot) => ({ human_eval_id: e.id, target_key: key, slot })));
+    for (let i = 0; i < slots.length; i += 1000) await trx('annotation_slots').insert(slots.slice(i, i + 1000));
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'human_eval.created', resourceType: 'human_eval', resourceId: e.id, after: { name: input.name, items: items.length, reviewers } });
+    return e;
+  });
+  return view(db, created);
+}
+
+export async function updateHumanEval(db: Knex, actor: Principal, projectIds: string[], id: string, input: { name?: string | undefined; instructions?: string | null | undefined; status?: 'open' | 'closed' | undefined }) {
+  const before = await requireHumanEval(db, projectIds, id);
+  const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const [after] = await db('human_evals').where({ id }).update(patch).returning('*');
+  await recordAudit(db, { orgId: before.org_id, actor, action: 'human_eval.updated', resourceType: 'human_eval', resourceId: id, before: { name: before.name, status: before.status }, after: patch });
+  return view(db, after);
+}
+
+type Answer = { value: number | null; string_value: string | null };
+/** Agreement between reviewers per score config, and between them and any evaluator that scored the same targets. */
+export async function agreement(db: Knex, projectIds: string[], id: string) {
+  const e = await requireHumanEval(db, projectIds, id);
+  const configs = await db('score_configs').whereIn('id', e.score_config_ids).orderBy('name');
+  const done = await db('annotation_slots as s').join('human_eval_items as i', (j) => j.on('i.human_eval_id', 's.human_eval_id').andOn('i.target_key', 's.target_key'))
+    .where({ 's.human_eval_id': id, 's.status': 'done' }).select('s.target_key', 's.answers', 'i.target');
+  return {
+    configs: await Promise.all(configs.map(async (c) => {
+      const byItem = new Map<string, Answer[]>();
+      for (const d of done) {
+        const a = (d.answers ?? {})[c.id] as Answer | undefined;
+        if (a) byItem.set(d.target_key, [...(byItem.get(d.target_key) ?? []), a]);
+      }
+      const numeric = c.data_type === 'numeric';
+      const label = (a: Answer) => (numeric ? String(a.value) : (a.string_value ?? String(a.value)));
+      const units = [...byItem.values()].map((as) => as.map((a) => (numeric ? Number(a.value) : label(a))));
+      const categories = [...new Set(units.flat().map(String))];
+      const fleiss = numeric ? null : fleissKappa(units.map((u) => categories.map((cat) => u.filter((x) => String(x) === cat).length)));
+      // The evaluator's scores of the same name on the same targets (request and trace targets).
+      const human = new Map([...byItem].map(([k, as]) => [k, as]));
+      const judged = await db('scores').where({ project_id: e.project_id, source: 'eval', name: c.name }).whereIn(db.raw(`case when request_id is not null then 'request:' || request_id::text else 'trace:' || trace_id end`) as never, [...human.keys()]).select('request_id', 'trace_id', 'value', 'string_value');
+      const pairs = judged.map((s) => ({ judge: s as Answer, human: human.get(s.request_id ? `request:${s.request_id}` : `trace:${s.trace_id}`)! }));
+      const majority = (as: Answer[]) => [...as.map(label).reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]![0];
+      const mean = (as: Answer[]) => as.reduce((s, a) => s + Number(a.value), 0) / as.length;
+      const judge = pairs.length
+        ? numeric
+          ? { evaluator_scores: pairs.length, kappa: null, percent_agreement: null, correlation: pairs.length >= 3 ? round(sampleCorrelation(pairs.map((p) => Number(p.judge.value)), pairs.map((p) => mean(p.human)))) : null, mean_abs_diff: round(pairs.reduce((s, p) => s + Math.abs(Number(p.judge.value) - mean(p.human)), 0) / pairs.length) }
+          : { evaluator_scores: pairs.length, kappa: round(cohensKappa(pairs.map((p) => label(p.judge)), pairs.map((p) => majority(p.human)))), percent_agreement: round(pairs.filter((p) => label(p.judge) === majority(p.human)).length / pairs.length), correlation: null, mean_abs_diff: null }
+        : null;
+      return {
+        config_id: c.id, name: c.name, data_type: c.data_type, items_rated: byItem.size, ratings: units.flat().length,
+        fleiss_kappa: round(fleiss), krippendorff_alpha: round(krippendorffAlpha(units, numeric ? 'interval' : 'nominal')), judge,
+      };
+    })),
+  };
+}
+const round = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 1e6) / 1e6);
