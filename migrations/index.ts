@@ -18,6 +18,7 @@ import * as m014 from './014_evals';
 import * as m015 from './015_datasets';
 import * as m016 from './016_experiments';
 import * as m017 from './017_human_evals';
+import * as m018 from './018_prompt_experiments';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -43,6 +44,7 @@ const migrations: Record<string, Knex.Migration> = {
   '015_datasets': m015,
   '016_experiments': m016,
   '017_human_evals': m017,
+  '018_prompt_experiments': m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -67,8 +67,8 @@ export async function runItem(deps: EvalDeps, expId: string, itemId: string, rep
   const fail = async (error: string) => (await db('experiment_items').where(key).update({ status: 'error', error, updated_at: db.fn.now() }), { status: 'error' });
   if (!item) return fail('the dataset item is gone');
   if (run.status === 'pending') {
-    const s = exp.subject as { prompt_version_id: string; provider: string; model: string; parameters?: Record<string, unknown> };
-    const version = await db('prompt_versions').where({ id: s.prompt_version_id }).first('content');
+    const s = exp.subject as { prompt_version_id: string | null; template?: unknown; provider: string; model: string; parameters?: Record<string, unknown> };
+    const version = s.prompt_version_id ? await db('prompt_versions').where({ id: s.prompt_version_id }).first('content') : { content: s.template };
     if (!version) return fail('the prompt version is gone');
     const vars = itemVariables(item as { input: unknown; expected_output: unknown });
     let messages;

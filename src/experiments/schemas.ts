@@ -8,11 +8,12 @@ import { PROVIDER_SLUGS } from '../keys/provider-keys';
 export const subjectSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('prompt'),
-    prompt: z.string().min(1).max(300).describe('<name>@<version|latest|label> or a prompt-version id: resolved once, at creation'),
+    prompt: z.string().min(1).max(300).optional().describe('<name>@<version|latest|label> or a prompt-version id: resolved once, at creation'),
+    template: z.union([z.string().min(1).max(1_000_000), z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(1_000_000) }).strict()).min(1).max(200)]).optional().describe('an inline prompt instead of a stored one'),
     provider: z.enum(PROVIDER_SLUGS).refine((p) => p !== 'gemini', 'gemini is not offered for experiments yet'),
     model: z.string().min(1).max(200).optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
-  }).strict(),
+  }).strict().refine((s) => (s.prompt === undefined) !== (s.template === undefined), 'send prompt or template'),
   z.object({ kind: z.literal('external') }).strict().describe('your application posts each output to POST /experiments/:id/outputs'),
 ]);
 

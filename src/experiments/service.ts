@@ -50,8 +50,11 @@ export async function createExperiment(deps: ExperimentDeps, actor: Principal, s
   const evaluatorIds = [...new Set(input.evaluator_ids)];
   if ((await findEvaluators(db, projectId, evaluatorIds)).length !== evaluatorIds.length) throw notFound('Evaluator');
   let subject: Record<string, unknown> = { kind: 'external' };
-  if (input.subject.kind === 'prompt') {
-    const ref = parsePromptRef(input.subject.prompt);
+  if (input.subject.kind === 'prompt' && input.subject.template !== undefined) {
+    if (!input.subject.model) throw badRequest('subject.model is required with an inline template', 'model_required');
+    subject = { kind: 'prompt', template: input.subject.template, prompt_version_id: null, provider: input.subject.provider, model: input.subject.model, parameters: input.subject.parameters ?? {} };
+  } else if (input.subject.kind === 'prompt') {
+    const ref = parsePromptRef(input.subject.prompt!);
     if (!ref) throw badRequest('subject.prompt must be <name>@<version|latest|label> or a prompt-version id', 'invalid_prompt_version');
     const v = await resolvePromptRef(db, [projectId], ref);
     if (!v) throw notFound('Prompt version', 'prompt_version_not_found');
