@@ -120,6 +120,10 @@ describe('experiments', () => {
       { name: 'GET /experiments/:id/items', method: 'GET', path: async () => `/api/v1/experiments/${await anyExp()}/items` },
       { name: 'GET /experiments/compare', method: 'GET', path: async () => `/api/v1/experiments/compare?ids=${await anyExp()},${await anyExp()}` },
       { name: 'POST /experiments/:id/cancel', method: 'POST', path: async () => `/api/v1/experiments/${await anyExp()}/cancel`, write: true },
+      {
+        name: 'POST /experiments/:id/outputs', method: 'POST', write: true, body: { outputs: [{ item_id: 'i000', output: 'x' }] },
+        path: async () => `/api/v1/experiments/${(await api(app, 'POST', '/api/v1/experiments', { ...ed(), body: { name: 'ext', dataset_id: dataset, subject: { kind: 'external' } } })).body.data.id}/outputs`,
+      },
     ]);
   });
 });
