@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParams, uuidSchema } from '../http/ids';
+import { isUuid, uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime, nameSchema, timestamp } from '../http/schemas';
 import { PROVIDER_SLUGS } from '../keys/provider-keys';
@@ -59,7 +59,10 @@ export const itemsQuery = z.object({ project_id: z.string().optional(), status: 
 export const compareQuery = z
   .object({
     project_id: z.string().optional(),
-    ids: z.string().regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36}){1,4}$/, '2 to 5 experiment ids, comma-separated; the first is the baseline'),
+    ids: z
+      .string()
+      .max(200)
+      .refine((s) => { const ids = s.split(','); return ids.length >= 2 && ids.length <= 5 && ids.every(isUuid); }, '2 to 5 experiment ids, comma-separated; the first is the baseline'),
     regression_threshold: z.coerce.number().min(0).default(0).describe('an item regressed when its mean score fell by more than this'),
   })
   .strict();
