@@ -19,6 +19,7 @@ import * as m015 from './015_datasets';
 import * as m016 from './016_experiments';
 import * as m017 from './017_human_evals';
 import * as m018 from './018_prompt_experiments';
+import * as m019 from './019_saved_filters';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -45,6 +46,7 @@ const migrations: Record<string, Knex.Migration> = {
   '016_experiments': m016,
   '017_human_evals': m017,
   '018_prompt_experiments': m018,
+  '019_saved_filters': m019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -14,6 +14,7 @@ import { datasetRoutes } from './datasets/routes';
 import { experimentRoutes } from './experiments/routes';
 import { humanEvalRoutes } from './human-evals/routes';
 import { promptExperimentRoutes } from './prompt-experiments/routes';
+import { savedFilterRoutes } from './saved-filters/routes';
 import { auditRoutes } from './audit/routes';
 import { healthRoutes } from './health/routes';
 import { ingestRoutes } from './ingest/routes';
@@ -39,7 +40,7 @@ import { webhookRoutes } from './webhooks/routes';
 export function buildRoutes(ctx: AppContext, services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
-  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...experimentRoutes(ctx), ...humanEvalRoutes(ctx), ...promptExperimentRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
+  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...experimentRoutes(ctx), ...humanEvalRoutes(ctx), ...promptExperimentRoutes(ctx), ...savedFilterRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
   routes.push(...alertRoutes(ctx, services.analytics));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
 import { listRequestsQuery, readRequestQuery, requestDetailSchema, requestParams, requestRecordSchema } from './schemas';
 import { listRequests, requireRequest } from './service';
@@ -11,6 +12,7 @@ export const requestRoutes = ({ db, auth }: AppContext) => [
     ...common,
     method: 'get',
     path: '/api/v1/requests',
+    before: [savedFilterStep(db, auth, 'requests')],
     summary: 'List logged proxy requests, newest first',
     query: listRequestsQuery,
     envelope: 'page',

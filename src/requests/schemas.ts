@@ -4,6 +4,7 @@ import { cursorQuery, limitQuery } from '../http/pagination';
 import { uuidParams } from '../http/ids';
 import { boolQuery, timestamp } from '../http/schemas';
 import { requestFilterShape } from '../analytics/filters';
+import { savedFilterIdParam } from '../saved-filters/schemas';
 
 export const requestParams = uuidParams('id');
 /** The single read has no filters; `project_id` still narrows the scope. */
@@ -13,6 +14,7 @@ export const readRequestQuery = z.object({ project_id: z.string().optional() });
 export const listRequestsQuery = z
   .object({
     ...requestFilterShape,
+    ...savedFilterIdParam,
     include_bodies: boolQuery.optional(),
     limit: limitQuery(50, 200),
     cursor: cursorQuery.optional(),

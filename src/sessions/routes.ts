@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
 import { sessionDetailSchema, sessionListQuery, sessionParams, sessionSummarySchema } from './schemas';
 import { listSessions, requireSession } from './service';
@@ -14,6 +15,7 @@ export const sessionRoutes = ({ db, auth }: AppContext) => [
     ...common,
     method: 'get',
     path: '/api/v1/sessions',
+    before: [savedFilterStep(db, auth, 'sessions')],
     summary: 'List sessions, most recent activity first',
     query: sessionListQuery,
     envelope: 'page',

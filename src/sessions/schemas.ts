@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { hasUnstorableText } from '../http/text';
 import { timestamp } from '../http/schemas';
 import { timeRangeQuery } from '../traces/schemas';
+import { savedFilterIdParam } from '../saved-filters/schemas';
 
 /** A session id as the proxy and ingest store it: text that PostgreSQL can compare (no NUL). */
 export const sessionParams = z.object({ id: z.string().min(1).max(256).refine((s) => !hasUnstorableText(s)) });
 
-export const sessionListQuery = z.object(timeRangeQuery);
+export const sessionListQuery = z.object({ ...timeRangeQuery, ...savedFilterIdParam });
 export type SessionFilters = z.output<typeof sessionListQuery>;
 
 const count = z.number().int();

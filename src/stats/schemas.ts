@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GRANULARITIES } from '../analytics/buckets';
 import { requestFilterShape } from '../analytics/filters';
+import { savedFilterIdParam } from '../saved-filters/schemas';
 import { measuresSchema } from '../analytics/measures';
 import { scoreMeasuresSchema } from '../analytics/score-stats';
 import { traceMeasuresSchema } from '../analytics/trace-stats';
@@ -12,6 +13,7 @@ const SCORE_GROUPS = ['name', 'source', 'data_type'] as const;
 export const statsQuery = z
   .object({
     ...requestFilterShape,
+    ...savedFilterIdParam,
     view: z.enum(['requests', 'traces', 'spans', 'scores']).default('requests').describe('scores: count, average and label distribution of scores (docs/scores.md)'),
     granularity: z.enum(GRANULARITIES).default('auto').describe('auto: about 50 buckets'),
     tz: z.string().min(1).max(64).default('UTC').describe('IANA zone: day, week and month buckets start at local midnight'),

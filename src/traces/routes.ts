@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
 import { traceDetailSchema, traceListQuery, traceParams, traceSummarySchema } from './schemas';
 import { listTraces, requireTrace } from './service';
@@ -11,6 +12,7 @@ export const traceRoutes = ({ db, auth }: AppContext) => [
     ...common,
     method: 'get',
     path: '/api/v1/traces',
+    before: [savedFilterStep(db, auth, 'traces')],
     summary: 'List traces, newest first',
     query: traceListQuery,
     envelope: 'page',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { savedFilterIdParam } from '../saved-filters/schemas';
 import { scoreSchema } from '../scores/schemas';
 import { clientId } from '../ingest/schemas';
 import { cursorQuery, limitQuery } from '../http/pagination';
@@ -18,6 +19,7 @@ export const timeRangeQuery = {
 
 export const traceListQuery = z.object({
   ...timeRangeQuery,
+  ...savedFilterIdParam,
   status: z.enum(['running', 'completed', 'error']).optional(),
   name: z.string().min(1).max(512).optional(),
   session_id: z.string().min(1).max(256).optional(),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
 import type { AnalyticsStore } from '../analytics/store';
 import { endUserDetailSchema, endUserSchema, userDetailQuery, userListQuery, userParams } from './schemas';
@@ -7,11 +8,12 @@ import { listUsers, userDetail } from './service';
 const common = { tag: 'Users', auth: 'read', notFound: 'End user' } as const;
 
 /** /api/v1/users: the end users of the caller's project(s), seen through x-service-user-id and trace user_id. */
-export const userRoutes = ({ auth }: AppContext, analytics: AnalyticsStore) => [
+export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) => [
   route({
     ...common,
     method: 'get',
     path: '/api/v1/users',
+    before: [savedFilterStep(db, auth, 'users')],
     summary: 'List end users with their totals, top models and current rate-limit usage',
     query: userListQuery,
     envelope: 'page',

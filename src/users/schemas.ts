@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { savedFilterIdParam } from '../saved-filters/schemas';
 import { GRANULARITIES } from '../analytics/buckets';
 import { USER_SORTS } from '../analytics/end-users';
 import { cursorQuery, limitQuery } from '../http/pagination';
@@ -8,6 +9,7 @@ import { statsAnswerSchema } from '../stats/schemas';
 export const userListQuery = z
   .object({
     project_id: z.string().optional(),
+    ...savedFilterIdParam,
     search: z.string().trim().min(1).max(256).optional().describe('part of the end-user id, case-insensitive'),
     sort: z.enum(USER_SORTS).default('cost_usd'),
     order: z.enum(['asc', 'desc']).default('desc'),
