@@ -20,6 +20,7 @@ import * as m016 from './016_experiments';
 import * as m017 from './017_human_evals';
 import * as m018 from './018_prompt_experiments';
 import * as m019 from './019_saved_filters';
+import * as m020 from './020_shares';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -47,6 +48,7 @@ const migrations: Record<string, Knex.Migration> = {
   '017_human_evals': m017,
   '018_prompt_experiments': m018,
   '019_saved_filters': m019,
+  '020_shares': m020,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
