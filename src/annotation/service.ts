@@ -50,12 +50,7 @@ async function present(db: Knex, e: Record<string, any>, slot: Record<string, an
 /** The user's live reservation, or a new one on the next open (or lapsed) slot; null when nothing is left. */
 export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: string) {
   const u = asUser(p);
-  const evals = await campaigns(db, scope.projectIds, u, only);
-  if (only && !evals.length) {
-    const e = await db('human_evals').whereIn('project_id', scope.projectIds).andWhere({ id: only }).first('status');
-    if (!e) throw notFound('Human eval');
-    throw e.status === 'closed' ? conflict('This campaign is closed', 'human_eval_closed') : forbidden('You are not a reviewer of this campaign', 'not_a_reviewer');
-  }
+  const evals = only ? [await reviewed(db, u, scope, only)] : await campaigns(db, scope.projectIds, u);
   if (!evals.length) return null;
   const ids = evals.map((e) => e.id);
   const byId = new Map(evals.map((e) => [e.id, e]));
@@ -81,9 +76,17 @@ export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: stri
   return taken ? present(db, byId.get(taken.human_eval_id)!, taken) : null;
 }
 
-async function mySlot(db: Knex, u: User, scope: Scope, humanEvalId: string, targetKey: string) {
+/** The campaign, if the user reviews it: otherwise 404 (unknown), 409 (closed) or 403 (not a reviewer). */
+async function reviewed(db: Knex, u: User, scope: Scope, humanEvalId: string) {
   const e = (await campaigns(db, scope.projectIds, u, humanEvalId))[0];
-  if (!e) throw notFound('Human eval');
+  if (e) return e;
+  const any = await db('human_evals').whereIn('project_id', scope.projectIds).andWhere({ id: humanEvalId }).first('status');
+  if (!any) throw notFound('Human eval');
+  throw any.status === 'closed' ? conflict('This campaign is closed', 'human_eval_closed') : forbidden('You are not a reviewer of this campaign', 'not_a_reviewer');
+}
+
+async function mySlot(db: Knex, u: User, scope: Scope, humanEvalId: string, targetKey: string) {
+  const e = await reviewed(db, u, scope, humanEvalId);
   const slot = await db('annotation_slots').where({ human_eval_id: humanEvalId, target_key: targetKey, reviewer: u.userId }).first();
   if (!slot || slot.status === 'done') throw conflict('You hold no reservation on this item (it lapsed and was taken, or you answered it)', 'reservation_lost');
   return { e, slot };

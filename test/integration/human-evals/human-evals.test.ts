@@ -119,6 +119,11 @@ describe('human evals and the annotation queue', () => {
       { name: 'GET /human-evals/:id/agreement', method: 'GET', path: () => `/api/v1/human-evals/${campaign}/agreement` },
       // The viewer is not among this campaign's reviewers: 403.
       { name: 'GET /annotation/queue', method: 'GET', path: () => `/api/v1/annotation/queue?human_eval_id=${campaign}`, write: true },
+      // Every item of the campaign is answered: reviewers hold no reservation (409); the viewer reviews nothing here (403).
+      ...(['', '/skip', '/release'] as const).map((suffix) => ({
+        name: `POST /annotation/queue${suffix}`, method: 'POST', path: () => `/api/v1/annotation/queue${suffix}`, write: true, ok: 409,
+        get body() { return suffix ? { human_eval_id: campaign, target_key: `request:${reqs[0]}` } : { human_eval_id: campaign, target_key: `request:${reqs[0]}`, scores: [{ config_id: quality, string_value: 'good' }, { config_id: rating, value: 3 }] }; },
+      })),
     ]);
     it("another organization's campaign is a 404 for its reads and the queue", async () => {
       const o = { token: other.admin.token, orgId: other.orgId };
