@@ -4,10 +4,8 @@ import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
 import { route } from '../../http/route';
 import type { IngestService } from '../service';
-import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, OtlpDecodeError, type ExportTraceServiceRequest } from './decode';
-import { mapExportRequest } from './map';
-
-type Format = 'protobuf' | 'json';
+import { encodeResponse, encodeStatus } from './decode';
+import { receiveExport, type Format } from './service';
 const CONTENT_TYPES: Record<Format, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
 
 function formatOf(req: Request): Format | null {
@@ -80,26 +78,9 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
   async function receive(req: Request, res: Response) {
     const format = res.locals.otlpFormat as Format;
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    let message: ExportTraceServiceRequest;
-    try {
-      message = format === 'protobuf' ? decodeProtobuf(body) : decodeJson(body);
-    } catch (err) {
-      if (err instanceof OtlpDecodeError) throw new HttpError(400, 'invalid_otlp', err.message);
-      throw err;
-    }
-    const mapped = mapExportRequest(message, limits.maxFieldBytes);
-    if (mapped.rejected) ingest.countRefused('span.create', 'otlp', mapped.rejected);
-    const results = await ingest.submit(req.principal!, 'otlp', mapped.ops);
-    // Spans the database refused (rare: validated already) are reported like invalid ones.
-    let refused = 0;
-    mapped.ops.forEach((op, i) => {
-      if (op.op === 'span.create' && results[i] && !results[i]!.ok) refused++;
-    });
-    const rejected = mapped.rejected + refused;
-    const errors = refused ? [...mapped.errors, 'the database refused some spans'] : mapped.errors;
-    const response = rejected > 0 ? { partialSuccess: { rejectedSpans: rejected, errorMessage: errors.join('; ') } } : {};
-    if (rejected > 0) req.log.info({ rejected, accepted: mapped.accepted - refused, errors }, 'otlp spans rejected');
-    res.status(200).type(CONTENT_TYPES[format]).send(encodeResponse(response, format));
+    const out = await receiveExport(ingest, req.principal!, format, body);
+    if (out.rejected > 0) req.log.info({ rejected: out.rejected, accepted: out.accepted, errors: out.errors }, 'otlp spans rejected');
+    res.status(200).type(CONTENT_TYPES[format]).send(encodeResponse(out.response, format));
   }
 
   return [
