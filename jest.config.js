@@ -8,7 +8,7 @@ module.exports = {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   // ESM-only dependencies are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme|@secretlint)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme|@secretlint|thrift/node_modules/uuid|uuid)/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60_000,

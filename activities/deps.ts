@@ -1,5 +1,6 @@
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
+import type { ExportStore } from '../src/exports/storage';
 import type { Keyring } from '../src/keys/crypto';
 import type { Logger } from '../src/logger';
 import type { Metrics } from '../src/metrics/metrics';
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   /** The runtime's SSRF-guarded webhook client (pooled connections shared by all attempts). */
   http: SafeHttpClient;
   keyring: Keyring;
+  /** Where export files are written (local directory or S3). */
+  exportStore: ExportStore;
   logger: Logger;
   metrics: Metrics;
 }

@@ -7,6 +7,7 @@ import { recommendationActivities } from './recommendations';
 import { securityActivities } from './security';
 import { evalRunActivities } from './eval-runs';
 import { experimentActivities } from './experiments';
+import { exportActivities } from './exports';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
 
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...experimentActivities(deps),
     ...webhookActivities(deps),
     ...alertActivities(deps),
+    ...exportActivities(deps),
   };
 }
 

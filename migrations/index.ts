@@ -21,6 +21,7 @@ import * as m017 from './017_human_evals';
 import * as m018 from './018_prompt_experiments';
 import * as m019 from './019_saved_filters';
 import * as m020 from './020_shares';
+import * as m021 from './021_exports';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -49,6 +50,7 @@ const migrations: Record<string, Knex.Migration> = {
   '018_prompt_experiments': m018,
   '019_saved_filters': m019,
   '020_shares': m020,
+  '021_exports': m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -15,7 +15,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
-  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  ROLE: z.enum(['api', 'worker', 'exports', 'all']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().optional(),
   /** Apply pending migrations when a production role starts (the compose api service sets it). */
@@ -104,6 +104,27 @@ const schema = z.object({
   RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   /** Request and response bodies older than this many days are emptied (unset: kept as long as the row). */
   BODY_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
+  /** Exports (docs/exports.md): where files are written with the local store (relative to the working directory). */
+  EXPORT_DIR: z.string().min(1).default('.data/exports'),
+  /** Hours an export's file is kept after it is written; the `export-cleanup` schedule deletes it then. */
+  EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24),
+  /** Lifetime of a signed download link (capped by the file's own expiry). */
+  EXPORT_LINK_TTL_MINUTES: z.coerce.number().int().min(1).max(24 * 60 * 7).default(60),
+  /** Task queue of the export activities (default `<TEMPORAL_TASK_QUEUE>-exports`): heavy file writing kept apart from deliveries. */
+  EXPORT_TASK_QUEUE: z.string().min(1).optional(),
+  /** Rows per part: each part is one activity, written again whole if its worker dies. */
+  EXPORT_PART_ROWS: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
+  /** Whether the worker and all roles also run the export activities (false: only ROLE=exports processes do). */
+  EXPORT_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Exports one worker process writes at once. */
+  EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** With a bucket set, files go to this S3-compatible store instead of EXPORT_DIR (credentials: the AWS SDK's usual chain). */
+  EXPORT_S3_BUCKET: z.string().min(1).optional(),
+  EXPORT_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** An S3-compatible endpoint (MinIO, R2, …); unset means AWS itself. */
+  EXPORT_S3_ENDPOINT: optionalUrl,
+  EXPORT_S3_PREFIX: z.string().default('exports/'),
+  EXPORT_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -2,6 +2,7 @@ import type { Auth } from './auth/middleware';
 import type { Config } from './config';
 import type { LocalChanges } from './db/changes';
 import type { Db } from './db/knex';
+import type { ExportStore } from './exports/storage';
 import type { Keyring } from './keys/crypto';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics/metrics';
@@ -25,6 +26,8 @@ export interface AppContext {
   /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts). */
   webhookHttp: SafeHttpClient;
   metrics: Metrics;
+  /** Where export files live (EXPORT_DIR or an S3 bucket). */
+  exportStore: ExportStore;
   /** This process's writes to memoised tables, announced after commit (src/db/changes.ts). */
   changes: LocalChanges;
   /** Work to drain on graceful shutdown after the HTTP server stops accepting (batch writers, dispatchers). */

@@ -4,7 +4,7 @@ import { createLogger } from './logger';
 import { startRuntime } from './runtime';
 
 /**
- * Entry point. `main.js [api|worker|all|dev]`; without an argument the role comes from ROLE.
+ * Entry point. `main.js [api|worker|exports|all|dev]`; without an argument the role comes from ROLE.
  * `dev` is the one-command local stack; the others are the production roles.
  */
 async function main(): Promise<void> {

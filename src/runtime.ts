@@ -20,6 +20,8 @@ import { safeHttpClientFromConfig } from './webhooks/safe-http';
 import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
 import type { RunningWorker } from './temporal/worker';
+import { exportStoreFromConfig } from './exports/storage';
+import { exportTaskQueue } from './exports/service';
 
 /**
  * Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher).
@@ -38,7 +40,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  role: 'api' | 'worker' | 'all';
+  /** `exports`: only the export activity worker (EXPORT_TASK_QUEUE), a light process to scale apart. */
+  role: 'api' | 'worker' | 'exports' | 'all';
   databaseUrl: string;
   migrate?: boolean;
   logger?: Logger;
@@ -74,6 +77,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     keyring: resolveMasterKey(config),
     webhookHttp,
     metrics: createMetrics(),
+    exportStore: exportStoreFromConfig(config),
     changes: createLocalChanges(),
     onShutdown: (fn) => shutdownHooks.push(fn),
     every: (name, intervalMs, fn) => {
@@ -93,7 +97,9 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   let api: RunningServer | undefined;
   let services: Services | undefined;
   let worker: RunningWorker | undefined;
+  let exportWorker: { stop(): Promise<void> } | undefined;
   const background: { stop(): Promise<void> }[] = [];
+  const activityDeps = { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config, exportStore: ctx.exportStore };
 
   if (opts.role === 'api' || opts.role === 'all') {
     services = buildServices(ctx);
@@ -109,10 +115,20 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config },
+      deps: activityDeps,
     });
     for (const start of backgroundServices) background.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  }
+  if (opts.role === 'exports' || (opts.role !== 'api' && config.EXPORT_WORKER)) {
+    const { startActivityWorker } = require('./temporal/worker') as typeof import('./temporal/worker');
+    const { exportActivities } = require('../activities/exports') as typeof import('../activities/exports');
+    const taskQueue = exportTaskQueue(config);
+    exportWorker = await startActivityWorker({
+      address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue, deps: activityDeps,
+      activities: exportActivities(activityDeps), concurrency: config.EXPORT_CONCURRENCY, connection: worker?.connection,
+    });
+    logger.info({ taskQueue }, 'export worker running');
   }
 
   let stopping: Promise<void> | undefined;
@@ -123,6 +139,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       for (const t of timers) clearInterval(t);
       for (const hook of shutdownHooks.reverse()) await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
       for (const s of background.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
+      await exportWorker?.stop().catch((err) => logger.error({ err }, 'export worker stop failed'));
       await worker?.stop().catch((err) => logger.error({ err }, 'worker stop failed'));
       await temporal.close().catch(() => undefined);
       await webhookHttp.close().catch(() => undefined);

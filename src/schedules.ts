@@ -5,6 +5,7 @@ import { recommendationSchedules } from './recommendations/schedules';
 import { securitySchedules } from './security/schedules';
 import { evalSchedules } from './eval-runs/schedules';
 import { retentionSchedules } from './retention/schedules';
+import { exportSchedules } from './exports/schedules';
 import type { AppContext } from './context';
 import type { BackgroundService } from './runtime';
 import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
@@ -14,7 +15,7 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules(), ...anomalySchedules(), ...recommendationSchedules(), ...securitySchedules(), ...evalSchedules(), ...retentionSchedules(), ...alertSchedules()];
+  return [...analyticsSchedules(), ...anomalySchedules(), ...recommendationSchedules(), ...securitySchedules(), ...evalSchedules(), ...retentionSchedules(), ...alertSchedules(), ...exportSchedules()];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

@@ -9,3 +9,4 @@ export { securityScanWorkflow } from './security';
 export { evalRunWorkflow, onlineEvaluationWorkflow } from './eval-run';
 export { experimentWorkflow } from './experiment';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';
+export { exportWorkflow, exportCleanupWorkflow } from './export';

@@ -42,6 +42,31 @@ export interface WorkerOptions {
   deps: ActivityDeps;
 }
 
+/**
+ * An activity-only worker (no workflow bundle, so a light process): the export task queue, whose
+ * heavy file writing is kept apart from deliveries and limited to `concurrency` at once.
+ */
+export async function startActivityWorker(opts: WorkerOptions & { activities: object; concurrency: number; connection?: NativeConnection }): Promise<{ stop(): Promise<void> }> {
+  installRuntime(opts.deps.logger);
+  const own = !opts.connection;
+  const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.address }));
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    activities: opts.activities,
+    maxConcurrentActivityTaskExecutions: opts.concurrency,
+    shutdownGraceTime: '10 seconds',
+  });
+  const done = worker.run().finally(() => (own ? connection.close() : undefined));
+  return {
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
 export interface RunningWorker {
   worker: Worker;
   connection: NativeConnection;

@@ -14,8 +14,8 @@ const SPAN_TOTALS = `left join lateral (
            sum(s.cost_usd) as cost_usd
       from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`;
 
-/** Newest first; `after` is the (start_time, project_id, id) key of the previous page's last row, already checked. */
-export async function listTraceRows(db: Knex, projectIds: string[], f: TraceFilters, after: string[] | null): Promise<Row[]> {
+/** The trace list's filter as SQL over `traces t` (shared with exports, which count and page it). */
+export function traceWhere(projectIds: string[], f: Omit<TraceFilters, 'limit'>): { sql: string; args: Knex.RawBinding[] } {
   const where: string[] = ['t.project_id = any(?::uuid[])'];
   const args: Knex.RawBinding[] = [projectIds];
   if (f.from) where.push('t.start_time >= ?'), args.push(f.from);
@@ -25,13 +25,19 @@ export async function listTraceRows(db: Knex, projectIds: string[], f: TraceFilt
   if (f.user_id) where.push('t.user_id = ?'), args.push(f.user_id);
   if (f.session_id) where.push('t.session_id = ?'), args.push(f.session_id);
   if (f.min_duration_ms !== undefined) where.push('t.duration_ms >= ?'), args.push(f.min_duration_ms);
-  if (after) where.push('(t.start_time, t.project_id, t.id) < (?::timestamptz, ?::uuid, ?)'), args.push(...after);
+  return { sql: where.join(' and '), args };
+}
+
+/** Newest first; `after` is the (start_time, project_id, id) key of the previous page's last row, already checked. */
+export async function listTraceRows(db: Knex, projectIds: string[], f: TraceFilters, after: string[] | null): Promise<Row[]> {
+  const w = traceWhere(projectIds, f);
+  const afterSql = after ? ' and (t.start_time, t.project_id, t.id) < (?::timestamptz, ?::uuid, ?)' : '';
   const { rows } = await db.raw(
     `select ${TRACE_COLUMNS}, a.* from traces t ${SPAN_TOTALS}
-      where ${where.join(' and ')}
+      where ${w.sql}${afterSql}
       order by t.start_time desc, t.project_id desc, t.id desc
       limit ?`,
-    [...args, f.limit + 1],
+    [...w.args, ...(after ?? []), f.limit + 1],
   );
   return rows as Row[];
 }
@@ -58,4 +64,30 @@ export async function spanRowsOf(db: Knex, projectId: string, traceId: string, l
     [projectId, traceId, limit],
   );
   return rows as Row[];
+}
+
+/** Spans of several traces (an export page), trace by trace in start order. */
+export async function spanRowsOfTraces(db: Knex, traces: { project_id: string; id: string }[], withBodies: boolean): Promise<Row[]> {
+  if (!traces.length) return [];
+  const { rows } = await db.raw(
+    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model, s.prompt_tokens, s.completion_tokens,
+            s.total_tokens, s.cost_usd, ${withBodies ? 's.input, s.output,' : ''} s.metadata, s.created, s.duration_ms, s.project_id,
+            ${isoSql('s.start_time')} as start_time, ${isoSql('s.end_time')} as end_time
+       from spans s join unnest(?::uuid[], ?::text[]) with ordinality k(project_id, trace_id, n)
+         on s.project_id = k.project_id and s.trace_id = k.trace_id
+      order by k.n, s.start_time nulls last, s.id`,
+    [traces.map((t) => t.project_id), traces.map((t) => t.id)],
+  );
+  return rows as Row[];
+}
+
+/** Inputs and outputs of several traces (the list leaves them out). */
+export async function traceBodies(db: Knex, traces: { project_id: string; id: string }[]): Promise<Map<string, Row>> {
+  if (!traces.length) return new Map();
+  const { rows } = await db.raw(
+    `select t.project_id, t.id, t.input, t.output from traces t join unnest(?::uuid[], ?::text[]) k(project_id, trace_id)
+        on t.project_id = k.project_id and t.id = k.trace_id`,
+    [traces.map((t) => t.project_id), traces.map((t) => t.id)],
+  );
+  return new Map((rows as Row[]).map((r) => [`${r.project_id}/${r.id}`, r]));
 }

@@ -19,7 +19,7 @@ type Row = Record<string, unknown>;
 /** bigint/numeric aggregates and nullable counts as numbers (null stays null). */
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function traceOut(r: Row) {
+export function traceOut(r: Row) {
   return {
     id: r.id as string,
     project_id: r.project_id as string,
@@ -44,7 +44,7 @@ function traceOut(r: Row) {
   };
 }
 
-function spanOut(r: Row) {
+export function spanOut(r: Row) {
   const prompt = num(r.prompt_tokens);
   const completion = num(r.completion_tokens);
   const total = num(r.total_tokens);

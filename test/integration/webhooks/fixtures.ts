@@ -1,3 +1,4 @@
+import { exportStoreFromConfig } from '../../../src/exports/storage';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Runtime } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../../src/config';
@@ -28,7 +29,7 @@ export async function webhookTestConfig(extra: Record<string, string> = {}): Pro
 
 /** The activities' dependencies as the runtime builds them (close the HTTP client when done). */
 export function activityDepsFor(db: Db, config: Config): ActivityDeps {
-  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics() };
+  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics(), exportStore: exportStoreFromConfig(config) };
 }
 
 export async function seedOrg(db: Db): Promise<string> {
