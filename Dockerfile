@@ -10,7 +10,10 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY migrations ./migrations
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev --ignore-scripts
+COPY web/package.json web/package-lock.json ./web/
+RUN cd web && npm ci --ignore-scripts
+COPY web ./web
+RUN npm run build && npm run web:build && npm prune --omit=dev --ignore-scripts
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -18,6 +21,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 # Owned by node so the request-journal volume mounted here is writable (docs/proxy.md).
 RUN mkdir -p /app/.data/request-journal && chown -R node:node /app/.data
 USER node

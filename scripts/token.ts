@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { devJwtSecret } from '../src/auth/dev-secret';
 import { PROJECT_ROOT } from '../src/temporal/binaries';
-import { loadJose } from '../src/auth/jose';
+import { mintLocalToken } from '../src/auth/dev-token';
 import { loadConfig } from '../src/config';
 
 async function main() {
@@ -28,17 +28,8 @@ async function main() {
   const ttl = Number(values.ttl);
   if (!Number.isInteger(ttl) || ttl <= 0) throw new Error('--ttl must be a positive number of seconds');
   const config = loadConfig();
-  if (config.AUTH_JWKS_URL) throw new Error('AUTH_JWKS_URL is set: this server accepts only tokens of that identity provider, not local HS256 tokens');
   const secret = config.AUTH_JWT_SECRET ?? devJwtSecret(process.env.DEV_DATA_DIR ?? path.join(PROJECT_ROOT, '.data'));
-  const { SignJWT } = await loadJose();
-  let jwt = new SignJWT(values.email ? { email: values.email } : {})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(values.sub)
-    .setIssuedAt()
-    .setExpirationTime(`${ttl}s`);
-  if (config.AUTH_JWT_ISSUER) jwt = jwt.setIssuer(config.AUTH_JWT_ISSUER);
-  if (config.AUTH_JWT_AUDIENCE) jwt = jwt.setAudience(config.AUTH_JWT_AUDIENCE);
-  process.stdout.write((await jwt.sign(new TextEncoder().encode(secret))) + '\n');
+  process.stdout.write((await mintLocalToken(config, secret, { sub: values.sub, email: values.email, ttlSeconds: ttl })) + '\n');
 }
 
 main().catch((err) => {

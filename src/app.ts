@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { mountRoutes } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
+import { dashboard } from './web/static';
 
 /**
  * The api: every route contract of every feature (src/routes.ts), mounted in one place. Routes that
@@ -18,6 +19,8 @@ export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   app.use(mountRoutes(routes.filter((r) => r.rawBody), opts));
   app.use(express.json({ limit: ctx.config.JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler);
   app.use(mountRoutes(routes.filter((r) => !r.rawBody), opts));
+  const web = dashboard(ctx.config.WEB_DIR);
+  if (web) app.use(web);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

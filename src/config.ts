@@ -104,6 +104,14 @@ const schema = z.object({
   RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   /** Request and response bodies older than this many days are emptied (unset: kept as long as the row). */
   BODY_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
+  /** The built dashboard (web/dist) served at `/`; relative to the working directory. */
+  WEB_DIR: z.string().min(1).default('web/dist'),
+  /** The Temporal Web UI the dashboard links deliveries and exports to (`npm run dev` sets it). */
+  TEMPORAL_UI_URL: optionalUrl,
+  /** Dashboard sign-in through an identity provider (OIDC authorization code + PKCE): issuer URL and public client id. */
+  UI_OIDC_ISSUER: optionalUrl,
+  UI_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  UI_OIDC_SCOPE: z.string().min(1).default('openid email profile'),
   /** Exports (docs/exports.md): where files are written with the local store (relative to the working directory). */
   EXPORT_DIR: z.string().min(1).default('.data/exports'),
   /** Hours an export's file is kept after it is written; the `export-cleanup` schedule deletes it then. */

@@ -17,6 +17,7 @@ import { promptExperimentRoutes } from './prompt-experiments/routes';
 import { savedFilterRoutes } from './saved-filters/routes';
 import { shareRoutes } from './shares/routes';
 import { exportRoutes } from './exports/routes';
+import { webRoutes } from './web/routes';
 import { auditRoutes } from './audit/routes';
 import { healthRoutes } from './health/routes';
 import { ingestRoutes } from './ingest/routes';
@@ -44,7 +45,7 @@ export function buildRoutes(ctx: AppContext, services: Services): RouteContract[
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
   routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...experimentRoutes(ctx), ...humanEvalRoutes(ctx), ...promptExperimentRoutes(ctx), ...savedFilterRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
-  routes.push(...alertRoutes(ctx, services.analytics), ...shareRoutes(ctx, services.analytics), ...exportRoutes(ctx));
+  routes.push(...alertRoutes(ctx, services.analytics), ...shareRoutes(ctx, services.analytics), ...exportRoutes(ctx), ...webRoutes(ctx));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }

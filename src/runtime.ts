@@ -1,6 +1,4 @@
-import { createApp } from './app';
-import { buildRoutes } from './routes';
-import { buildServices, type Services } from './services';
+import type { Services } from './services';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { ensureDatabase } from './db/admin';
@@ -102,6 +100,10 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   const activityDeps = { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config, exportStore: ctx.exportStore };
 
   if (opts.role === 'api' || opts.role === 'all') {
+    // Loaded only in api roles: every feature's routes cost a worker-only process ~25 MB of RSS.
+    const { buildServices } = require('./services') as typeof import('./services');
+    const { createApp } = require('./app') as typeof import('./app');
+    const { buildRoutes } = require('./routes') as typeof import('./routes');
     services = buildServices(ctx);
     api = await listen(createApp(ctx, buildRoutes(ctx, services)), opts.port ?? config.PORT, config.HOST);
     logger.info({ url: api.url }, 'api listening');

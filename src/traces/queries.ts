@@ -16,8 +16,9 @@ const SPAN_TOTALS = `left join lateral (
 
 /** The trace list's filter as SQL over `traces t` (shared with exports, which count and page it). */
 export function traceWhere(projectIds: string[], f: Omit<TraceFilters, 'limit'>): { sql: string; args: Knex.RawBinding[] } {
-  const where: string[] = ['t.project_id = any(?::uuid[])'];
-  const args: Knex.RawBinding[] = [projectIds];
+  // One project as an equality, so a keyset page walks the index in order (see requestWhere).
+  const where: string[] = [projectIds.length === 1 ? 't.project_id = ?::uuid' : 't.project_id = any(?::uuid[])'];
+  const args: Knex.RawBinding[] = [projectIds.length === 1 ? projectIds[0]! : projectIds];
   if (f.from) where.push('t.start_time >= ?'), args.push(f.from);
   if (f.to) where.push('t.start_time < ?'), args.push(f.to);
   if (f.status) where.push('t.status = ?'), args.push(f.status);

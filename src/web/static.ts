@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type RequestHandler, Router } from 'express';
+
+/** Paths the dashboard never answers: the API, the proxy, ingest, OTLP and the service's own pages. */
+const NOT_THE_APP = /^\/(api|proxy|ingest|v1|share|health|metrics)(\/|$)/;
+
+/**
+ * The dashboard (web/, built into WEB_DIR) at `/`: hashed assets cached for a year, index.html never
+ * cached, and every other GET that asks for HTML answered with index.html so the app's own URLs
+ * (/requests?model=…, /traces/<id>) load directly. Without a build the api runs as before.
+ */
+export function dashboard(dir: string): RequestHandler | null {
+  const root = path.resolve(dir);
+  const index = path.join(root, 'index.html');
+  if (!existsSync(index)) return null;
+  const r = Router();
+  r.use('/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
+  r.get(/.*/, (req, res, next) => {
+    if (NOT_THE_APP.test(req.path) || !req.accepts('html')) return next();
+    res.set('cache-control', 'no-cache');
+    res.sendFile(index);
+  });
+  return r;
+}
