@@ -6,7 +6,8 @@
  * deployment scales them, compiled), whose peak RSS (VmHWM) is read from /proc after each export. One
  * export per format, timed from POST /exports to `completed`, side by side in one table.
  *
- * Env: BENCH_ROWS (1000000), BENCH_FORMATS (csv,jsonl,parquet), BENCH_PG_URL.
+ * Env: BENCH_ROWS (1000000), BENCH_FORMATS (csv,jsonl,parquet), BENCH_NODE_OPTIONS (`;`-separated
+ * NODE_OPTIONS of the export worker, default: none, and the heap limits of docs/exports.md), BENCH_PG_URL.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,10 +27,7 @@ const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgre
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'csv,jsonl,parquet').split(',');
 /** Node's defaults, and the heap limits docs/exports.md recommends for export workers. */
-const VARIANTS: [string, string][] = [
-  ['default', ''],
-  ['--max-semi-space-size=8 --max-old-space-size=160', '--max-semi-space-size=8 --max-old-space-size=160'],
-];
+const VARIANTS: [string, string][] = (process.env.BENCH_NODE_OPTIONS ?? ';--max-semi-space-size=8 --max-old-space-size=160').split(';').map((o) => [o || 'default', o]);
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 

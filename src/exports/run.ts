@@ -69,7 +69,7 @@ export async function writePart(deps: ExportRunDeps, id: string, part: number, c
   const columns = columnsOf(row);
   const pageSize = row.include_bodies ? PAGE_ROWS_WITH_BODIES : PAGE_ROWS;
   const { stream, done } = await deps.store.write(partKey(id, part));
-  const writer = await openRowWriter(row.format as Format, columns, stream);
+  const writer = await openRowWriter(row.format as Format, columns, stream, { part: true });
   let rows = 0;
   let next = cursor;
   try {

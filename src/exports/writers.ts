@@ -33,12 +33,15 @@ const PARQUET_TYPES = { string: 'UTF8', time: 'UTF8', int: 'INT64', float: 'DOUB
 export const parquetSchema = (columns: Column[]) =>
   new ParquetSchema(Object.fromEntries(columns.map((c) => [c.name, { type: PARQUET_TYPES[c.type], optional: true, compression: 'SNAPPY' }])) as never);
 
-/** Parquet buffers a row group in memory: smaller groups when rows carry bodies. */
-const rowGroupSize = (columns: Column[]) => (columns.some((c) => c.body) ? 500 : 10_000);
+/**
+ * Parquet buffers a row group in memory, and reading one back materialises it: smaller groups with
+ * bodies, and small ones in parts (`part: true`), which the final join reads back row group by row group.
+ */
+const rowGroupSize = (columns: Column[], part: boolean) => (columns.some((c) => c.body) ? 500 : part ? 2_000 : 10_000);
 
-export async function openRowWriter(format: Format, columns: Column[], stream: Writable): Promise<RowWriter> {
+export async function openRowWriter(format: Format, columns: Column[], stream: Writable, opts: { part?: boolean } = {}): Promise<RowWriter> {
   if (format === 'parquet') {
-    const w = await ParquetWriter.openStream(parquetSchema(columns), stream as never, { rowGroupSize: rowGroupSize(columns) } as never);
+    const w = await ParquetWriter.openStream(parquetSchema(columns), stream as never, { rowGroupSize: rowGroupSize(columns, opts.part ?? false) } as never);
     return {
       async write(rows) {
         for (const r of rows) {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
-import { sessionDetailSchema, sessionListQuery, sessionParams, sessionSummarySchema } from './schemas';
+import { sessionDetailSchema, sessionListQuery, sessionReadQuery, sessionParams, sessionSummarySchema } from './schemas';
 import { listSessions, requireSession } from './service';
 
 /**
@@ -28,9 +28,9 @@ export const sessionRoutes = ({ db, auth }: AppContext) => [
     path: '/api/v1/sessions/:id',
     summary: 'Read one session with its traces and requests',
     params: sessionParams,
-    query: sessionListQuery.pick({ project_id: true }),
+    query: sessionReadQuery,
     response: sessionDetailSchema,
     handler: async ({ principal, params, query }) =>
-      requireSession(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+      requireSession(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query.include_bodies ?? false),
   }),
 ];

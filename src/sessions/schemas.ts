@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasUnstorableText } from '../http/text';
-import { timestamp } from '../http/schemas';
+import { boolQuery, timestamp } from '../http/schemas';
 import { timeRangeQuery } from '../traces/schemas';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 
@@ -8,6 +8,8 @@ import { savedFilterIdParam } from '../saved-filters/schemas';
 export const sessionParams = z.object({ id: z.string().min(1).max(256).refine((s) => !hasUnstorableText(s)) });
 
 export const sessionListQuery = z.object({ ...timeRangeQuery, ...savedFilterIdParam });
+/** One session: `include_bodies` adds each trace's input and output (the conversation itself). */
+export const sessionReadQuery = z.object({ project_id: z.string().optional(), include_bodies: boolQuery.optional() });
 export type SessionFilters = z.output<typeof sessionListQuery>;
 
 const count = z.number().int();
@@ -51,6 +53,8 @@ export const sessionDetailSchema = sessionSummarySchema
         span_count: count,
         total_tokens: count,
         cost_usd: usd,
+        input: z.unknown().optional().describe('with include_bodies=true'),
+        output: z.unknown().optional().describe('with include_bodies=true'),
       }),
     ),
     requests: z.array(

@@ -1,3 +1,4 @@
+import { traceBodies } from '../traces/queries';
 import type { Knex } from 'knex';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
@@ -60,7 +61,7 @@ export async function listSessions(db: Knex, projectIds: string[], f: SessionFil
 }
 
 /** One session (across the projects in scope) with its traces and proxied requests, oldest first; or 404. */
-export async function requireSession(db: Knex, projectIds: string[], sessionId: string) {
+export async function requireSession(db: Knex, projectIds: string[], sessionId: string, withBodies = false) {
   const rows = await q.sessionRows(db, projectIds, sessionId);
   if (rows.length === 0) throw notFound('Session');
   const totals = await q.spanTotals(db, rows.map((r) => ({ project_id: r.project_id as string, session_id: sessionId })));
@@ -68,6 +69,7 @@ export async function requireSession(db: Knex, projectIds: string[], sessionId: 
   const summary = parts.length === 1 ? parts[0]! : mergeSessions(parts);
   const traces = await q.sessionTraceRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
   const requests = await q.sessionRequestRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
+  const io = withBodies ? await traceBodies(db, traces.map((t) => ({ project_id: t.project_id as string, id: t.id as string }))) : null;
   return {
     ...summary,
     traces: traces.map((t) => ({
@@ -82,6 +84,7 @@ export async function requireSession(db: Knex, projectIds: string[], sessionId: 
       span_count: num(t.span_count) ?? 0,
       total_tokens: num(t.total_tokens) ?? 0,
       cost_usd: num(t.cost_usd),
+      ...(io ? { input: io.get(`${t.project_id}/${t.id}`)?.input ?? null, output: io.get(`${t.project_id}/${t.id}`)?.output ?? null } : {}),
     })),
     requests: requests.map((r) => ({
       ...r,

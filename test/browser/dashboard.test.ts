@@ -176,8 +176,25 @@ describe('dashboard in a browser', () => {
     await check('annotation');
   });
 
+  it('shows a prompt’s versions with a diff, and a session as a conversation', async () => {
+    const h = { token: t.admin.token, orgId: t.orgId };
+    const created = (await api(app, 'POST', '/api/v1/prompts', { ...h, body: { project_id: t.projectId, name: 'greeter', version: { template: 'Hello {{name}}\nBe brief.', model: 'gpt-4o-mini' } } })).body.data;
+    const promptId = created.id ?? created.prompt_id;
+    expect((await api(app, 'POST', `/api/v1/prompts/${promptId}/versions?project_id=${t.projectId}`, { ...h, body: { template: 'Hello {{name}}\nBe warm and brief.', model: 'gpt-4o-mini' } })).status).toBe(201);
+    await open(`/prompts/${promptId}`);
+    await page.waitForSelector('.diff .add');
+    expect(await page.textContent('.diff .del')).toContain('Be brief.');
+    expect(await page.textContent('.diff .add')).toContain('Be warm and brief.');
+    await check('prompt');
+    await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-chat', name: 'turn 1', session_id: 'chat-1', start_time: new Date().toISOString(), input: { q: 'hi there' }, output: { a: 'hello!' } } });
+    await open('/sessions/chat-1');
+    await page.waitForSelector('.conversation li');
+    expect(await page.textContent('.conversation')).toContain('hi there');
+    await check('session');
+  });
+
   it('renders every other page without errors, each passing axe', async () => {
-    for (const p of ['sessions', 'users', 'prompts', 'evaluators', 'eval-runs', 'datasets', 'experiments', 'alerts', 'anomalies', 'recommendations', 'security', 'audit', 'shares']) {
+    for (const p of ['sessions', 'users', 'prompts', 'settings', 'evaluators', 'eval-runs', 'datasets', 'experiments', 'alerts', 'anomalies', 'recommendations', 'security', 'audit', 'shares']) {
       await open(`/${p}`);
       await page.waitForFunction('!document.querySelector("[aria-busy=true]")');
       expect(await page.locator('[role=alert]').count()).toBe(0);

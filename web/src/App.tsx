@@ -8,6 +8,7 @@ import { Settings } from './pages/Settings';
 import { TraceDetail, Traces } from './pages/Traces';
 import { Webhooks } from './pages/Webhooks';
 import { Annotation, Playground } from './pages/Work';
+import { PromptDetail, SessionDetail, UserDetail, Users } from './pages/Details';
 import { navigate, useLocation } from './router';
 
 const NAV: [string, string][] = [
@@ -81,9 +82,14 @@ export function App() {
 
 function route(path: string, role: string, cfg: UiConfig | null) {
   const canWrite = role === 'admin' || role === 'editor';
-  const m = /^\/(requests|traces)\/(.+)$/.exec(path);
-  if (m?.[1] === 'requests') return <RequestDetail id={decodeURIComponent(m[2]!)} />;
-  if (m?.[1] === 'traces') return <TraceDetail id={decodeURIComponent(m[2]!)} />;
+  const m = /^\/(requests|traces|users|sessions|prompts)\/(.+)$/.exec(path);
+  const id = m ? decodeURIComponent(m[2]!) : '';
+  if (m?.[1] === 'requests') return <RequestDetail id={id} />;
+  if (m?.[1] === 'traces') return <TraceDetail id={id} />;
+  if (m?.[1] === 'users') return <UserDetail id={id} />;
+  if (m?.[1] === 'sessions') return <SessionDetail id={id} />;
+  if (m?.[1] === 'prompts') return <PromptDetail id={id} canWrite={canWrite} />;
+  if (path === '/users') return <Users />;
   const name = path.slice(1);
   if (path === '/') return <Overview />;
   if (name === 'requests') return <Requests />;

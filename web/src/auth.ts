@@ -26,10 +26,13 @@ export const signOut = () => {
   location.assign('/');
 };
 
+/** Plain HTTP is allowed only for an identity provider on this machine (a local Keycloak, the tests' fake). */
+const insecure = (u: URL) => (['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) ? { [oauth.allowInsecureRequests]: true } : {});
+
 async function discover(cfg: NonNullable<UiConfig['oidc']>) {
   const issuer = new URL(cfg.issuer);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer));
-  return { as, client: { client_id: cfg.client_id } as oauth.Client };
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure(issuer)));
+  return { as, client: { client_id: cfg.client_id } as oauth.Client, opts: insecure(issuer) };
 }
 
 export async function startOidc(cfg: NonNullable<UiConfig['oidc']>) {
@@ -47,10 +50,10 @@ export async function startOidc(cfg: NonNullable<UiConfig['oidc']>) {
 
 /** The redirect back from the identity provider: code → tokens → the ID token is the API's JWT. */
 export async function finishOidc(cfg: NonNullable<UiConfig['oidc']>): Promise<string> {
-  const { as, client } = await discover(cfg);
+  const { as, client, opts } = await discover(cfg);
   const { verifier, state } = JSON.parse(sessionStorage.getItem('gw.pkce') ?? '{}');
   const params = oauth.validateAuthResponse(as, client, new URL(location.href), state);
-  const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, `${location.origin}/auth/callback`, verifier);
+  const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, `${location.origin}/auth/callback`, verifier, opts);
   const out = await oauth.processAuthorizationCodeResponse(as, client, res);
   sessionStorage.removeItem('gw.pkce');
   if (!out.id_token) throw new Error('the identity provider answered no ID token');

@@ -23,6 +23,7 @@ describe('trace and session reads', () => {
           user_id: `user-${i % 3}`,
           session_id: `sess-${i % 3}`,
           start_time: iso(base + i * 60_000),
+          input: { turn: i },
           ...(i < 25 ? { end_time: iso(base + i * 60_000 + i * 100), status: i % 5 === 0 ? 'error' : 'completed' } : {}),
         },
       });
@@ -136,6 +137,10 @@ describe('trace and session reads', () => {
       expect(r.body.data.requests).toHaveLength(2);
       expect(r.body.data.requests[0]).toMatchObject({ trace_id: 'tr-00', span_id: 'tr-00-llm', cost_usd: 0.5 });
       expect(r.body.data.total_tokens).toBe(1150);
+      expect(r.body.data.traces[0]).not.toHaveProperty('input');
+      // include_bodies: each trace's input and output, the conversation itself
+      const full = await api(app, 'GET', '/api/v1/sessions/sess-0?include_bodies=true', asViewer());
+      expect(full.body.data.traces.slice(0, 2)).toEqual([expect.objectContaining({ id: 'tr-00', input: { turn: 0 }, output: null }), expect.objectContaining({ id: 'tr-03', input: { turn: 3 } })]);
       expect((await api(app, 'GET', '/api/v1/sessions/unknown', asViewer())).status).toBe(404);
     });
   });

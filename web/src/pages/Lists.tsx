@@ -1,17 +1,17 @@
 import { useApi } from '../api';
 import { fmt, Page, Status } from '../components/States';
 import { Table } from '../components/Table';
+import { navigate } from '../router';
 
 /**
  * The API's other collections as read-only lists (the API decides what each role sees); each
  * entry names its endpoint and the columns worth a glance.
  */
-type Spec = { title: string; path: string; cols: [string, string, ((v: any) => string)?][] };
+type Spec = { title: string; path: string; cols: [string, string, ((v: any) => string)?][]; open?: (row: any) => string };
 const t = fmt.time;
 export const LISTS: Record<string, Spec> = {
-  sessions: { title: 'Sessions', path: '/api/v1/sessions?limit=200', cols: [['id', 'Session'], ['user_id', 'User'], ['trace_count', 'Traces'], ['request_count', 'Requests'], ['cost_usd', 'Cost', fmt.usd], ['last_seen_at', 'Last seen', t]] },
-  users: { title: 'Users', path: '/api/v1/users?limit=200', cols: [['user_id', 'User'], ['requests', 'Requests', fmt.int], ['cost_usd', 'Spend', fmt.usd], ['last_seen_at', 'Last seen', t]] },
-  prompts: { title: 'Prompts', path: '/api/v1/prompts', cols: [['name', 'Name'], ['latest_version', 'Latest version'], ['updated_at', 'Updated', t]] },
+  sessions: { title: 'Sessions', path: '/api/v1/sessions?limit=200', cols: [['id', 'Session'], ['user_id', 'User'], ['trace_count', 'Traces'], ['request_count', 'Requests'], ['cost_usd', 'Cost', fmt.usd], ['last_seen_at', 'Last seen', t]], open: (s) => `/sessions/${encodeURIComponent(s.id)}` },
+  prompts: { title: 'Prompts', path: '/api/v1/prompts', cols: [['name', 'Name'], ['latest_version', 'Latest version'], ['updated_at', 'Updated', t]], open: (p) => `/prompts/${p.id}` },
   evaluators: { title: 'Evaluators', path: '/api/v1/evaluators', cols: [['name', 'Name'], ['type', 'Type'], ['created_at', 'Created', t]] },
   'eval-runs': { title: 'Eval runs', path: '/api/v1/eval-runs', cols: [['id', 'Run'], ['status', 'Status'], ['progress', 'Progress', fmt.pct], ['created_at', 'Created', t]] },
   datasets: { title: 'Datasets', path: '/api/v1/datasets', cols: [['name', 'Name'], ['items', 'Items', fmt.int], ['latest_version', 'Version', t]] },
@@ -29,7 +29,7 @@ export function ListPage({ spec }: { spec: Spec }) {
   return (
     <Page title={spec.title}>
       <Status q={q} empty={(d) => !Array.isArray(d) || d.length === 0}>
-        {(d) => <Table label={spec.title} rows={d} cols={spec.cols.map(([k, label, f]) => ({ key: k, label, render: (r: any) => (f ? f(r[k]) : String(r[k] ?? '—')) }))} />}
+        {(d) => <Table label={spec.title} rows={d} onOpen={spec.open ? (r) => navigate(spec.open!(r)) : undefined} cols={spec.cols.map(([k, label, f]) => ({ key: k, label, render: (r: any) => (f ? f(r[k]) : String(r[k] ?? '—')) }))} />}
       </Status>
     </Page>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { call, useApi } from '../api';
 import { fmt, Page, Status } from '../components/States';
+import { Team } from './Team';
 
 /** Projects, API keys (the key shown once), exports with download. */
 export function Settings({ canWrite, isAdmin }: { canWrite: boolean; isAdmin: boolean }) {
@@ -40,6 +41,7 @@ export function Settings({ canWrite, isAdmin }: { canWrite: boolean; isAdmin: bo
         </form>
       ) : null}
       <Exports />
+      <Team canWrite={canWrite} isAdmin={isAdmin} />
     </Page>
   );
 }

@@ -103,8 +103,8 @@ export function Annotation() {
           {item ? (
             <>
               {item.human_eval.instructions && <p>{item.human_eval.instructions}</p>}
-              <h2>Input</h2><pre className="code">{JSON.stringify(item.content.input, null, 2)}</pre>
-              <h2>Output</h2><pre className="code">{JSON.stringify(item.content.output, null, 2)}</pre>
+              <h2>Input</h2><pre className="code" tabIndex={0}>{JSON.stringify(item.content.input, null, 2)}</pre>
+              <h2>Output</h2><pre className="code" tabIndex={0}>{JSON.stringify(item.content.output, null, 2)}</pre>
               <p className="muted">Press 1–9 to score “{item.score_configs[0]?.name}”, s to skip, r to release.</p>
             </>
           ) : (
