@@ -193,6 +193,19 @@ describe('dashboard in a browser', () => {
     await check('session');
   });
 
+  it('creates an alert rule in the editor and opens its history', async () => {
+    await open('/alerts');
+    await page.getByLabel('Name', { exact: true }).fill('cost spike');
+    await page.getByLabel('Measure').selectOption('cost');
+    await page.getByLabel('Threshold', { exact: true }).fill('5');
+    await page.click('button:has-text("Create rule")');
+    await page.waitForSelector('.card h2:has-text("cost spike")');
+    expect(await page.textContent('.cards')).toContain('cost gt 5 over 15 min');
+    await page.click('button:has-text("History")');
+    await page.waitForSelector('text=Nothing here yet');
+    await check('alerts-editor');
+  });
+
   it('renders every other page without errors, each passing axe', async () => {
     for (const p of ['sessions', 'users', 'prompts', 'settings', 'evaluators', 'eval-runs', 'datasets', 'experiments', 'alerts', 'anomalies', 'recommendations', 'security', 'audit', 'shares']) {
       await open(`/${p}`);

@@ -9,6 +9,7 @@ import { TraceDetail, Traces } from './pages/Traces';
 import { Webhooks } from './pages/Webhooks';
 import { Annotation, Playground } from './pages/Work';
 import { PromptDetail, SessionDetail, UserDetail, Users } from './pages/Details';
+import { Alerts, Experiments } from './pages/Rules';
 import { navigate, useLocation } from './router';
 
 const NAV: [string, string][] = [
@@ -90,6 +91,8 @@ function route(path: string, role: string, cfg: UiConfig | null) {
   if (m?.[1] === 'sessions') return <SessionDetail id={id} />;
   if (m?.[1] === 'prompts') return <PromptDetail id={id} canWrite={canWrite} />;
   if (path === '/users') return <Users />;
+  if (path === '/alerts') return <Alerts canWrite={canWrite} />;
+  if (path === '/experiments') return <Experiments />;
   const name = path.slice(1);
   if (path === '/') return <Overview />;
   if (name === 'requests') return <Requests />;
