@@ -27,7 +27,7 @@ const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgre
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'csv,jsonl,parquet').split(',');
 /** Node's defaults, and the heap limits docs/exports.md recommends for export workers. */
-const VARIANTS: [string, string][] = (process.env.BENCH_NODE_OPTIONS ?? ';--max-semi-space-size=8 --max-old-space-size=160').split(';').map((o) => [o || 'default', o]);
+const VARIANTS: [string, string][] = (process.env.BENCH_NODE_OPTIONS ?? ';--max-semi-space-size=4 --max-old-space-size=96').split(';').map((o) => [o || 'default', o]);
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 

@@ -71,11 +71,12 @@ export interface SqlWhere {
 }
 
 /** The WHERE clause over `requests` (alias `r`) of a filter, for the projects in scope. */
-export function requestWhere(projectIds: string[], f: RequestFilter): SqlWhere {
+export function requestWhere(projectIds: string[], f: RequestFilter, opts: { projectExpr?: string } = {}): SqlWhere {
   // One project as an equality: the planner can then walk (project_id, created_at, id) in order
   // for a keyset page instead of collecting every older row of an `any(array)` and sorting.
-  const w: string[] = [projectIds.length === 1 ? 'r.project_id = ?::uuid' : 'r.project_id = any(?::uuid[])'];
-  const a: Knex.RawBinding[] = [projectIds.length === 1 ? projectIds[0]! : projectIds];
+  // `projectExpr`: the project comes from the caller's SQL (a lateral join over the projects).
+  const w: string[] = [opts.projectExpr ? `r.project_id = ${opts.projectExpr}` : projectIds.length === 1 ? 'r.project_id = ?::uuid' : 'r.project_id = any(?::uuid[])'];
+  const a: Knex.RawBinding[] = opts.projectExpr ? [] : [projectIds.length === 1 ? projectIds[0]! : projectIds];
   const eq = (col: string, v: unknown) => v !== undefined && (w.push(`r.${col} = ?`), a.push(v as Knex.RawBinding));
   if (f.from) w.push('r.created_at >= ?'), a.push(f.from);
   if (f.to) w.push('r.created_at < ?'), a.push(f.to);

@@ -40,6 +40,7 @@ const BODY_COLUMNS = ['request_body', 'response_body'];
 /** Newest first; `after` is the (created_at, id) key of the previous page's last row, already checked. */
 export async function listRequestRows(db: Knex, projectIds: string[], f: RequestFilters, after: [string, string] | null) {
   const cols = (f.include_bodies ? [...LIST_COLUMNS, ...BODY_COLUMNS] : LIST_COLUMNS).map((c) => `r.${c}`);
+  if (projectIds.length > 1) return listAcrossProjects(db, projectIds, f, after, cols);
   const w = requestWhere(projectIds, f);
   const { rows } = await db.raw(
     // Microsecond-exact created_at for the cursor: JS dates keep only milliseconds.
@@ -47,6 +48,23 @@ export async function listRequestRows(db: Knex, projectIds: string[], f: Request
       where ${w.sql}${after ? ' and (r.created_at, r.id) < (?::timestamptz, ?::uuid)' : ''}
       order by r.created_at desc, r.id desc limit ?`,
     [...w.args, ...(after ?? []), f.limit + 1],
+  );
+  return rows as Record<string, unknown>[];
+}
+
+/**
+ * Several projects: one ordered index walk per project (a lateral join), merged and cut to the page,
+ * instead of `project_id = any(…)`, which gathers every older row of all projects and sorts them.
+ */
+async function listAcrossProjects(db: Knex, projectIds: string[], f: RequestFilters, after: [string, string] | null, cols: string[]) {
+  const w = requestWhere(projectIds, f, { projectExpr: 'p.id' });
+  const { rows } = await db.raw(
+    `select x.* from unnest(?::uuid[]) p(id) cross join lateral (
+       select ${cols.join(', ')}, ${isoSql('r.created_at')} as cursor_t from requests r
+        where ${w.sql}${after ? ' and (r.created_at, r.id) < (?::timestamptz, ?::uuid)' : ''}
+        order by r.created_at desc, r.id desc limit ?) x
+      order by x.created_at desc, x.id desc limit ?`,
+    [projectIds, ...w.args, ...(after ?? []), f.limit + 1, f.limit + 1],
   );
   return rows as Record<string, unknown>[];
 }
