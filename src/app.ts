@@ -3,7 +3,7 @@ import type { AppContext } from './context';
 import { mountRoutes } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
-import { dashboard } from './web/static';
+import { dashboard, sharePage } from './web/static';
 
 /**
  * The api: every route contract of every feature (src/routes.ts), mounted in one place. Routes that
@@ -15,6 +15,8 @@ export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestContext(ctx.logger));
+  const share = sharePage(ctx.config.WEB_DIR);
+  if (share) app.use(share);
   const opts = { auth: ctx.auth, metrics: ctx.metrics, checkResponses: ctx.config.CONTRACT_CHECK_RESPONSES };
   app.use(mountRoutes(routes.filter((r) => r.rawBody), opts));
   app.use(express.json({ limit: ctx.config.JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler);

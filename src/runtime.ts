@@ -123,11 +123,12 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   }
   if (opts.role === 'exports' || (opts.role !== 'api' && config.EXPORT_WORKER)) {
-    const { startActivityWorker } = require('./temporal/worker') as typeof import('./temporal/worker');
+    // Not ./temporal/worker: that loads every workflow's activities; this process needs the export ones.
+    const { startActivityWorker } = require('./temporal/activity-worker') as typeof import('./temporal/activity-worker');
     const { exportActivities } = require('../activities/exports') as typeof import('../activities/exports');
     const taskQueue = exportTaskQueue(config);
     exportWorker = await startActivityWorker({
-      address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue, deps: activityDeps,
+      address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue, logger,
       activities: exportActivities(activityDeps), concurrency: config.EXPORT_CONCURRENCY, connection: worker?.connection,
     });
     logger.info({ taskQueue }, 'export worker running');

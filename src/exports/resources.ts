@@ -13,7 +13,6 @@ import { listScoresQuery } from '../scores/schemas';
 import { listItems as listDatasetItems, requireDataset } from '../datasets/service';
 import { itemsAt } from '../datasets/queries';
 import { listItemsQuery as datasetItemsQuery } from '../datasets/schemas';
-import { listItems as listExperimentItems } from '../experiments/service';
 import { itemsQuery as experimentItemsQuery } from '../experiments/schemas';
 import { uuidSchema } from '../http/ids';
 import type { View } from '../saved-filters/schemas';
@@ -121,7 +120,11 @@ export const RESOURCES = {
   experiment_results: {
     filter: experimentItemsQuery.omit({ limit: true, cursor: true }).extend({ experiment_id: uuidSchema }),
     columns: experimentColumns,
-    page: async (db, projectIds, f, cursor, limit) => asPage(await listExperimentItems(db, projectIds, f.experiment_id as string, paged(f, limit, cursor))),
+    page: async (db, projectIds, f, cursor, limit) => {
+      // Loaded on use: the experiments service brings the LLM client (~20 MB) into an export worker.
+      const { listItems } = require('../experiments/service') as typeof import('../experiments/service');
+      return asPage(await listItems(db, projectIds, f.experiment_id as string, paged(f, limit, cursor)));
+    },
   },
 } satisfies Record<string, ExportResource>;
 

@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import type { Logger } from '../logger';
+import { installRuntime } from './activity-worker';
 
 /** Bundles the workflow code (webpack: seconds). Callers that start several workers keep the result. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
@@ -11,60 +11,12 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   });
 }
 
-/**
- * Routes the Temporal core's logs through our logger at warn level and above. The core runtime is
- * process-wide and can be installed once: a second install (another runtime in this process, as
- * in tests) keeps the first.
- */
-function installRuntime(logger: Logger) {
-  const log = logger.child({ component: 'temporal' });
-  try {
-    Runtime.install({
-      logger: {
-        log: (level, message, meta) => (level === 'WARN' || level === 'ERROR' ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message) : undefined),
-        trace: () => undefined,
-        debug: () => undefined,
-        info: () => undefined,
-        warn: (m, meta) => log.warn(meta ?? {}, m),
-        error: (m, meta) => log.error(meta ?? {}, m),
-      },
-    });
-  } catch {
-    // already installed in this process
-  }
-}
-
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
   /** The activities' dependencies, from the runtime's context. */
   deps: ActivityDeps;
-}
-
-/**
- * An activity-only worker (no workflow bundle, so a light process): the export task queue, whose
- * heavy file writing is kept apart from deliveries and limited to `concurrency` at once.
- */
-export async function startActivityWorker(opts: WorkerOptions & { activities: object; concurrency: number; connection?: NativeConnection }): Promise<{ stop(): Promise<void> }> {
-  installRuntime(opts.deps.logger);
-  const own = !opts.connection;
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.address }));
-  const worker = await Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    activities: opts.activities,
-    maxConcurrentActivityTaskExecutions: opts.concurrency,
-    shutdownGraceTime: '10 seconds',
-  });
-  const done = worker.run().finally(() => (own ? connection.close() : undefined));
-  return {
-    stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
-  };
 }
 
 export interface RunningWorker {

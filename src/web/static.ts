@@ -23,3 +23,17 @@ export function dashboard(dir: string): RequestHandler | null {
   });
   return r;
 }
+
+/**
+ * A share link opened in a browser (`Accept: text/html` first) gets the app, which renders the
+ * shared resource read-only from the same URL's JSON; API clients keep getting JSON.
+ */
+export function sharePage(dir: string): RequestHandler | null {
+  const index = path.join(path.resolve(dir), 'index.html');
+  if (!existsSync(index)) return null;
+  return (req, res, next) => {
+    if (req.method !== 'GET' || !/^\/share\/[^/]+$/.test(req.path) || req.accepts(['json', 'html']) !== 'html') return next();
+    res.set('cache-control', 'no-cache');
+    res.sendFile(index);
+  };
+}

@@ -146,6 +146,8 @@ describe('dashboard in a browser', () => {
     await receiver.waitFor(1, 20_000);
     await page.click('text=Deliveries');
     await page.waitForSelector('text=Temporal UI');
+    await page.click('button:has-text("Pause")');
+    await page.waitForSelector('text=paused');
     expect(await page.getAttribute('text=Temporal UI', 'href')).toMatch(/^http:\/\/127\.0\.0\.1:8233\/namespaces\/default\/workflows\/webhook-delivery-/);
     await check('webhooks');
   });
@@ -204,6 +206,23 @@ describe('dashboard in a browser', () => {
     await page.click('button:has-text("History")');
     await page.waitForSelector('text=Nothing here yet');
     await check('alerts-editor');
+  });
+
+  it('opens a share link in the browser without signing in, and a dataset’s items', async () => {
+    const h = { token: t.admin.token, orgId: t.orgId };
+    const share = (await api(app, 'POST', '/api/v1/shares', { ...h, body: { project_id: t.projectId, resource_type: 'trace', resource_id: 'tr-web' } })).body.data;
+    const anon = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await anon.goto(share.url.replace(/^https?:\/\/[^/]+/, app.url));
+    await anon.waitForSelector('h1:has-text("Shared trace")');
+    expect(await anon.textContent('main')).toContain('agent run');
+    await anon.close();
+    expect((await fetch(share.url.replace(/^https?:\/\/[^/]+/, app.url))).headers.get('content-type')).toContain('application/json'); // API clients: JSON
+    const ds = (await api(app, 'POST', '/api/v1/datasets', { ...h, body: { project_id: t.projectId, name: 'golden' } })).body.data.id;
+    await api(app, 'POST', `/api/v1/datasets/${ds}/items?project_id=${t.projectId}`, { ...h, body: { items: [{ id: 'q1', input: { q: 'capital of France' }, expected_output: 'Paris' }] } });
+    await open(`/datasets/${ds}`);
+    await page.waitForSelector('[role=row][data-index]');
+    expect(await page.textContent('[role=table]')).toContain('capital of France');
+    await check('dataset');
   });
 
   it('renders every other page without errors, each passing axe', async () => {

@@ -8,8 +8,9 @@ import { Settings } from './pages/Settings';
 import { TraceDetail, Traces } from './pages/Traces';
 import { Webhooks } from './pages/Webhooks';
 import { Annotation, Playground } from './pages/Work';
-import { PromptDetail, SessionDetail, UserDetail, Users } from './pages/Details';
+import { DatasetDetail, PromptDetail, SessionDetail, UserDetail, Users } from './pages/Details';
 import { Alerts, Experiments } from './pages/Rules';
+import { Shared } from './pages/Shared';
 import { navigate, useLocation } from './router';
 
 const NAV: [string, string][] = [
@@ -56,6 +57,8 @@ export function App() {
     if (orgId) localStorage.setItem('gw.org', orgId);
   }, [token, orgId]);
 
+  const shared = /^\/share\/([^/]+)$/.exec(path);
+  if (shared) return <Shared token={decodeURIComponent(shared[1]!)} />;
   if (!token || (err && !me)) return <SignIn cfg={cfg} error={err} onToken={(t) => (saveToken(t), setErr(null), setToken(t))} />;
   if (!me) return <main className="state" aria-busy="true">Loading…</main>;
   const org = me.organizations.find((o: any) => o.id === orgId);
@@ -83,13 +86,14 @@ export function App() {
 
 function route(path: string, role: string, cfg: UiConfig | null) {
   const canWrite = role === 'admin' || role === 'editor';
-  const m = /^\/(requests|traces|users|sessions|prompts)\/(.+)$/.exec(path);
+  const m = /^\/(requests|traces|users|sessions|prompts|datasets)\/(.+)$/.exec(path);
   const id = m ? decodeURIComponent(m[2]!) : '';
   if (m?.[1] === 'requests') return <RequestDetail id={id} />;
   if (m?.[1] === 'traces') return <TraceDetail id={id} />;
   if (m?.[1] === 'users') return <UserDetail id={id} />;
   if (m?.[1] === 'sessions') return <SessionDetail id={id} />;
   if (m?.[1] === 'prompts') return <PromptDetail id={id} canWrite={canWrite} />;
+  if (m?.[1] === 'datasets') return <DatasetDetail id={id} />;
   if (path === '/users') return <Users />;
   if (path === '/alerts') return <Alerts canWrite={canWrite} />;
   if (path === '/experiments') return <Experiments />;

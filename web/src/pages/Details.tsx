@@ -143,3 +143,24 @@ export function PromptDetail({ id, canWrite }: { id: string; canWrite: boolean }
     </Page>
   );
 }
+
+/** A dataset's items at its latest version (or `?version=`), with their split. */
+export function DatasetDetail({ id }: { id: string }) {
+  const ds = useApi(`/api/v1/datasets/${id}`);
+  const items = useApi<any[]>(`/api/v1/datasets/${id}/items?limit=1000`);
+  return (
+    <Page title="Dataset">
+      <Status q={ds}>{(d: any) => <p>{d.name} · {fmt.int(d.items)} items · version {fmt.time(d.latest_version)}</p>}</Status>
+      <Status q={items} empty={(d) => d.length === 0}>
+        {(d) => (
+          <Table label="Dataset items" rows={d} cols={[
+            { key: 'i', label: 'Item', width: '.8fr', render: (r) => r.id },
+            { key: 'in', label: 'Input', width: '2fr', render: (r) => JSON.stringify(r.input) },
+            { key: 'ex', label: 'Expected', width: '2fr', render: (r) => JSON.stringify(r.expected_output) },
+            { key: 's', label: 'Split', width: '.6fr', render: (r) => r.split ?? '—' },
+          ]} />
+        )}
+      </Status>
+    </Page>
+  );
+}

@@ -14,7 +14,7 @@ export const LISTS: Record<string, Spec> = {
   prompts: { title: 'Prompts', path: '/api/v1/prompts', cols: [['name', 'Name'], ['latest_version', 'Latest version'], ['updated_at', 'Updated', t]], open: (p) => `/prompts/${p.id}` },
   evaluators: { title: 'Evaluators', path: '/api/v1/evaluators', cols: [['name', 'Name'], ['type', 'Type'], ['created_at', 'Created', t]] },
   'eval-runs': { title: 'Eval runs', path: '/api/v1/eval-runs', cols: [['id', 'Run'], ['status', 'Status'], ['progress', 'Progress', fmt.pct], ['created_at', 'Created', t]] },
-  datasets: { title: 'Datasets', path: '/api/v1/datasets', cols: [['name', 'Name'], ['items', 'Items', fmt.int], ['latest_version', 'Version', t]] },
+  datasets: { title: 'Datasets', path: '/api/v1/datasets', cols: [['name', 'Name'], ['items', 'Items', fmt.int], ['latest_version', 'Version', t]], open: (d) => `/datasets/${d.id}` },
   experiments: { title: 'Experiments', path: '/api/v1/experiments', cols: [['name', 'Name'], ['status', 'Status'], ['created_at', 'Created', t]] },
   alerts: { title: 'Alerts', path: '/api/v1/alerts', cols: [['name', 'Name'], ['type', 'Type'], ['is_active', 'Active', String], ['created_at', 'Created', t]] },
   anomalies: { title: 'Anomalies', path: '/api/v1/anomalies', cols: [['metric', 'Metric'], ['severity', 'Severity'], ['detected_at', 'Detected', t]] },

@@ -46,7 +46,13 @@ export function Webhooks({ canWrite, temporalUi }: { canWrite: boolean; temporal
               <li key={w.id} className="card">
                 <h2>{w.name}</h2>
                 <p>{w.url} · {w.events.join(', ')} · {w.is_active ? 'active' : 'paused'}</p>
-                {canWrite && <button onClick={() => void call('POST', `/api/v1/webhooks/${w.id}/test`).then(() => setOpen(w.id + ':' + Date.now()))}>Send test</button>}{' '}
+                {canWrite && (
+                  <>
+                    <button onClick={() => void call('POST', `/api/v1/webhooks/${w.id}/test`).then(() => setOpen(w.id + ':' + Date.now()))}>Send test</button>{' '}
+                    <button onClick={() => void call('PATCH', `/api/v1/webhooks/${w.id}`, { is_active: !w.is_active }).then(list.reload, (e: Error) => setErr(e.message))}>{w.is_active ? 'Pause' : 'Resume'}</button>{' '}
+                    <button onClick={() => confirm(`Delete webhook ${w.name}?`) && void call('DELETE', `/api/v1/webhooks/${w.id}`).then(list.reload, (e: Error) => setErr(e.message))}>Delete</button>{' '}
+                  </>
+                )}
                 <button onClick={() => setOpen(w.id + ':' + Date.now())}>Deliveries</button>
                 {open?.startsWith(w.id) && <Deliveries key={open} id={w.id} temporalUi={temporalUi} />}
               </li>
