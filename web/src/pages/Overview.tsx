@@ -21,7 +21,8 @@ export function Overview() {
       actions={
         <>
           <label>Range <select value={range} onChange={(e) => setQ({ range: e.target.value })}>{Object.keys(RANGES).map((r) => <option key={r}>{r}</option>)}</select></label>
-          <label>Break down by <select value={group} onChange={(e) => setQ({ group_by: e.target.value })}>{['model', 'provider', 'user', 'api_key', 'status_code'].map((g) => <option key={g}>{g}</option>)}</select></label>
+          <label>Break down by <select value={group.startsWith('property:') ? '' : group} onChange={(e) => setQ({ group_by: e.target.value })}>{['model', 'provider', 'user', 'api_key', 'status_code'].map((g) => <option key={g}>{g}</option>)}{group.startsWith('property:') && <option value="">{group}</option>}</select></label>
+          <label>or custom property <input defaultValue={group.startsWith('property:') ? group.slice(9) : ''} placeholder="name" onKeyDown={(e) => e.key === 'Enter' && setQ({ group_by: (e.target as HTMLInputElement).value ? `property:${(e.target as HTMLInputElement).value}` : 'model' })} /></label>
           <label>Model <input defaultValue={q.get('model') ?? ''} onKeyDown={(e) => e.key === 'Enter' && setQ({ model: (e.target as HTMLInputElement).value })} placeholder="any" /></label>
           <label>Saved filter <select value={saved} onChange={(e) => setQ({ saved_filter_id: e.target.value })}><option value="">none</option>{(filters.data ?? []).map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}</select></label>
         </>
