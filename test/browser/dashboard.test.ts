@@ -210,11 +210,15 @@ describe('dashboard in a browser', () => {
 
   it('opens a share link in the browser without signing in, and a dataset’s items', async () => {
     const h = { token: t.admin.token, orgId: t.orgId };
-    const share = (await api(app, 'POST', '/api/v1/shares', { ...h, body: { project_id: t.projectId, resource_type: 'trace', resource_id: 'tr-web' } })).body.data;
+    await open('/traces/tr-web');
+    await page.click('button:has-text("Share without bodies")');
+    const url = (await (await page.waitForSelector('[data-testid=share-url]')).textContent())!;
+    const share = { url };
     const anon = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await anon.goto(share.url.replace(/^https?:\/\/[^/]+/, app.url));
     await anon.waitForSelector('h1:has-text("Shared trace")');
     expect(await anon.textContent('main')).toContain('agent run');
+    expect(await anon.textContent('main')).not.toContain('goal'); // shared without bodies
     await anon.close();
     expect((await fetch(share.url.replace(/^https?:\/\/[^/]+/, app.url))).headers.get('content-type')).toContain('application/json'); // API clients: JSON
     const ds = (await api(app, 'POST', '/api/v1/datasets', { ...h, body: { project_id: t.projectId, name: 'golden' } })).body.data.id;

@@ -88,8 +88,8 @@ function route(path: string, role: string, cfg: UiConfig | null) {
   const canWrite = role === 'admin' || role === 'editor';
   const m = /^\/(requests|traces|users|sessions|prompts|datasets)\/(.+)$/.exec(path);
   const id = m ? decodeURIComponent(m[2]!) : '';
-  if (m?.[1] === 'requests') return <RequestDetail id={id} />;
-  if (m?.[1] === 'traces') return <TraceDetail id={id} />;
+  if (m?.[1] === 'requests') return <RequestDetail id={id} canWrite={canWrite} />;
+  if (m?.[1] === 'traces') return <TraceDetail id={id} canWrite={canWrite} />;
   if (m?.[1] === 'users') return <UserDetail id={id} />;
   if (m?.[1] === 'sessions') return <SessionDetail id={id} />;
   if (m?.[1] === 'prompts') return <PromptDetail id={id} canWrite={canWrite} />;

@@ -3,6 +3,7 @@ import { call, qs, useApi } from '../api';
 import { fmt, Page, Status } from '../components/States';
 import { Table } from '../components/Table';
 import { navigate, useQuery } from '../router';
+import { ShareButton } from '../components/ShareButton';
 
 const FILTERS = ['model', 'provider', 'user_id', 'status'] as const;
 
@@ -59,13 +60,14 @@ export function Requests() {
   );
 }
 
-export function RequestDetail({ id }: { id: string }) {
+export function RequestDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const r = useApi(`/api/v1/requests/${id}`);
   return (
     <Page title="Request">
       <Status q={r}>
         {(d: any) => (
           <>
+            {canWrite && <ShareButton type="request" id={d.id} projectId={d.project_id} />}
             <dl className="facts">
               <dt>Model</dt><dd>{d.provider} / {d.model}</dd>
               <dt>Status</dt><dd>{d.status_code}{d.error ? ` — ${d.error}` : ''}</dd>

@@ -3,6 +3,7 @@ import { qs, useApi } from '../api';
 import { fmt, Page, Status } from '../components/States';
 import { Table } from '../components/Table';
 import { navigate, useQuery } from '../router';
+import { ShareButton } from '../components/ShareButton';
 
 export function Traces() {
   const [q, setQ] = useQuery();
@@ -31,7 +32,7 @@ export function Traces() {
 interface Node { id: string; name: string | null; span_type: string; status: string | null; start_time: string | null; duration_ms: number | null; children: Node[] }
 
 /** One trace: the span tree (a keyboard-navigable treeview) beside a waterfall, and the chosen span's input and output. */
-export function TraceDetail({ id }: { id: string }) {
+export function TraceDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const t = useApi(`/api/v1/traces/${encodeURIComponent(id)}`);
   const [sel, setSel] = useState<string | null>(null);
   return (
@@ -53,6 +54,7 @@ export function TraceDetail({ id }: { id: string }) {
           };
           return (
             <>
+              {canWrite && <ShareButton type="trace" id={d.id} projectId={d.project_id} />}
               <dl className="facts"><dt>Name</dt><dd>{d.name ?? d.id}</dd><dt>Status</dt><dd>{d.status}</dd><dt>Duration</dt><dd>{fmt.ms(d.duration_ms)}</dd><dt>Tokens</dt><dd>{fmt.int(d.total_tokens)}</dd><dt>Cost</dt><dd>{fmt.usd(d.cost_usd)}</dd></dl>
               <div className="trace">
                 <ul role="tree" aria-label="Spans" className="tree">
