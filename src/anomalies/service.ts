@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { findAnomaly, listAnomalies, setStatus } from './queries';
@@ -48,7 +48,6 @@ export async function read(db: Knex, projectIds: string[], id: string) {
   return toView(row);
 }
 
-const label = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 
 /** Acknowledges or resolves an anomaly, audited; a resolved one stays resolved (a new detection opens a new one). */
 export async function changeStatus(db: Knex, principal: Principal, projectIds: string[], id: string, status: 'acknowledged' | 'resolved') {
@@ -56,7 +55,7 @@ export async function changeStatus(db: Knex, principal: Principal, projectIds: s
     const before = await findAnomaly(trx, projectIds, id).forUpdate();
     if (!before) throw notFound('Anomaly');
     if (before.status === 'resolved' || before.status === status) return toView(before);
-    const after = await setStatus(trx, id, status, label(principal), new Date().toISOString());
+    const after = await setStatus(trx, id, status, actorLabel(principal), new Date().toISOString());
     await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: `anomaly.${status}`, resourceType: 'anomaly', resourceId: id, before: { status: before.status }, after: { status } });
     return toView(after);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { cursorCodec, pageOf } from '../http/pagination';
 import * as q from './queries';
 import { redact } from './redact';
@@ -26,7 +26,7 @@ export async function recordAudit(db: Knex | Knex.Transaction, e: AuditEntry): P
     org_id: e.orgId,
     actor_type: actor.kind === 'user' ? 'user' : 'api_key',
     actor_id: actor.kind === 'user' ? actor.userId : actor.keyId,
-    actor_label: actor.kind === 'user' ? (actor.email ?? actor.sub) : `api_key:${actor.keyId}`,
+    actor_label: actorLabel(actor),
     action: e.action,
     resource_type: e.resourceType,
     resource_id: e.resourceId,

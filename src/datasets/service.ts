@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { oneProject } from '../score-configs/service';
@@ -11,7 +11,6 @@ import type { ItemInput, ItemView, ListItemsParams } from './schemas';
 /** Datasets: versioned test data from production, uploads and the API (docs/datasets.md). */
 type Scope = { orgId: string; projectIds: string[] };
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
-const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 const toView = (r: Record<string, any>) => ({
@@ -72,7 +71,7 @@ export async function deleteDataset(db: Knex, actor: Principal, projectIds: stri
 /** Adds or updates items as one new version; returns what changed. */
 async function change(db: Knex, actor: Principal, projectIds: string[], id: string, items: ItemInput[], what: string, errors: { row: number; error: string }[] = []) {
   await requireDataset(db, projectIds, id);
-  const r = items.length ? await db.transaction((trx) => q.writeItems(trx, id, items, what, by(actor))) : { version: null, added: 0, updated: 0, unchanged: 0, archived: 0 };
+  const r = items.length ? await db.transaction((trx) => q.writeItems(trx, id, items, what, actorLabel(actor))) : { version: null, added: 0, updated: 0, unchanged: 0, archived: 0 };
   return { version: r.version, added: r.added, updated: r.updated + r.archived, unchanged: r.unchanged, errors };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { findEvaluators } from '../evaluators/queries';
 import { HttpError, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
@@ -46,7 +46,6 @@ async function toView(db: Knex, r: Record<string, unknown>): Promise<RunView> {
   };
 }
 
-const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 
 /** Records the run and starts its workflow; Temporal unreachable → the run is failed and the answer is 503. */
 export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, input: CreateRunInput) {
@@ -56,7 +55,7 @@ export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, i
   const id = randomUUID();
   const workflowId = `eval-run-${id}`;
   await deps.db.transaction(async (trx) => {
-    await trx('eval_runs').insert({ id, org_id: scope.orgId, project_id: projectId, evaluator_ids: ids, target: JSON.stringify(input.target), workflow_id: workflowId, created_by: by(actor) });
+    await trx('eval_runs').insert({ id, org_id: scope.orgId, project_id: projectId, evaluator_ids: ids, target: JSON.stringify(input.target), workflow_id: workflowId, created_by: actorLabel(actor) });
     await recordAudit(trx, { orgId: scope.orgId, actor, action: 'eval_run.created', resourceType: 'eval_run', resourceId: id, after: { evaluator_ids: ids, target: input.target } });
   });
   try {

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { findEvaluators } from '../evaluators/queries';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
@@ -23,7 +23,6 @@ export interface ExperimentDeps extends LlmDeps {
 }
 type Scope = { orgId: string; projectIds: string[] };
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
-const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 const MAX_RUNS = 10_000;
 
 export async function toView(db: Knex, r: Record<string, any>): Promise<ExperimentView> {
@@ -68,7 +67,7 @@ export async function createExperiment(deps: ExperimentDeps, actor: Principal, s
   const row = await db.transaction(async (trx) => {
     const [e] = await trx('experiments').insert({
       org_id: scope.orgId, project_id: projectId, name: input.name, dataset_id: ds.id, dataset_version: version, subject: JSON.stringify(subject), evaluator_ids: evaluatorIds,
-      repetitions: input.repetitions, status: subject.kind === 'prompt' ? 'running' : 'awaiting_outputs', created_by: by(actor),
+      repetitions: input.repetitions, status: subject.kind === 'prompt' ? 'running' : 'awaiting_outputs', created_by: actorLabel(actor),
     }).returning('*');
     const runs = items.flatMap((i) => Array.from({ length: input.repetitions }, (_, repetition) => ({ experiment_id: e.id, item_id: i.item_id, repetition })));
     for (let i = 0; i < runs.length; i += 1000) await trx('experiment_items').insert(runs.slice(i, i + 1000));

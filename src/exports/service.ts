@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import type { Config } from '../config';
 import { applySavedFilter } from '../saved-filters/service';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
@@ -25,7 +25,6 @@ export interface ExportDeps {
 type Scope = { orgId: string; projectIds: string[] };
 const START_WAIT_MS = 5_000;
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
-const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 
 export const exportTaskQueue = (c: Config) => c.EXPORT_TASK_QUEUE ?? `${c.TEMPORAL_TASK_QUEUE}-exports`;
 
@@ -83,7 +82,7 @@ export async function createExport(deps: ExportDeps, actor: Principal, scope: Sc
   await deps.db.transaction(async (trx) => {
     await trx('exports').insert({
       id, org_id: scope.orgId, project_ids: scope.projectIds, resource: input.resource, format: input.format, filter: JSON.stringify(filter), columns, include_bodies: input.include_bodies,
-      workflow_id: workflowId, link_key: randomBytes(32).toString('base64url'), created_by: by(actor), created_by_user: actor.kind === 'user' ? actor.userId : null,
+      workflow_id: workflowId, link_key: randomBytes(32).toString('base64url'), created_by: actorLabel(actor), created_by_user: actor.kind === 'user' ? actor.userId : null,
     });
     await recordAudit(trx, { orgId: scope.orgId, actor, action: 'export.created', resourceType: 'export', resourceId: id, after: { resource: input.resource, format: input.format, filter, columns, include_bodies: input.include_bodies } });
   });

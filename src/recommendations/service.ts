@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AnalyticsStore } from '../analytics/store';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { notFound } from '../http/errors';
 import { computeRecommendations } from './compute';
 import { dismiss, findRecommendation, listRecommendations, projectsWithCalls, saveRun } from './queries';
@@ -53,7 +53,7 @@ export async function dismissOne(db: Knex, principal: Principal, projectIds: str
     const before = await findRecommendation(trx, projectIds, id).forUpdate();
     if (!before) throw notFound('Recommendation');
     if (before.status === 'dismissed') return toView(before);
-    const by = principal.kind === 'user' ? (principal.email ?? principal.sub) : `api_key:${principal.keyId}`;
+    const by = actorLabel(principal);
     const after = await dismiss(trx, id, by, new Date().toISOString());
     await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: 'recommendation.dismissed', resourceType: 'recommendation', resourceId: id, before: { status: 'open' }, after: { status: 'dismissed' } });
     return toView(after);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { findConfig } from '../score-configs/queries';
@@ -50,7 +50,6 @@ async function projectOfTarget(db: Knex, scope: Scope, input: CreateScoreInput):
   return found[0]!;
 }
 
-const by = (p: Principal) => (p.kind === 'user' ? (p.email ?? p.sub) : `api_key:${p.keyId}`);
 
 /**
  * Writes a score (201 created, 200 when the same id was written before: updated in place). Its
@@ -75,7 +74,7 @@ export async function writeScore(db: Knex, actor: Principal | null, scope: Scope
     id: input.id ?? randomUUID(), org_id: scope.orgId, project_id: projectId, name, data_type: type, ...value, source, comment: input.comment ?? null,
     config_id: config?.id ?? null, target_type: target, request_id: input.request_id ?? null, trace_id: input.trace_id ?? null, span_id: input.span_id ?? null,
     session_id: input.session_id ?? null, experiment_id: input.experiment_id ?? null, experiment_item_id: input.experiment_item_id ?? null,
-    experiment_repetition: input.experiment_id ? (input.repetition ?? 0) : null, created_by: actor ? by(actor) : source,
+    experiment_repetition: input.experiment_id ? (input.repetition ?? 0) : null, created_by: actor ? actorLabel(actor) : source,
   });
   if (!out) throw conflict('This score id is taken by another project', 'score_id_conflict');
   return { created: out.created, row: toView(out.row) };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { type Principal, actorLabel } from '../auth/principal';
 import { badRequest, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { FINDING_KINDS, SEVERITIES } from './detectors/types';
@@ -56,7 +56,7 @@ export async function changeStatus(db: Knex, principal: Principal, projectIds: s
     const before = await findFinding(trx, projectIds, id).forUpdate();
     if (!before) throw notFound('Security finding');
     if (before.status === status) return toView(before);
-    const by = principal.kind === 'user' ? (principal.email ?? principal.sub) : `api_key:${principal.keyId}`;
+    const by = actorLabel(principal);
     const after = await setStatus(trx, id, status, by, new Date().toISOString());
     const action = status === 'open' ? 'reopened' : status;
     await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: `security_finding.${action}`, resourceType: 'security_finding', resourceId: id, before: { status: before.status }, after: { status } });
