@@ -6,12 +6,39 @@ export interface RunningServer {
   server: http.Server;
   port: number;
   url: string;
-  /** Stops accepting, lets in-flight requests finish (up to timeoutMs), then closes idle sockets. */
+  /**
+   * Drains and stops: no new connections; idle keep-alive connections closed at once; requests
+   * already running finish with `Connection: close`; a request that still arrives on an open
+   * connection gets 503 + `Connection: close` + `Retry-After` before any work. Resolves when the
+   * last connection is gone, or cuts the rest at timeoutMs.
+   */
   close(timeoutMs?: number): Promise<void>;
 }
 
+const SHUTTING_DOWN = JSON.stringify({ success: false, error: 'The server is shutting down: retry on a new connection', code: 'shutting_down' });
+
 export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
-  const server = http.createServer(app);
+  let draining = false;
+  const running = new Set<http.ServerResponse>();
+  // After the drain starts every answer closes its connection, so a keep-alive client (a load
+  // balancer, an SDK's agent) moves to another replica instead of sending us its next call.
+  const closeAfter = (res: http.ServerResponse) => {
+    if (!res.headersSent) return void res.setHeader('connection', 'close');
+    // Headers already out (a stream) said keep-alive: end the socket once the answer is complete
+    // (taken now: Node detaches it from the response on finish).
+    const socket = res.socket;
+    res.once('finish', () => socket?.end());
+  };
+  const server = http.createServer((req, res) => {
+    if (draining) {
+      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(SHUTTING_DOWN), connection: 'close', 'retry-after': '1' });
+      res.end(SHUTTING_DOWN);
+      return;
+    }
+    running.add(res);
+    res.once('close', () => running.delete(res));
+    app(req, res);
+  });
   // Long enough for slow model calls and streams; the proxy applies its own upstream timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -28,26 +55,25 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
     );
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
+  let closing: Promise<void> | undefined;
+  const close = (timeoutMs = 10_000) =>
+    (closing ??= new Promise<void>((done) => {
+      draining = true;
+      for (const res of running) closeAfter(res);
+      const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        done();
+      });
+      server.closeIdleConnections();
+    }));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       const actual = (server.address() as AddressInfo).port;
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-      resolve({
-        server,
-        port: actual,
-        url: `http://${shownHost}:${actual}`,
-        close: (timeoutMs = 10_000) =>
-          new Promise<void>((done) => {
-            const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
-            force.unref();
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            server.closeIdleConnections();
-          }),
-      });
+      resolve({ server, port: actual, url: `http://${shownHost}:${actual}`, close });
     });
   });
 }

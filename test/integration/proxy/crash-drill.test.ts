@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { freePort, waitForPort } from '../../../src/util/net';
-import { api, seedTenant, TEST_JWT_SECRET, type SeededTenant } from '../../helpers/auth';
+import { startApiChild } from '../../helpers/api-child';
+import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -23,31 +22,21 @@ describe('proxy crash drill: SIGKILL under load', () => {
   let upstream: FakeUpstream;
   let journalDir: string;
   let child: ChildProcess | undefined;
-  let output = '';
-  let port: number;
+  let output = () => '';
   const masterKey = randomBytes(32).toString('hex');
 
   const startApi = async () => {
-    port = await freePort();
-    const env = {
-      ...process.env,
+    const started = await startApiChild({
       DATABASE_URL: db.url,
       MASTER_KEY: masterKey,
-      AUTH_JWT_SECRET: TEST_JWT_SECRET,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
       PROVIDER_OPENAI_BASE_URL: upstream.url,
       REQUEST_LOG_JOURNAL_DIR: journalDir,
       // Rows wait in memory long enough for the kill to catch many of them uncommitted.
       PROXY_LOG_FLUSH_MS: '400',
-    };
-    // tsx as a loader, not its CLI: the CLI runs the app in a grandchild that a SIGKILL would not reach.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    await waitForPort('127.0.0.1', port, 30_000);
-    return `http://127.0.0.1:${port}`;
+    });
+    child = started.child;
+    output = started.output;
+    return started.url;
   };
 
   beforeAll(async () => {
@@ -125,7 +114,7 @@ describe('proxy crash drill: SIGKILL under load', () => {
       rows = await stored();
     }
     const missing = ackedAtKill.filter((id) => !rows.has(id));
-    if (missing.length) throw new Error(`${missing.length} acknowledged calls have no row\n${output.slice(-3000)}`);
+    if (missing.length) throw new Error(`${missing.length} acknowledged calls have no row\n${output().slice(-3000)}`);
 
     const [{ n, distinct }] = await db.db('requests').select(db.db.raw('count(*)::int as n'), db.db.raw('count(distinct id)::int as distinct'));
     expect(n).toBe(distinct);
