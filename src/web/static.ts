@@ -6,6 +6,20 @@ import express, { type RequestHandler, Router } from 'express';
 const NOT_THE_APP = /^\/(api|proxy|ingest|v1|share|health|metrics)(\/|$)/;
 
 /**
+ * Whether the Accept header names `text/html` itself (with q > 0). `*\/*` does not count: curl,
+ * fetch and API clients send it, and an unknown path must give them the 404 envelope, not the app.
+ */
+export function namesHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (type !== 'text/html') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
  * The dashboard (web/, built into WEB_DIR) at `/`: hashed assets cached for a year, index.html never
  * cached, and every other GET that asks for HTML answered with index.html so the app's own URLs
  * (/requests?model=…, /traces/<id>) load directly. Without a build the api runs as before.
@@ -17,7 +31,7 @@ export function dashboard(dir: string): RequestHandler | null {
   const r = Router();
   r.use('/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
   r.get(/.*/, (req, res, next) => {
-    if (NOT_THE_APP.test(req.path) || !req.accepts('html')) return next();
+    if (NOT_THE_APP.test(req.path) || !namesHtml(req.headers.accept)) return next();
     res.set('cache-control', 'no-cache');
     res.sendFile(index);
   });
@@ -32,7 +46,7 @@ export function sharePage(dir: string): RequestHandler | null {
   const index = path.join(path.resolve(dir), 'index.html');
   if (!existsSync(index)) return null;
   return (req, res, next) => {
-    if (req.method !== 'GET' || !/^\/share\/[^/]+$/.test(req.path) || req.accepts(['json', 'html']) !== 'html') return next();
+    if (req.method !== 'GET' || !/^\/share\/[^/]+$/.test(req.path) || !namesHtml(req.headers.accept) || req.accepts(['json', 'html']) !== 'html') return next();
     res.set('cache-control', 'no-cache');
     res.sendFile(index);
   };

@@ -42,4 +42,15 @@ describe('dashboard serving and GET /api/v1/ui-config', () => {
     const json = await fetch(`${app.url}/requests`, { headers: { accept: 'application/json' } });
     expect(json.status).toBe(404); // a JSON client asking a non-API path gets the API's 404
   });
+
+  it('gives the app only to an Accept that names text/html; */* (curl, fetch) gets the 404 envelope', async () => {
+    for (const accept of ['*/*', 'application/json, */*', 'text/*', 'text/html;q=0', '']) {
+      const r = await fetch(`${app.url}/no-such-route`, { headers: accept ? { accept } : {} });
+      expect([accept, r.status, r.headers.get('content-type')]).toEqual([accept, 404, 'application/json; charset=utf-8']);
+      expect(await r.json()).toMatchObject({ success: false, code: 'route_not_found' });
+    }
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8';
+    const page = await fetch(`${app.url}/no-such-route`, { headers: { accept: browser } });
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  });
 });
