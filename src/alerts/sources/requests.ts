@@ -27,7 +27,7 @@ function requestSource(o: { doc: string; pick: (m: Measures) => number | null; o
 
 export const requestSources = {
   cost: requestSource({ doc: 'priced cost in USD of the calls in the window (0 without calls)', pick: (m) => m.cost_usd, orderBy: 'cost_usd' }),
-  error_rate: requestSource({ doc: 'errors (status ≥ 400) / calls in the window; no value without calls', pick: (m) => (m.requests ? m.error_rate : null), orderBy: 'errors' }),
+  error_rate: requestSource({ doc: 'errors (status ≥ 400) / calls in the window, the exact ratio (not the rounded display figure); no value without calls', pick: (m) => (m.requests ? m.errors / m.requests : null), orderBy: 'errors' }),
   latency_p95: requestSource({ doc: '95th percentile latency in ms; no value without calls', pick: (m) => m.latency_p95_ms, orderBy: 'requests' }),
   latency_p99: requestSource({ doc: '99th percentile latency in ms; no value without calls', pick: (m) => m.latency_p99_ms, orderBy: 'requests' }),
   request_count: requestSource({ doc: 'calls in the window; 0 (never no-data) when there are none', pick: (m) => m.requests, orderBy: 'requests', guarded: false }),

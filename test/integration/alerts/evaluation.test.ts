@@ -85,6 +85,15 @@ describe('alert evaluation', () => {
     if (type === 'security_finding') expect(ev[0].value).toBe(2);
   });
 
+  it('error_rate compares the exact ratio: 2 errors in 6 calls breach 0.333333 and report 2/6', async () => {
+    const p = await newProject(app, t);
+    await seed(app, t, p, 2, T0 - 5 * MIN, { status_code: 500 });
+    await seed(app, t, p, 4, T0 - 5 * MIN);
+    const rule = await createRule(app, t, { type: 'error_rate', threshold: 0.333333, project_id: p, window_minutes: 15 });
+    expect(await recordEvaluation(deps, rule.id, at(T0))).toMatchObject({ events: 1 });
+    expect((await events(rule.id)).map((e) => [e.kind, e.value])).toEqual([['triggered', 2 / 6]]);
+  });
+
   it('request_count lt 1: a project with no rows at all is 0 requests (stopped traffic), not no data', async () => {
     const p = await newProject(app, t);
     const rule = await createRule(app, t, { type: 'request_count', operator: 'lt', threshold: 1, project_id: p, window_minutes: 15, no_data: 'ok' });
