@@ -11,7 +11,7 @@ export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
   return {
     prepareEvalRun: (runId: string) => prepareRun(db, runId),
     nextEvalTargets: (runId: string, after: string | null, limit: number) => nextTargets(db, runId, after, limit),
-    evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat(() => evaluateTarget(deps, runId, targetId)),
+    evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat((signal) => evaluateTarget({ ...deps, signal }, runId, targetId)),
     failEvalTarget: (runId: string, targetId: string, message: string) => failTarget(db, runId, targetId, message),
     finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed') => finishRun(db, runId, status),
     collectOnlineTargets: (at: string | null) => collectOnline(db, at ? Date.parse(at) : Date.now()),
@@ -21,13 +21,14 @@ export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
 /**
  * Heartbeats while the evaluation runs (a judge call can take a while): when the worker dies, the
  * server notices within the heartbeat timeout and retries elsewhere instead of waiting out the
- * whole start-to-close timeout.
+ * whole start-to-close timeout. A cancel comes back with a heartbeat and aborts `signal`, so no
+ * further evaluation of the target starts.
  */
-async function withHeartbeat<T>(fn: () => Promise<T>): Promise<T> {
+async function withHeartbeat<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctx = Context.current();
   const beat = setInterval(() => ctx.heartbeat(), 2_000);
   try {
-    return await fn();
+    return await fn(ctx.cancellationSignal);
   } finally {
     clearInterval(beat);
   }

@@ -10,11 +10,12 @@ export function experimentActivities({ db, keyring, config }: ActivityDeps) {
   const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
   return {
     nextExperimentItems: (id: string, after: string | null, limit: number) => pendingItems(db, id, after, limit),
+    // Heartbeats bring a cancel back: the signal stops the item before its next model or judge call.
     runExperimentItem: async (id: string, itemId: string, repetition: number) => {
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 2_000);
       try {
-        return await runItem(deps, id, itemId, repetition);
+        return await runItem({ ...deps, signal: ctx.cancellationSignal }, id, itemId, repetition);
       } finally {
         clearInterval(beat);
       }

@@ -11,6 +11,26 @@ export const listRuns = (db: Knex, projectIds: string[], limit: number) =>
   db('eval_runs').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
 export const setRun = (db: Knex, id: string, patch: Record<string, unknown>) => db('eval_runs').where({ id }).update(patch);
 
+/** A run in these states takes no more item or score writes. */
+export const isClosed = (status: string) => status === 'cancelled' || status === 'failed';
+
+/**
+ * Runs `write` in a transaction holding the run's row FOR SHARE, unless the run is closed (then
+ * nothing is written: false). Cancelling updates that row, so it waits for the writes in flight
+ * and every later write finds the run cancelled: once a run reads cancelled, it stays as it is.
+ */
+export function whileOpen(db: Knex, runId: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const run = await trx('eval_runs').where({ id: runId }).forShare().first('status');
+    if (!run || isClosed(run.status)) return false;
+    await write(trx);
+    return true;
+  });
+}
+
+/** Sets `patch` on the run if it is still pending or running (the row lock orders it with cancel). */
+export const setOpenRun = async (db: Knex, id: string, patch: Record<string, unknown>) => (await db('eval_runs').where({ id }).whereIn('status', ['pending', 'running']).update(patch)) > 0;
+
 /** The run's targets: the newest matching requests or traces of the range, at most `limit`. */
 export async function targetIds(db: Knex, projectId: string, t: RunTarget): Promise<string[]> {
   if (t.kind === 'requests') {

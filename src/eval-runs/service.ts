@@ -100,7 +100,7 @@ export async function results(db: Knex, projectIds: string[], id: string, p: { s
   }));
 }
 
-/** Cancels the run's workflow (it marks the run cancelled); a finished run is answered as it is. */
+/** Cancels the run's workflow and marks the run cancelled; from then on it does not change. A finished run is answered as it is. */
 export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: string[], id: string) {
   const r = await q.findRun(deps.db, projectIds, id);
   if (!r) throw notFound('Eval run');
@@ -110,8 +110,13 @@ export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: str
     } catch (err) {
       throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
     }
-    await q.setRun(deps.db, id, { status: 'cancelled', finished_at: deps.db.fn.now() });
-    await recordAudit(deps.db, { orgId: r.org_id, actor, action: 'eval_run.cancelled', resourceType: 'eval_run', resourceId: id, before: { status: r.status }, after: { status: 'cancelled' } });
+    // Updating the run's row waits for item writes in flight (they hold it FOR SHARE, q.whileOpen);
+    // any later one finds the run cancelled and is dropped, so the answer below is final.
+    await deps.db.transaction(async (trx) => {
+      if (await q.setOpenRun(trx, id, { status: 'cancelled', finished_at: trx.fn.now() })) {
+        await recordAudit(trx, { orgId: r.org_id, actor, action: 'eval_run.cancelled', resourceType: 'eval_run', resourceId: id, before: { status: r.status }, after: { status: 'cancelled' } });
+      }
+    });
   }
   return getRun(deps.db, projectIds, id);
 }

@@ -8,10 +8,15 @@ import type { EvalTarget } from './targets';
  * call path (src/llm/call.ts: the project's key from the vault, the call logged as a request row
  * tagged with the evaluator and the target), and reads `{"score", "reasoning"}` from the answer.
  * 429 and 5xx throw a plain Error (the activity's retry policy backs off); anything else that
- * cannot succeed is an EvaluationError.
+ * cannot succeed is an EvaluationError. An error thrown after the call was made carries the call
+ * (`judgeOf`): its cost is spent whatever the verdict.
  */
 type Judge = Extract<EvaluatorConfig, { type: 'llm_judge' }>['config'];
 export type JudgeDeps = LlmDeps;
+export type JudgeCall = NonNullable<Outcome['judge']>;
+
+/** The judge call behind an error thrown by runJudge, if the call was made. */
+export const judgeOf = (err: unknown): JudgeCall | undefined => (err instanceof Error ? (err as Error & { judge?: JudgeCall }).judge : undefined);
 
 export function render(j: Judge, t: EvalTarget): string {
   return j.template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g, (_m, name: string) => {
@@ -70,7 +75,12 @@ export async function runJudge(deps: JudgeDeps, j: Judge, t: EvalTarget, tags: R
     if (err instanceof NoProviderKey) throw new EvaluationError(err.message);
     throw err;
   }
-  if (r.status === 429 || r.status >= 500) throw new Error(`judge call: ${j.provider} answered ${r.status} (retried with backoff)`);
-  if (r.status >= 400) throw new EvaluationError(`judge call: ${j.provider} answered ${r.status}: ${r.error ?? ''}`);
-  return { ...parseVerdict(j, r.content), judge: { requestId: r.requestId, costUsd: r.costUsd } };
+  const judge: JudgeCall = { requestId: r.requestId, costUsd: r.costUsd };
+  try {
+    if (r.status === 429 || r.status >= 500) throw new Error(`judge call: ${j.provider} answered ${r.status} (retried with backoff)`);
+    if (r.status >= 400) throw new EvaluationError(`judge call: ${j.provider} answered ${r.status}: ${r.error ?? ''}`);
+    return { ...parseVerdict(j, r.content), judge };
+  } catch (err) {
+    throw Object.assign(err as Error, { judge });
+  }
 }

@@ -10,11 +10,26 @@ export async function pendingItems(db: Knex, id: string, after: string | null, l
   return (await q.orderByRaw('3').limit(limit)) as { item_id: string; repetition: number; key: string }[];
 }
 
-export const failItem = (db: Knex, id: string, itemId: string, repetition: number, error: string) =>
-  db('experiment_items').where({ experiment_id: id, item_id: itemId, repetition, status: 'pending' }).update({ status: 'error', error: error.slice(0, 2000), updated_at: db.fn.now() });
+/**
+ * Runs `write` in a transaction holding the experiment's row FOR SHARE, unless it is no longer
+ * running or awaiting outputs (then nothing is written: false). Cancelling updates that row
+ * (finishExperiment), so it waits for the writes in flight and every later write finds it
+ * cancelled: once an experiment reads cancelled, its item runs and scores stay as they are.
+ */
+export function whileOpen(db: Knex, id: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const exp = await trx('experiments').where({ id }).forShare().first('status');
+    if (!exp || !['running', 'awaiting_outputs'].includes(exp.status)) return false;
+    await write(trx);
+    return true;
+  });
+}
 
-export const finishExperiment = (db: Knex, id: string, status: 'completed' | 'cancelled') =>
-  db('experiments').where({ id }).whereIn('status', ['running', 'awaiting_outputs']).update({ status, finished_at: db.fn.now() });
+export const failItem = (db: Knex, id: string, itemId: string, repetition: number, error: string) =>
+  whileOpen(db, id, (trx) => trx('experiment_items').where({ experiment_id: id, item_id: itemId, repetition, status: 'pending' }).update({ status: 'error', error: error.slice(0, 2000), updated_at: trx.fn.now() }));
+
+export const finishExperiment = async (db: Knex, id: string, status: 'completed' | 'cancelled') =>
+  (await db('experiments').where({ id }).whereIn('status', ['running', 'awaiting_outputs']).update({ status, finished_at: db.fn.now() })) > 0;
 
 /** Counts, cost and latency percentiles of an experiment's item runs, and the mean of each score name. */
 export async function experimentStats(db: Knex, id: string) {

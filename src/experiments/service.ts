@@ -13,7 +13,7 @@ import type { Temporal } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';
 import { itemsAt } from '../datasets/queries';
 import * as q from './queries';
-import { scoreItem } from './run';
+import { scoreOutput, writeScored, type Scored } from './run';
 import type { CreateExperimentInput, ExperimentView, OutputsInput } from './schemas';
 
 /** Experiments: a subject run over a dataset version, scored (docs/experiments.md). */
@@ -115,7 +115,11 @@ export async function listItems(db: Knex, projectIds: string[], id: string, p: {
   }));
 }
 
-/** An external subject's outputs: stored, scored, and the experiment completed when none is left. */
+/**
+ * An external subject's outputs: each scored, then stored with its scores in one write while the
+ * experiment is open (a cancel meanwhile answers 409 and drops the output); the experiment is
+ * completed when none is left.
+ */
 export async function postOutputs(deps: LlmDeps, projectIds: string[], id: string, input: OutputsInput) {
   const { db } = deps;
   const exp = await q.findExperiment(db, projectIds, id);
@@ -126,15 +130,20 @@ export async function postOutputs(deps: LlmDeps, projectIds: string[], id: strin
   const results: { item_id: string; repetition: number; status: string }[] = [];
   for (const o of input.outputs) {
     const key = { experiment_id: id, item_id: o.item_id, repetition: o.repetition };
-    const [run] = await db('experiment_items').where(key).update({
-      status: o.error ? 'error' : 'completed', output: JSON.stringify(o.output), trace_id: o.trace_id ?? null, latency_ms: o.latency_ms ?? null, cost_usd: o.cost_usd ?? null, error: o.error ?? null, updated_at: db.fn.now(),
-    }).returning('*');
-    if (!run) throw notFound(`Experiment item ${o.item_id}#${o.repetition}`);
+    const before = await db('experiment_items').where(key).first();
+    if (!before) throw notFound(`Experiment item ${o.item_id}#${o.repetition}`);
+    const patch = { status: o.error ? 'error' : 'completed', trace_id: o.trace_id ?? null, latency_ms: o.latency_ms ?? null, cost_usd: o.cost_usd ?? null, error: o.error ?? null };
+    let scored: Scored | null = null;
     if (!o.error) {
       const [item] = await itemsAt(db, exp.dataset_id, { version: exp.dataset_version.toISOString(), status: 'all', after: null, limit: 1 }).where('item_id', o.item_id);
-      await scoreItem(evalDeps, exp, item!, run);
+      scored = await scoreOutput(evalDeps, exp, item!, { ...before, ...patch, output: o.output });
     }
-    results.push({ item_id: o.item_id, repetition: o.repetition, status: run.status });
+    const written = await q.whileOpen(db, id, async (trx) => {
+      await trx('experiment_items').where(key).update({ ...patch, output: JSON.stringify(o.output), updated_at: trx.fn.now() });
+      if (scored) await writeScored(trx, key, scored);
+    });
+    if (!written) throw conflict(`The experiment is ${(await db('experiments').where({ id }).first('status'))?.status ?? 'gone'}`, 'experiment_closed');
+    results.push({ item_id: o.item_id, repetition: o.repetition, status: patch.status });
   }
   if (!(await db('experiment_items').where({ experiment_id: id, status: 'pending' }).first())) await q.finishExperiment(db, id, 'completed');
   return { results, experiment: await toView(db, (await db('experiments').where({ id }).first())!) };
@@ -151,8 +160,13 @@ export async function cancelExperiment(deps: ExperimentDeps, actor: Principal, p
         throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
       }
     }
-    await q.finishExperiment(deps.db, id, 'cancelled');
-    await recordAudit(deps.db, { orgId: exp.org_id, actor, action: 'experiment.cancelled', resourceType: 'experiment', resourceId: id, before: { status: exp.status }, after: { status: 'cancelled' } });
+    // Updating the row waits for item writes in flight (they hold it FOR SHARE, q.whileOpen); any
+    // later one finds the experiment cancelled and is dropped, so the answer below is final.
+    await deps.db.transaction(async (trx) => {
+      if (await q.finishExperiment(trx, id, 'cancelled')) {
+        await recordAudit(trx, { orgId: exp.org_id, actor, action: 'experiment.cancelled', resourceType: 'experiment', resourceId: id, before: { status: exp.status }, after: { status: 'cancelled' } });
+      }
+    });
   }
   return getExperiment(deps.db, projectIds, id);
 }

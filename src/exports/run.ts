@@ -10,6 +10,9 @@ import { csvHeader, openRowWriter, readParquet, writeText, type Format } from '.
  * The work of an export workflow (workflows/export.ts), free of Temporal: the activities wrap it.
  * The file is written in parts of at most EXPORT_PART_ROWS rows, each a separate object rewritten whole
  * when its activity is retried, so a worker killed mid-part neither duplicates nor loses a row.
+ * Every write of the row is conditional on the export still running (q.transition): once it reads
+ * cancelled (or is deleted) its progress, parts and files do not change, and what a part or the
+ * join had written meanwhile is removed.
  */
 export interface ExportRunDeps {
   db: Knex;
@@ -52,7 +55,7 @@ export async function prepare(deps: ExportRunDeps, id: string): Promise<{ procee
         return resource.count!(trx, row.project_ids, row.filter);
       })
       .catch((err) => (deps.logger.info({ err, exportId: id }, 'export count skipped'), null));
-    if (total !== null) await q.setExport(deps.db, id, { estimated_total: total });
+    if (total !== null) await q.transition(deps.db, id, ['running'], { estimated_total: total });
   }
   return { proceed: true };
 }
@@ -79,15 +82,20 @@ export async function writePart(deps: ExportRunDeps, id: string, part: number, c
       rows += page.data.length;
       next = page.next_cursor;
       onPage(rows);
-      await q.setExport(deps.db, id, { rows_written: rowsBefore + rows });
+      if (!(await q.transition(deps.db, id, ['running'], { rows_written: rowsBefore + rows }))) throw new ExportStopped(`export ${id} stopped`);
     } while (next && rows < deps.partRows);
     await writer.close();
     await done;
   } catch (err) {
     stream.destroy();
+    await discard(deps, id).catch(() => undefined); // stopped meanwhile: no file of it stays; the error says why
     throw err;
   }
-  await q.setExport(deps.db, id, { parts: part + 1, rows_written: rowsBefore + rows });
+  // The part may have landed after a cancel removed the export's files: then it goes too.
+  if (!(await q.transition(deps.db, id, ['running'], { parts: part + 1, rows_written: rowsBefore + rows }))) {
+    await discard(deps, id);
+    throw new ExportStopped(`export ${id} stopped`);
+  }
   return { cursor: next, rows };
 }
 
@@ -98,7 +106,7 @@ export async function writePart(deps: ExportRunDeps, id: string, part: number, c
  */
 export async function finalize(deps: ExportRunDeps, id: string, parts: number, onProgress: () => void): Promise<void> {
   const row = await load(deps.db, id);
-  if (row.status === 'completed') return;
+  if (row.status === 'completed') return removeParts(deps, id, parts); // a retry after the transition
   if (row.status !== 'running') throw new ExportStopped(`export ${id} is ${row.status}`);
   const format = row.format as Format;
   const key = fileKey(id, format);
@@ -136,16 +144,35 @@ export async function finalize(deps: ExportRunDeps, id: string, parts: number, o
     throw err;
   }
   const bytes = await deps.store.size(key);
-  await q.transition(deps.db, id, ['running'], {
+  const completed = await q.transition(deps.db, id, ['running'], {
     status: 'completed', storage_key: key, bytes, finished_at: deps.db.fn.now(), expires_at: deps.db.raw(`now() + make_interval(hours => ?)`, [deps.ttlHours]),
   });
+  if (!completed) {
+    // Cancelled (or deleted) while joining: the file must not outlive it.
+    await discard(deps, id);
+    throw new ExportStopped(`export ${id} stopped`);
+  }
+  await removeParts(deps, id, parts);
+}
+
+async function removeParts(deps: ExportRunDeps, id: string, parts: number) {
   for (let i = 0; i < parts; i++) await deps.store.remove(partKey(id, i));
 }
 
-/** A failed or cancelled export: its parts are removed and the state recorded (a cancel recorded first stays). */
+/** Removes the files of an export that is cancelled, failed or gone (never a completed one's). */
+async function discard(deps: ExportRunDeps, id: string) {
+  const row = await q.exportById(deps.db, id);
+  if (!row || row.status === 'cancelled' || row.status === 'failed') await deps.store.deletePrefix(id);
+}
+
+/**
+ * A failed or cancelled export: the state recorded (a cancel recorded first stays), then its files
+ * removed. In that order: a part landing meanwhile finds the export stopped and removes itself, and
+ * a cancel arriving after the export completed leaves its file.
+ */
 export async function end(deps: ExportRunDeps, id: string, status: 'failed' | 'cancelled', error?: string) {
-  await deps.store.deletePrefix(id);
   await q.transition(deps.db, id, ['pending', 'running'], { status, error: error?.slice(0, 1000) ?? null, finished_at: deps.db.fn.now() });
+  await discard(deps, id);
 }
 
 /** The cleanup schedule: deletes the files of exports past their expiry; their rows stay as `expired`. */
