@@ -42,6 +42,7 @@ export const evalRunRoutes = (ctx: AppContext) => {
       path: `${BASE}/:id/cancel`,
       summary: 'Cancel a run (its workflow is cancelled; finished items keep their scores)',
       write: true,
+      errors: { 409: "online_run: an online evaluator's rolling run (turn the evaluator's online setting off instead)" },
       params: runParams,
       query: runQuery,
       response: runSchema,

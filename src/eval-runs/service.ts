@@ -104,6 +104,11 @@ export async function results(db: Knex, projectIds: string[], id: string, p: { s
 export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: string[], id: string) {
   const r = await q.findRun(deps.db, projectIds, id);
   if (!r) throw notFound('Eval run');
+  // A rolling run has no workflow of its own (the online-evaluation schedule feeds it): it ends
+  // when its evaluator's online setting is turned off, which also stops new items being queued.
+  if (r.online && ['pending', 'running'].includes(r.status)) {
+    throw new HttpError(409, 'online_run', "An online evaluator's rolling run stops when the evaluator's online setting is turned off (PATCH /api/v1/evaluators/:id with online: null)");
+  }
   if (['pending', 'running'].includes(r.status)) {
     try {
       await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () => deps.temporal.client.workflow.getHandle(r.workflow_id).cancel());

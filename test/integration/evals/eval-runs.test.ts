@@ -130,7 +130,10 @@ describe('eval runs', () => {
     await tick();
     expect(await scores('online-all')).toHaveLength(4);
     expect((await run(all.online_run_id)).counts).toMatchObject({ completed: 4, pending: 0 });
-    // Turned off, the evaluator's rolling run stops.
+    // A rolling run is not cancelled on its own (nothing would stop the schedule feeding it)…
+    const cancel = await api(app, 'POST', `/api/v1/eval-runs/${all.online_run_id}/cancel`, { token: t.fullKey });
+    expect([cancel.status, cancel.body.code]).toEqual([409, 'online_run']);
+    // …turned off, the evaluator's rolling run stops.
     await api(app, 'PATCH', `/api/v1/evaluators/${all.id}`, { token: t.fullKey, body: { online: null } });
     expect((await run(all.online_run_id)).status).toBe('completed');
     expect(none.online).toMatchObject({ sampling_rate: 0 });
