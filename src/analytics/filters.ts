@@ -22,7 +22,7 @@ const propertyPair = z
   });
 
 export const requestFilterShape = {
-  project_id: z.string().optional(),
+  project_id: uuidSchema.optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   provider: text(50).optional(),
@@ -102,8 +102,9 @@ export function requestWhere(projectIds: string[], f: RequestFilter, opts: { pro
   }
   if (f.min_cost !== undefined) w.push('r.cost_usd >= ?'), a.push(f.min_cost);
   if (f.max_cost !== undefined) w.push('r.cost_usd <= ?'), a.push(f.max_cost);
-  if (f.min_latency_ms !== undefined) w.push('r.latency_ms >= ?'), a.push(f.min_latency_ms);
-  if (f.max_latency_ms !== undefined) w.push('r.latency_ms <= ?'), a.push(f.max_latency_ms);
+  // latency_ms is an integer column: compared as float8, 1.5 or 1e300 is a bound, not a 22P02.
+  if (f.min_latency_ms !== undefined) w.push('r.latency_ms >= ?::float8'), a.push(f.min_latency_ms);
+  if (f.max_latency_ms !== undefined) w.push('r.latency_ms <= ?::float8'), a.push(f.max_latency_ms);
   // Containment (@>) is what the GIN index (jsonb_path_ops) answers.
   for (const p of f.property ?? []) w.push('r.properties @> ?::jsonb'), a.push(JSON.stringify({ [p.name]: p.value }));
   return { sql: w.join(' and '), args: a };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParams } from '../http/ids';
+import { uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime, timestamp } from '../http/schemas';
 import { DIMENSIONS, MEASURES } from './detector';
@@ -9,7 +9,7 @@ const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const anomalyParams = uuidParams('id');
 export const listAnomaliesQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     status: z.enum(STATUSES).optional(),
     measure: z.enum(MEASURES).optional(),
     dimension: z.enum(DIMENSIONS).optional(),
@@ -20,7 +20,7 @@ export const listAnomaliesQuery = z
   })
   .strict();
 export type ListAnomaliesParams = z.output<typeof listAnomaliesQuery>;
-export const readAnomalyQuery = z.object({ project_id: z.string().optional() }).strict();
+export const readAnomalyQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 
 export const updateAnomalyBody = z.object({ status: z.enum(['acknowledged', 'resolved']) }).strict();
 

@@ -20,8 +20,9 @@ export interface AuditFilter {
   resource_type?: string;
   resource_id?: string;
   actor_id?: string;
-  from?: Date;
-  to?: Date;
+  /** ISO 8601 with offset, range-checked by the route contract. */
+  from?: string;
+  to?: string;
   /** The (created_at, id) of the last row of the previous page. */
   after?: [string, string];
 }

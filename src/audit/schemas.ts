@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { cursorQuery, limitQuery } from '../http/pagination';
-import { timestamp } from '../http/schemas';
+import { isoDateTime, timestamp } from '../http/schemas';
 
 export const auditLogsQuery = z.object({
   action: z.string().max(100).optional().describe('an exact action, or `<resource>.*`'),
   resource_type: z.string().max(100).optional(),
   resource_id: z.string().max(200).optional(),
   actor_id: z.string().max(200).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: isoDateTime.optional().describe('at or after'),
+  to: isoDateTime.optional().describe('before'),
   limit: limitQuery(50, 200),
   cursor: cursorQuery.optional(),
 });

@@ -43,10 +43,10 @@ export const fromProductionBody = z
 
 export const datasetParams = uuidParams('id');
 export const itemParams = z.object({ id: uuidSchema, itemId: z.string().regex(ITEM_ID) });
-export const datasetQuery = z.object({ project_id: z.string().optional() }).strict();
+export const datasetQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 export const listItemsQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     version: isoDateTime.optional().describe('the dataset as it was at this version (default: the latest)'),
     split: split.optional(),
     status: z.enum(['active', 'archived', 'all']).default('active'),
@@ -55,7 +55,7 @@ export const listItemsQuery = z
   })
   .strict();
 export type ListItemsParams = z.output<typeof listItemsQuery>;
-export const uploadQuery = z.object({ project_id: z.string().optional(), split: split.optional() }).strict();
+export const uploadQuery = z.object({ project_id: uuidSchema.optional(), split: split.optional() }).strict();
 
 export const datasetSchema = z
   .object({

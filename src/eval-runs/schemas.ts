@@ -42,10 +42,10 @@ export const createRunBody = z
 export type CreateRunInput = z.infer<typeof createRunBody>;
 
 export const runParams = uuidParams('id');
-export const runQuery = z.object({ project_id: z.string().optional() }).strict();
-export const listRunsQuery = z.object({ project_id: z.string().optional(), limit: limitQuery(50, 200) }).strict();
+export const runQuery = z.object({ project_id: uuidSchema.optional() }).strict();
+export const listRunsQuery = z.object({ project_id: uuidSchema.optional(), limit: limitQuery(50, 200) }).strict();
 export const resultsQuery = z
-  .object({ project_id: z.string().optional(), status: z.enum(ITEM_STATUSES).optional(), limit: limitQuery(100, 1000), cursor: cursorQuery.optional() })
+  .object({ project_id: uuidSchema.optional(), status: z.enum(ITEM_STATUSES).optional(), limit: limitQuery(100, 1000), cursor: cursorQuery.optional() })
   .strict();
 
 export const runSchema = z
@@ -61,7 +61,7 @@ export const runSchema = z
     counts: z.object({ pending: z.number().int(), completed: z.number().int(), error: z.number().int(), delayed: z.number().int() }),
     progress: z.number().describe('finished items (completed or error) / total'),
     scores: z.array(z.object({ evaluator_id: z.uuid(), count: z.number().int(), average: z.number().nullable() })).describe('per evaluator: scored items and their average value'),
-    judge_cost_usd: z.number().describe('cost of the judge calls'),
+    judge_cost_usd: z.number().describe('cost of every judge call of the run, whatever its verdict (malformed ones included)'),
     error: z.string().nullable(),
     created_at: timestamp,
     started_at: timestamp.nullable(),

@@ -69,8 +69,8 @@ export type CreateEvaluatorInput = z.infer<typeof createEvaluatorBody>;
 export type UpdateEvaluatorInput = z.infer<typeof updateEvaluatorBody>;
 
 export const evaluatorParams = uuidParams('id');
-export const evaluatorQuery = z.object({ project_id: z.string().optional() }).strict();
-export const listEvaluatorsQuery = z.object({ project_id: z.string().optional(), type: z.enum(EVALUATOR_TYPES).optional() }).strict();
+export const evaluatorQuery = z.object({ project_id: uuidSchema.optional() }).strict();
+export const listEvaluatorsQuery = z.object({ project_id: uuidSchema.optional(), type: z.enum(EVALUATOR_TYPES).optional() }).strict();
 
 export const evaluatorSchema = z
   .object({

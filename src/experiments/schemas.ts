@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isUuid, uuidParams, uuidSchema } from '../http/ids';
+import { uuidListSchema, uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime, nameSchema, timestamp } from '../http/schemas';
 import { PROVIDER_SLUGS } from '../keys/provider-keys';
@@ -53,16 +53,13 @@ export const outputsBody = z
 export type OutputsInput = z.infer<typeof outputsBody>;
 
 export const experimentParams = uuidParams('id');
-export const experimentQuery = z.object({ project_id: z.string().optional() }).strict();
-export const listExperimentsQuery = z.object({ project_id: z.string().optional(), dataset_id: uuidSchema.optional(), limit: limitQuery(50, 200) }).strict();
-export const itemsQuery = z.object({ project_id: z.string().optional(), status: z.enum(['pending', 'completed', 'error']).optional(), limit: limitQuery(100, 1000), cursor: cursorQuery.optional() }).strict();
+export const experimentQuery = z.object({ project_id: uuidSchema.optional() }).strict();
+export const listExperimentsQuery = z.object({ project_id: uuidSchema.optional(), dataset_id: uuidSchema.optional(), limit: limitQuery(50, 200) }).strict();
+export const itemsQuery = z.object({ project_id: uuidSchema.optional(), status: z.enum(['pending', 'completed', 'error']).optional(), limit: limitQuery(100, 1000), cursor: cursorQuery.optional() }).strict();
 export const compareQuery = z
   .object({
-    project_id: z.string().optional(),
-    ids: z
-      .string()
-      .max(200)
-      .refine((s) => { const ids = s.split(','); return ids.length >= 2 && ids.length <= 5 && ids.every(isUuid); }, '2 to 5 experiment ids, comma-separated; the first is the baseline'),
+    project_id: uuidSchema.optional(),
+    ids: uuidListSchema(2, 5).describe('2 to 5 experiment ids, comma-separated; the first is the baseline'),
     regression_threshold: z.coerce.number().min(0).default(0).describe('an item regressed when its mean score fell by more than this'),
   })
   .strict();

@@ -5,13 +5,13 @@ import { RESOURCE_NAMES } from './resources';
 import { FORMATS } from './writers';
 
 export const exportParams = uuidParams('id');
-export const exportQuery = z.object({ project_id: z.string().optional() }).strict();
-export const listExportsQuery = z.object({ project_id: z.string().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
+export const exportQuery = z.object({ project_id: uuidSchema.optional() }).strict();
+export const listExportsQuery = z.object({ project_id: uuidSchema.optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
 export const signedQuery = z.object({ expires: z.coerce.number().int().min(0), signature: z.string().min(1).max(200) }).strict();
 
 export const createExportBody = z
   .object({
-    project_id: z.string().optional().describe('narrow the export to one project (default: every project of the organization)'),
+    project_id: uuidSchema.optional().describe('narrow the export to one project (default: every project of the organization)'),
     resource: z.enum(RESOURCE_NAMES),
     format: z.enum(FORMATS),
     filter: z

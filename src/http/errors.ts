@@ -34,6 +34,28 @@ export function validationError(err: ZodError, where: string): HttpError {
   return new HttpError(400, 'validation_error', `Invalid ${field}: ${first?.message ?? 'invalid value'}`, { issues });
 }
 
+/**
+ * SQLSTATE class 22 (data exception) says PostgreSQL refused a value, i.e. bad input a route
+ * contract let through. Each is a 400 whose message names the kind of value, never the SQL.
+ */
+const DATA_EXCEPTIONS: Record<string, string> = {
+  '22P02': 'a value is not in the expected format (e.g. an id that is not a UUID)',
+  '22007': 'a date or time is not valid',
+  '22008': 'a date or time is out of range',
+  '22009': 'a date or time has an invalid time zone offset',
+  '22003': 'a number is out of range',
+  '22001': 'a text is too long',
+  '22021': 'a text is not valid UTF-8',
+  '22P05': 'a text holds a character that cannot be stored',
+};
+
+/** A PostgreSQL data exception (node-postgres sets `code` and `severity`) as a 400 `invalid_input`; anything else: undefined. */
+export function dataException(err: unknown): HttpError | undefined {
+  const e = err as { code?: unknown; severity?: unknown } | null;
+  if (typeof e?.code !== 'string' || !/^22[0-9A-Z]{3}$/.test(e.code) || typeof e.severity !== 'string') return undefined;
+  return new HttpError(400, 'invalid_input', `Invalid input: ${DATA_EXCEPTIONS[e.code] ?? 'a value cannot be stored or compared'}`);
+}
+
 export function errorBody(err: HttpError) {
   return { success: false as const, error: err.message, code: err.code, ...err.details };
 }

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
 /**
+ * Input schemas the route layer checks fully before any SQL runs carry this spec-extension key in
+ * their metadata (kept by clones, `.describe()` included; shown in the OpenAPI document), so a test
+ * can find every id or time field of every route contract that lacks one
+ * (test/unit/http/route-inputs.test.ts).
+ */
+export const INPUT_CHECK = 'x-checked';
+export type InputCheck = 'uuid' | 'uuid-list' | 'date-time';
+/** The check a schema layer is marked with, if any (wrappers such as `.optional()` are not). */
+export const inputCheckOf = (s: z.ZodType): InputCheck | undefined => z.globalRegistry.get(s)?.[INPUT_CHECK] as InputCheck | undefined;
+
+/**
  * Schemas shared by every feature's contracts. Text is checked once here: PostgreSQL cannot store
  * NUL (0x00) in text nor a lone UTF-16 surrogate in jsonb, so API input holding either is refused
  * with 400 `invalid_text` by the route layer (src/http/text.ts) before any schema runs.
@@ -21,7 +32,7 @@ export const isoDateTime = z.iso
     const year = new Date(t).getUTCFullYear();
     return year >= 1 && year <= 9999;
   }, 'must be a date between years 0001 and 9999')
-  .meta({ example: '2026-01-31T12:00:00Z' });
+  .meta({ example: '2026-01-31T12:00:00Z', [INPUT_CHECK]: 'date-time' });
 
 /** `true` / `false` in a query string. */
 export const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');

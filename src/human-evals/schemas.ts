@@ -31,7 +31,7 @@ export const updateHumanEvalBody = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one field');
 
 export const humanEvalParams = uuidParams('id');
-export const projectQuery = z.object({ project_id: z.string().optional() }).strict();
+export const projectQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 export const queueQuery = z.object({ human_eval_id: uuidSchema.optional().describe('only this campaign (default: any open campaign you review)') }).strict();
 const slotRef = { human_eval_id: uuidSchema, target_key: z.string().min(1).max(600) };
 export const submitBody = z

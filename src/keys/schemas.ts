@@ -5,7 +5,7 @@ import { PROVIDER_SLUGS } from './provider-keys';
 
 const keyName = z.string().trim().min(1).max(200);
 /** Lists may be narrowed to one project (a project of another organization is 404). */
-export const projectQuery = z.object({ project_id: z.string().optional() });
+export const projectQuery = z.object({ project_id: uuidSchema.optional() });
 
 export const createApiKeyBody = z
   .object({ project_id: uuidSchema, name: keyName.default('API key'), scope: z.enum(['full', 'public']).default('full') })

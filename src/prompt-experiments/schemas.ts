@@ -22,7 +22,7 @@ export const createPromptExperimentBody = z
   .strict();
 export type CreatePromptExperimentInput = z.infer<typeof createPromptExperimentBody>;
 export const promptExperimentParams = uuidParams('id');
-export const projectQuery = z.object({ project_id: z.string().optional() }).strict();
+export const projectQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 
 export const gridSchema = z
   .object({

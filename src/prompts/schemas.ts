@@ -34,8 +34,8 @@ export const promptParams = uuidParams('id');
 /** The version is checked in the handler: a malformed one is a 400, as it always was, not a 404. */
 export const promptVersionParams = z.object({ id: uuidSchema, version: z.string() });
 export const versionSelector = z.object({ version: z.string().regex(/^([1-9]\d{0,8}|latest)$/, 'a positive integer or latest') });
-export const projectQuery = z.object({ project_id: z.string().optional() });
-export const resolveQuery = z.object({ ref: z.string().min(1).max(300), project_id: z.string().optional() });
+export const projectQuery = z.object({ project_id: uuidSchema.optional() });
+export const resolveQuery = z.object({ ref: z.string().min(1).max(300), project_id: uuidSchema.optional() });
 
 export const promptVersionSchema = z
   .object({

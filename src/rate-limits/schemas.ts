@@ -18,7 +18,7 @@ export type RateLimitInput = z.infer<typeof rateLimitSchema>;
 
 export const putRateLimitBody = z.intersection(z.object({ project_id: uuidSchema }), rateLimitSchema);
 /** `project_id` may be left out when the organization has exactly one project. */
-export const projectQuery = z.object({ project_id: z.string().optional() });
+export const projectQuery = z.object({ project_id: uuidSchema.optional() });
 export const usageQuery = projectQuery.extend({ user_id: z.string().min(1).max(256) });
 
 const caps = {

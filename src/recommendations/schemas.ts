@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParams } from '../http/ids';
+import { uuidParams, uuidSchema } from '../http/ids';
 import { limitQuery } from '../http/pagination';
 import { timestamp } from '../http/schemas';
 
@@ -8,13 +8,13 @@ export const KINDS = ['cheaper_model', 'cache_repeats', 'prompt_growth', 'rate_l
 export const recommendationParams = uuidParams('id');
 export const listRecommendationsQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     kind: z.enum(KINDS).optional(),
     status: z.enum(['open', 'dismissed']).optional(),
     limit: limitQuery(50, 200),
   })
   .strict();
-export const readRecommendationQuery = z.object({ project_id: z.string().optional() }).strict();
+export const readRecommendationQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 
 export const recommendationSchema = z
   .object({

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { scoreSchema } from '../scores/schemas';
 import { cursorQuery, limitQuery } from '../http/pagination';
-import { uuidParams } from '../http/ids';
+import { uuidParams, uuidSchema } from '../http/ids';
 import { boolQuery, timestamp } from '../http/schemas';
 import { requestFilterShape } from '../analytics/filters';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 
 export const requestParams = uuidParams('id');
 /** The single read has no filters; `project_id` still narrows the scope. */
-export const readRequestQuery = z.object({ project_id: z.string().optional() });
+export const readRequestQuery = z.object({ project_id: uuidSchema.optional() });
 
 /** The one filter language of the request log (src/analytics/filters.ts), plus paging. */
 export const listRequestsQuery = z

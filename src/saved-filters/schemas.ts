@@ -28,7 +28,7 @@ export const updateSavedFilterBody = z
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one field');
 export const savedFilterParams = uuidParams('id');
-export const listSavedFiltersQuery = z.object({ project_id: z.string().optional(), view: z.enum(VIEWS).optional() }).strict();
+export const listSavedFiltersQuery = z.object({ project_id: uuidSchema.optional(), view: z.enum(VIEWS).optional() }).strict();
 export const savedFilterSchema = z
   .object({
     id: z.uuid(), project_id: z.uuid(), name: z.string(), view: z.enum(VIEWS), filter: z.record(z.string(), z.unknown()), columns: z.array(z.string()).nullable(), sort: z.string().nullable(),
@@ -36,4 +36,4 @@ export const savedFilterSchema = z
   })
   .meta({ id: 'SavedFilter' });
 /** The query parameter every list and stats route takes in place of its filter. */
-export const savedFilterIdParam = { saved_filter_id: z.string().optional().describe('a saved filter of this view (docs/saved-filters.md); explicit parameters override its values') };
+export const savedFilterIdParam = { saved_filter_id: uuidSchema.optional().describe('a saved filter of this view (docs/saved-filters.md); explicit parameters override its values') };

@@ -42,9 +42,9 @@ export type UpdateConfigInput = z.infer<typeof updateConfigBody>;
 
 export const configParams = uuidParams('id');
 export const listConfigsQuery = z
-  .object({ project_id: z.string().optional(), data_type: z.enum(DATA_TYPES).optional(), include_archived: boolQuery.optional() })
+  .object({ project_id: uuidSchema.optional(), data_type: z.enum(DATA_TYPES).optional(), include_archived: boolQuery.optional() })
   .strict();
-export const configQuery = z.object({ project_id: z.string().optional() }).strict();
+export const configQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 
 export const configSchema = z
   .object({

@@ -38,10 +38,10 @@ export const createScoreBody = z
 export type CreateScoreInput = z.infer<typeof createScoreBody>;
 
 export const scoreParams = uuidParams('id');
-export const scoreQuery = z.object({ project_id: z.string().optional() }).strict();
+export const scoreQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 export const listScoresQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     name: z.string().max(200).optional(),
     source: z.enum(SOURCES).optional(),
     data_type: z.enum(DATA_TYPES).optional(),

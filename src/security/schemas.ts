@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParams } from '../http/ids';
+import { uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime, timestamp } from '../http/schemas';
 import { FINDING_KINDS, SEVERITIES } from './detectors/types';
@@ -11,14 +11,14 @@ const SOURCES = ['request', 'span', 'trace'] as const;
 export const findingParams = uuidParams('id');
 export const listFindingsQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     kind: z.enum(FINDING_KINDS).optional(),
     category: z.string().max(100).optional().describe('e.g. github, aws, credit_card, email, instruction_override'),
     severity: z.enum(SEVERITIES).optional().describe('exactly this severity'),
     min_severity: z.enum(SEVERITIES).optional().describe('this severity or above'),
     status: z.enum(STATUSES).optional(),
     source: z.enum(SOURCES).optional(),
-    request_id: z.uuid().optional().describe('findings first or last seen in this request'),
+    request_id: uuidSchema.optional().describe('findings first or last seen in this request'),
     trace_id: z.string().max(128).optional().describe('findings first or last seen in this trace'),
     from: isoDateTime.optional().describe('last seen at or after'),
     to: isoDateTime.optional().describe('last seen before'),
@@ -27,11 +27,11 @@ export const listFindingsQuery = z
   })
   .strict();
 export type ListFindingsParams = z.output<typeof listFindingsQuery>;
-export const readFindingQuery = z.object({ project_id: z.string().optional() }).strict();
+export const readFindingQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 export const updateFindingBody = z.object({ status: z.enum(STATUSES) }).strict();
 export const summaryQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     from: isoDateTime.optional().describe('default: 30 days before `to`'),
     to: isoDateTime.optional().describe('default: now'),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidSchema } from '../http/ids';
 import { hasUnstorableText } from '../http/text';
 import { boolQuery, timestamp } from '../http/schemas';
 import { timeRangeQuery } from '../traces/schemas';
@@ -9,7 +10,7 @@ export const sessionParams = z.object({ id: z.string().min(1).max(256).refine((s
 
 export const sessionListQuery = z.object({ ...timeRangeQuery, ...savedFilterIdParam });
 /** One session: `include_bodies` adds each trace's input and output (the conversation itself). */
-export const sessionReadQuery = z.object({ project_id: z.string().optional(), include_bodies: boolQuery.optional() });
+export const sessionReadQuery = z.object({ project_id: uuidSchema.optional(), include_bodies: boolQuery.optional() });
 export type SessionFilters = z.output<typeof sessionListQuery>;
 
 const count = z.number().int();

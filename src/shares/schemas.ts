@@ -1,18 +1,31 @@
 import { z } from 'zod';
-import { uuidParams, uuidSchema } from '../http/ids';
+import { uuidListSchema, uuidParams, uuidSchema } from '../http/ids';
+import { clientId } from '../ingest/schemas';
+import { sessionParams } from '../sessions/schemas';
 import { isoDateTime, timestamp } from '../http/schemas';
 
 /** Contracts of /api/v1/shares and /share/:token (docs/shares.md). */
 export const RESOURCE_TYPES = ['trace', 'session', 'request', 'experiment_comparison', 'stats_view'] as const;
-export const createShareBody = z
-  .object({
-    project_id: uuidSchema.optional(),
-    resource_type: z.enum(RESOURCE_TYPES),
-    resource_id: z.string().min(1).max(300).describe('a trace, session or request id; experiment ids a,b (comparison); a saved filter of the stats view'),
-    expires_at: isoDateTime.nullable().optional(),
-    redact_bodies: z.boolean().default(false).describe('inputs and outputs shown as [redacted]'),
-  })
-  .strict();
+const shareFields = {
+  project_id: uuidSchema.optional().describe("the resource's project; absent: the project the resource is in"),
+  expires_at: isoDateTime.nullable().optional(),
+  redact_bodies: z.boolean().default(false).describe('inputs and outputs shown as [redacted]'),
+};
+const shareOf = <T extends (typeof RESOURCE_TYPES)[number], I extends z.ZodType>(type: T, id: I) =>
+  z.object({ resource_type: z.literal(type), resource_id: id, ...shareFields }).strict();
+/** One option per resource type, so each `resource_id` is checked as what its table stores. */
+export const createShareBody = z.discriminatedUnion(
+  'resource_type',
+  [
+    shareOf('trace', clientId.describe('a trace id')),
+    shareOf('session', sessionParams.shape.id.describe('a session id')),
+    shareOf('request', uuidSchema.describe('a request id')),
+    shareOf('experiment_comparison', uuidListSchema(2, 5).describe('experiment ids a,b[,…] (2 to 5): the first is the baseline')),
+    shareOf('stats_view', uuidSchema.describe('a saved filter of the stats view')),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${RESOURCE_TYPES.join(', ')}` : undefined) },
+);
+export type CreateShareInput = z.output<typeof createShareBody>;
 export const shareParams = uuidParams('id');
 export const tokenParams = z.object({ token: z.string().max(200) });
 export const shareSchema = z

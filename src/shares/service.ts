@@ -8,11 +8,12 @@ import { badRequest, notFound } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { requireRequest } from '../requests/service';
 import { findVisible } from '../saved-filters/service';
-import { oneProject } from '../score-configs/service';
 import { requireSession } from '../sessions/service';
 import { statsQuery } from '../stats/schemas';
 import { stats } from '../stats/service';
 import { requireTrace } from '../traces/service';
+import { projectOfResource } from './project';
+import type { CreateShareInput } from './schemas';
 
 /**
  * Shares: a read-only link to one resource. The token (shown once) is stored as a SHA-256 hash;
@@ -59,11 +60,11 @@ async function render(db: Knex, store: AnalyticsStore, s: Record<string, any>) {
   }
 }
 
-export async function createShare(db: Knex, store: AnalyticsStore, actor: Principal, scope: Scope, input: { resource_type: string; resource_id: string; expires_at?: string | null | undefined; redact_bodies: boolean }, baseUrl: string) {
-  const projectId = oneProject(scope);
+/** `scope` is the project named by `project_id`, or every project the caller sees: then the resource's own. */
+export async function createShare(db: Knex, store: AnalyticsStore, actor: Principal, scope: Scope, input: CreateShareInput, baseUrl: string) {
   if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) throw badRequest('expires_at must be in the future', 'invalid_expiry');
+  const projectId = scope.projectIds.length === 1 ? scope.projectIds[0]! : await projectOfResource(db, actor, scope.projectIds, input);
   if (input.resource_type === 'stats_view' && (await findVisible(db, actor, [projectId], input.resource_id)).view !== 'stats') throw badRequest('A stats_view share names a saved filter of the stats view', 'saved_filter_view_mismatch');
-  if (input.resource_type === 'experiment_comparison' && !input.resource_id.split(',').every(isUuid)) throw notFound('Experiment');
   // The resource must exist and be readable now: the share answers exactly what its route would.
   await render(db, store, { project_id: projectId, org_id: scope.orgId, resource_type: input.resource_type, resource_id: input.resource_id, redact_bodies: false });
   const token = `shr_${randomBytes(32).toString('base64url')}`;

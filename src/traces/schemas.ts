@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidSchema } from '../http/ids';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 import { scoreSchema } from '../scores/schemas';
 import { clientId } from '../ingest/schemas';
@@ -9,7 +10,7 @@ export const traceParams = z.object({ id: clientId });
 
 /** Filters shared by the trace and session lists. */
 export const timeRangeQuery = {
-  project_id: z.string().optional(),
+  project_id: uuidSchema.optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   user_id: z.string().min(1).max(256).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidSchema } from '../http/ids';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 import { GRANULARITIES } from '../analytics/buckets';
 import { USER_SORTS } from '../analytics/end-users';
@@ -8,7 +9,7 @@ import { statsAnswerSchema } from '../stats/schemas';
 
 export const userListQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     ...savedFilterIdParam,
     search: z.string().trim().min(1).max(256).optional().describe('part of the end-user id, case-insensitive'),
     sort: z.enum(USER_SORTS).default('cost_usd'),
@@ -22,7 +23,7 @@ export type UserListParams = z.output<typeof userListQuery>;
 export const userParams = z.object({ id: z.string().min(1).max(256) });
 export const userDetailQuery = z
   .object({
-    project_id: z.string().optional(),
+    project_id: uuidSchema.optional(),
     from: isoDateTime.optional().describe('series start (default: 30 days before `to`)'),
     to: isoDateTime.optional().describe('series end (default: the end of the current hour)'),
     granularity: z.enum(GRANULARITIES).default('auto'),

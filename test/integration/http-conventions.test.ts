@@ -2,8 +2,10 @@ import express from 'express';
 import pino from 'pino';
 import { HttpError } from '../../src/http/errors';
 import { errorHandler, notFoundHandler, requestContext } from '../../src/http/middleware';
+import { createDb, type Db } from '../../src/db/knex';
 import { listen, type RunningServer } from '../../src/server';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { TEST_PG_URL } from '../helpers/env';
 
 describe('HTTP conventions', () => {
   let app: TestApp;
@@ -43,10 +45,20 @@ describe('HTTP conventions', () => {
 
 describe('error handler', () => {
   let server: RunningServer;
+  let db: Db;
+  const warnings: { msg: string; sqlstate?: string }[] = [];
   beforeAll(async () => {
     // The shared middleware chain every router runs behind, with probe routes that fail on purpose.
     const app = express();
-    app.use(requestContext(pino({ level: 'silent' })));
+    app.use(requestContext(pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) })));
+    // Real PostgreSQL refusals, as a route whose contract let a bad value through would meet them.
+    db = createDb(TEST_PG_URL, 2);
+    const cast = (sql: string, value: string | number) => async (_req: express.Request, res: express.Response) => res.json(await db.raw(sql, [value]));
+    app.get('/pg/uuid', cast('select ?::uuid as v', 'not-a-uuid'));
+    app.get('/pg/date', cast('select ?::timestamptz as v', '-200000-01-01T00:00:00Z'));
+    app.get('/pg/year0', cast('select ?::timestamptz as v', '0000-01-01T00:00:00Z'));
+    app.get('/pg/number', cast('select ?::smallint as v', '70000'));
+    app.get('/pg/table', cast('select * from no_such_table where id = ?', 1));
     app.get('/boom', () => {
       throw new Error('secret internal detail');
     });
@@ -61,7 +73,30 @@ describe('error handler', () => {
     app.use(errorHandler);
     server = await listen(app, 0, '127.0.0.1');
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await db.destroy();
+  });
+
+  it.each([
+    ['/pg/uuid', '22P02', /UUID/],
+    ['/pg/date', '22009', /date or time/],
+    ['/pg/year0', '22008', /date or time/],
+    ['/pg/number', '22003', /number/],
+  ])('maps PostgreSQL data exception %s to a 400 invalid_input without SQL, logged at warn', async (path, sqlstate, message) => {
+    const res = await fetch(`${server.url}${path}`);
+    const text = await res.text();
+    expect(res.status).toBe(400);
+    expect(JSON.parse(text)).toEqual({ success: false, error: expect.stringMatching(message), code: 'invalid_input' });
+    expect(text).not.toMatch(/select|::|not-a-uuid|200000|0000-01|70000/i);
+    expect(warnings).toContainEqual(expect.objectContaining({ sqlstate, msg: 'database refused input the route contract accepted' }));
+  });
+
+  it('keeps other database errors a 500 without internals', async () => {
+    const res = await fetch(`${server.url}/pg/table`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ success: false, error: 'Internal server error', code: 'internal_error' });
+  });
 
   it('turns unexpected errors into a 500 without internals', async () => {
     const res = await fetch(`${server.url}/boom`);

@@ -22,7 +22,7 @@ describe('malformed input never reaches a 5xx', () => {
       headers: { authorization: `Bearer ${token}`, 'x-organization-id': t.orgId, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body,
     });
-    const json = (await res.json().catch(() => null)) as { success?: boolean; code?: string } | null;
+    const json = (await res.json().catch(() => null)) as { success?: boolean; code?: string; error?: string } | null;
     return { status: res.status, json };
   };
 
@@ -36,6 +36,23 @@ describe('malformed input never reaches a 5xx', () => {
     const r = await call(method, path, method === 'PATCH' ? '{"name":"x"}' : undefined);
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ success: false, code: 'invalid_path_encoding' });
+  });
+
+  it.each([
+    ['POST', '/api/v1/shares', { resource_type: 'request', resource_id: 'not-a-uuid' }, 'body.resource_id'],
+    ['POST', '/api/v1/shares', { resource_type: 'experiment_comparison', resource_id: 'a,b' }, 'body.resource_id'],
+    ['GET', '/api/v1/audit-logs?from=-200000-01-01T00:00:00Z', undefined, 'query.from'],
+    ['GET', '/api/v1/audit-logs?to=0000-01-01T00:00:00Z', undefined, 'query.to'],
+    ['GET', '/api/v1/requests?project_id=not-a-uuid', undefined, 'query.project_id'],
+    ['GET', '/api/v1/security/findings?request_id=not-a-uuid', undefined, 'query.request_id'],
+  ])('%s %s: an id or a time PostgreSQL cannot take is the contract’s 400, not a 500', async (method, path, body, field) => {
+    const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ success: false, code: 'validation_error', error: expect.stringContaining(`Invalid ${field}`) });
+  });
+
+  it.each(['min_latency_ms=1.5', 'max_latency_ms=99999999999', 'min_latency_ms=1e300'])('GET /api/v1/requests and /stats?%s: a latency bound the integer column cannot hold is still a bound, not a database error', async (q) => {
+    for (const path of ['/api/v1/requests', '/api/v1/stats']) expect({ path, status: (await call('GET', `${path}?${q}`)).status }).toEqual({ path, status: 200 });
   });
 
   it('refuses NUL and lone surrogates in body strings with 400 invalid_text, storing nothing', async () => {
