@@ -45,3 +45,10 @@ export const timestamp = z.string().meta({ format: 'date-time', example: '2026-0
 
 /** Any JSON value (bodies, metadata). */
 export const jsonValue = z.unknown();
+
+/**
+ * A secret the caller hands over (a provider key, an invitation token): `format: password` and
+ * `writeOnly` in the document, so clients mask it and the fuzz run fills it with secret-shaped
+ * values and fails on any response that contains one (test/fuzz/st_hooks.py).
+ */
+export const secretInput = (max: number) => z.string().trim().min(1).max(max).meta({ format: 'password', writeOnly: true });

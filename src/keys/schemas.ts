@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from '../http/ids';
-import { timestamp } from '../http/schemas';
+import { secretInput, timestamp } from '../http/schemas';
 import { PROVIDER_SLUGS } from './provider-keys';
 
 const keyName = z.string().trim().min(1).max(200);
@@ -51,7 +51,7 @@ export const upsertProviderKeyBody = z
   .object({
     project_id: uuidSchema,
     provider: providerSlugSchema,
-    api_key: z.string().trim().min(1).max(4096).optional(),
+    api_key: secretInput(4096).optional(),
     base_url: baseUrlSchema.nullable().optional(),
   })
   .strict();

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,12 +11,15 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 
 /**
  * Property-based fuzzing of every documented operation with schemathesis, as a JWT admin, a full
- * key and a public key: any 5xx, any response outside its documented statuses or schema, or a crash
- * fails the run. Bounded (examples per operation, fixed seed) to stay within a few minutes on 2 cores.
+ * key and a public key: any 5xx, any response outside its documented statuses or schema, a response
+ * holding a secret sent earlier in the run (st_hooks.py), or a crash fails the run. Bounded
+ * (examples per operation, fixed seed) to stay within a few minutes on 2 cores.
  */
 const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES ?? 12);
 // One worker: hypothesis's lambda-source parsing is not thread-safe on CPython 3.11 (a fuzzer crash, not ours).
-const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
+// secrets_never_echoed is ours (st_hooks.py): secret-shaped values go into the contract's secret fields,
+// and no response of the run may contain one.
+const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,secrets_never_echoed';
 
 interface RunResult {
   code: number | null;
@@ -22,7 +27,7 @@ interface RunResult {
   report: Record<string, unknown> | null;
 }
 
-function runSchemathesis(st: string, app: TestApp, headers: string[], label: string): Promise<RunResult> {
+function runSchemathesis(st: string, app: { url: string }, headers: string[], label: string): Promise<RunResult> {
   const dir = mkdtempSync(path.join(tmpdir(), `st-${label}-`));
   const args = ['run', `${app.url}/api/v1/openapi.json`, '--url', app.url, '--checks', CHECKS, '--max-examples', String(MAX_EXAMPLES), '--seed', '20261122',
     '--workers', '1', '--phases', 'examples,coverage,fuzzing', '--suppress-health-check', 'all', '--request-timeout', '10', '--no-shrink',
@@ -30,7 +35,8 @@ function runSchemathesis(st: string, app: TestApp, headers: string[], label: str
     // The proxy forwards whatever it gets to the (fake) upstream: fuzzing it tests the fake, not us.
     '--exclude-path-regex', '^/proxy/', ...headers.flatMap((h) => ['-H', h])];
   return new Promise((resolve) => {
-    const child = spawn(st, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } });
+    const env = { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: 'st_hooks', PYTHONPATH: [__dirname, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const child = spawn(st, args, { env });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -56,6 +62,33 @@ describe('schemathesis fuzz of the OpenAPI document', () => {
     await app?.stop();
     await upstream?.close();
   });
+
+  it('the secret check fails a server that echoes a secret it was sent', async () => {
+    // One operation taking a secret and echoing it: the run must fail on secrets_never_echoed.
+    const doc = {
+      openapi: '3.1.0', info: { title: 'echo', version: '1' },
+      paths: { '/keys': { put: {
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['api_key'], additionalProperties: false, properties: { api_key: { type: 'string', format: 'password', writeOnly: true, minLength: 1 } } } } } },
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+      } } },
+    };
+    const echo = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end(req.url === '/api/v1/openapi.json' ? JSON.stringify(doc) : JSON.stringify({ saved: body }));
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const r = await runSchemathesis(st, { url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` }, [], 'echo');
+      expect(r.code).not.toBe(0);
+      expect(r.output).toMatch(/echoes \d+ secret/);
+    } finally {
+      echo.close();
+    }
+  }, 120_000);
 
   const identities: [string, () => string[]][] = [
     ['jwt', () => [`Authorization: Bearer ${t.admin.token}`, `X-Organization-Id: ${t.orgId}`]],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../auth/principal';
 import { uuidParams } from '../../http/ids';
-import { timestamp } from '../../http/schemas';
+import { secretInput, timestamp } from '../../http/schemas';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
@@ -10,7 +10,7 @@ export const invitationParams = uuidParams('id');
 export const createInvitationBody = z.object({ email: z.email().max(320), role: z.enum(ROLES).default('viewer') }).strict();
 export const listInvitationsQuery = z.object({ status: z.enum(INVITATION_STATUSES).optional() });
 /** Tokens travel in bodies, not paths, so they never land in access logs. */
-export const acceptInvitationBody = z.object({ token: z.string().min(1).max(200) }).strict();
+export const acceptInvitationBody = z.object({ token: secretInput(200) }).strict();
 
 export const invitationSchema = z
   .object({
