@@ -22,6 +22,7 @@ import * as m018 from './018_prompt_experiments';
 import * as m019 from './019_saved_filters';
 import * as m020 from './020_shares';
 import * as m021 from './021_exports';
+import * as m022 from './022_security_excerpt_remask';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -51,6 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   '019_saved_filters': m019,
   '020_shares': m020,
   '021_exports': m021,
+  '022_security_excerpt_remask': m022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

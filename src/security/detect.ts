@@ -60,22 +60,57 @@ function dedupe(ds: Detection[]): Detection[] {
   return kept.sort((a, b) => a.start - b.start);
 }
 
-/** The match with up to CONTEXT characters each side, every detection in it masked, on one line. */
-export function excerptOf(text: string, d: Detection, all: Detection[]): string {
-  const others = all.filter((o) => o !== d && !(o.start < d.end && d.start < o.end));
+/**
+ * What an excerpt must never show of a detection: a secret whole, and past its end over the
+ * characters that may continue a token (base64, base64url, its own symbols), so a rule whose match
+ * stops short of the real token (the AWS key's 40 characters end on a word boundary, which a `/`
+ * after them is) cannot leave the token's rest in the context. Matches are anchored at a prefix or
+ * a label, so only their end can fall short. Personal data: what its mask hides (an e-mail's
+ * domain stays, as in its mask).
+ */
+function hiddenSpan(text: string, d: Detection): [number, number] {
+  if (d.kind === 'pii') return [d.start, d.category === 'email' ? d.start + Math.max(1, text.lastIndexOf('@', d.end - 1) - d.start) : d.end];
+  const own = new Set(text.slice(d.start, d.end).replace(/\s/g, ''));
+  let end = d.end;
+  while (end < text.length && (/[A-Za-z0-9_+/=-]/.test(text[end]!) || own.has(text[end]!))) end++;
+  return [d.start, end];
+}
+
+/** One flag per character of the text: 1 where an excerpt must not show it (see hiddenSpan). */
+export function hiddenMask(text: string, ds: Detection[]): Uint8Array {
+  const mask = new Uint8Array(text.length);
+  for (const d of ds) mask.fill(1, ...hiddenSpan(text, d));
+  return mask;
+}
+
+/**
+ * The match with up to CONTEXT characters each side, on one line. The detections kept after
+ * overlaps (`shown`) appear as their masks; any other character of any detection found in the text
+ * (`hidden`, from hiddenMask: overlapped ones included, a secret's continuation) is a `*`, so no
+ * part of a value shows whichever finding's excerpt it falls in.
+ */
+export function excerptOf(text: string, d: Detection, shown: Detection[], hidden: Uint8Array): string {
+  const others = shown.filter((o) => o !== d && !(o.start < d.end && d.start < o.end));
   let from = Math.max(0, d.start - CONTEXT);
   let to = Math.min(text.length, d.end + CONTEXT);
   for (const o of others) {
     if (o.start < from && o.end > from) from = Math.min(o.end, d.start);
     if (o.start < to && o.end > to) to = Math.max(o.start, d.end);
   }
+  const plain = (a: number, b: number) => {
+    let s = '';
+    for (let i = a; i < b; i++) s += hidden[i] ? '*' : text[i];
+    return s;
+  };
+  // An injection's phrase is shown as written (it holds no value; `plain` stars any that overlaps it).
+  const masks = [...others, ...(d.kind === 'prompt_injection' ? [] : [d])].filter((x) => x.start >= from && x.end <= to).sort((a, b) => a.start - b.start);
   let s = '';
   let at = from;
-  for (const o of [...others, d].filter((x) => x.start >= from && x.end <= to).sort((a, b) => a.start - b.start)) {
-    s += text.slice(at, o.start) + o.masked;
+  for (const o of masks) {
+    s += plain(at, o.start) + o.masked;
     at = o.end;
   }
-  s += text.slice(at, to);
+  s += plain(at, to);
   return `${from > 0 ? '…' : ''}${s.replace(/\s+/g, ' ')}${to < text.length ? '…' : ''}`;
 }
 
@@ -94,10 +129,12 @@ export function createDetector(keyring: Keyring): Detector {
         if (f.value === null || f.value === undefined || f.value === '') continue;
         const text = textOf(f.value);
         if (!text) continue;
-        const masked = dedupe([...(await secrets.detect(text)), ...detectPii(text)]);
+        const all = [...(await secrets.detect(text)), ...detectPii(text)];
+        const shown = dedupe(all);
+        const hidden = hiddenMask(text, all);
         const injections = f.direction === 'in' ? detectInjection(text) : [];
-        for (const d of [...masked, ...injections]) {
-          out.push({ ...d, field: f.name, direction: f.direction, excerpt: excerptOf(text, d, masked), fingerprints: fingerprints(d) });
+        for (const d of [...shown, ...injections]) {
+          out.push({ ...d, field: f.name, direction: f.direction, excerpt: excerptOf(text, d, shown, hidden), fingerprints: fingerprints(d) });
         }
       }
       return out;

@@ -26,6 +26,19 @@ interface Group {
 }
 
 /**
+ * The row a new finding is stored as: the only place a detection becomes stored data, so what it
+ * keeps of a detection (the excerpt, the first fingerprint; never the value) is decided here.
+ */
+export function findingRow(p: Place, f: Found, g: { severity: Found['severity']; seen: string[] }) {
+  const seen = [...g.seen].sort();
+  return {
+    org_id: p.orgId, project_id: p.projectId, kind: f.kind, category: f.category, severity: g.severity, detector: f.detector, fingerprint: f.fingerprints[0]!,
+    excerpt: f.excerpt, source: p.source, request_id: p.requestId, trace_id: p.traceId, span_id: p.spanId, field: f.field, direction: f.direction,
+    last_request_id: p.requestId, last_trace_id: p.traceId, last_span_id: p.spanId, first_seen: seen[0]!, last_seen: seen.at(-1)!, occurrences: 0,
+  };
+}
+
+/**
  * Records a batch's detections with a handful of statements whatever their number: detections of
  * the same value are grouped, matched to existing findings under any key of the ring, new findings
  * inserted, then one sighting per distinct place (occurrences count places, so a span scanned again
@@ -60,15 +73,8 @@ export async function recordFindings(trx: Knex.Transaction, detections: { place:
   const fresh = all.filter((g) => !g.id);
   let created = 0;
   if (fresh.length) {
-    const seen = (g: Group) => [...g.places.values()].map((p) => p.seen).sort();
     const inserted = await trx('security_findings')
-      .insert(
-        fresh.map(({ first: { place: p, found: f }, ...g }) => ({
-          org_id: p.orgId, project_id: p.projectId, kind: f.kind, category: f.category, severity: g.severity, detector: f.detector, fingerprint: g.fingerprints[0],
-          excerpt: f.excerpt, source: p.source, request_id: p.requestId, trace_id: p.traceId, span_id: p.spanId, field: f.field, direction: f.direction,
-          last_request_id: p.requestId, last_trace_id: p.traceId, last_span_id: p.spanId, first_seen: seen(g as Group)[0], last_seen: seen(g as Group).at(-1), occurrences: 0,
-        })),
-      )
+      .insert(fresh.map((g) => findingRow(g.first.place, g.first.found, { severity: g.severity, seen: [...g.places.values()].map((p) => p.seen) })))
       .onConflict(['project_id', 'kind', 'category', 'fingerprint'])
       .ignore()
       .returning('id');

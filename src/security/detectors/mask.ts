@@ -1,11 +1,12 @@
 /**
  * Masks for excerpts. A finding shows what kind of thing leaked and where, never the thing: a
- * secret keeps at most a 4-character prefix (the part that names its issuer, like `ghp_` or
- * `AKIA`), PII its last digits or its e-mail domain.
+ * secret keeps at most a 4-character prefix, and only when it starts with one naming its issuer
+ * (`ghp_`, `AKIA`); a secret found after a label (an AWS secret key, a URL's password, a PEM body)
+ * keeps nothing; at most 12 stars, so a long secret's length does not show. PII keeps its last
+ * digits or its e-mail domain.
  */
-export function maskSecret(value: string): string {
-  if (value.startsWith('-----BEGIN')) return `${value.slice(0, value.indexOf('-----', 5) + 5 || 10)}[…]`;
-  const keep = value.length >= 16 ? 4 : 0;
+export function maskSecret(value: string, prefixed: boolean): string {
+  const keep = prefixed && value.length >= 16 ? 4 : 0;
   return `${value.slice(0, keep)}${'*'.repeat(Math.min(12, Math.max(4, value.length - keep)))}`;
 }
 

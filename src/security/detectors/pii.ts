@@ -23,14 +23,16 @@ const digits = (v: string) => v.replace(/[^0-9]/g, '');
 
 const RULES: Rule[] = [
   {
-    category: 'credit_card', severity: 'high', detector: 'pii:card+luhn',
-    pattern: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g,
-    check: (v) => validator.isCreditCard(digits(v)), mask: (v) => maskDigits(v, 4),
-  },
-  {
     category: 'iban', severity: 'medium', detector: 'pii:iban+mod97',
     pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g,
     check: (v) => validator.isIBAN(v.replace(/ /g, '')), mask: maskIban,
+  },
+  {
+    category: 'credit_card', severity: 'high', detector: 'pii:card+luhn',
+    // A number starts a word: a token's last digit before it (`ghp_…8 4111 1111 …`) would make a
+    // longer run that fails Luhn and hides the card.
+    pattern: /(?<![A-Za-z0-9_-])\d(?:[ -]?\d){12,18}(?![\d-])/g,
+    check: (v) => validator.isCreditCard(digits(v)), mask: (v) => maskDigits(v, 4),
   },
   {
     category: 'us_ssn', severity: 'high', detector: 'pii:us_ssn',
@@ -54,6 +56,8 @@ export function detectPii(text: string): Detection[] {
   for (const r of RULES) {
     for (const m of text.matchAll(r.pattern)) {
       if (!r.check(m[0])) continue;
+      // An IBAN's account digits can pass Luhn: inside a valid IBAN they are the IBAN.
+      if (r.category === 'credit_card' && out.some((o) => o.category === 'iban' && o.start < m.index + m[0].length && m.index < o.end)) continue;
       out.push({ kind: 'pii', category: r.category, severity: r.severity, detector: r.detector, start: m.index, end: m.index + m[0].length, value: r.category === 'email' ? m[0].toLowerCase() : digitsOr(m[0], r.category), masked: r.mask(m[0]) });
     }
   }

@@ -11,9 +11,10 @@ export interface Detection {
   severity: Severity;
   /** Which rule matched, e.g. `secretlint:github/GITHUB_TOKEN` or `pii:luhn`. */
   detector: string;
+  /** Where the value itself lies (a secret's, not the label or URL around it). */
   start: number;
   end: number;
-  /** The matched text (hashed into the fingerprint; normalised for phrases). */
+  /** The value (hashed into the fingerprint; normalised for digits, e-mails, PEM bodies and phrases). */
   value: string;
   /** The value as shown in an excerpt: enough to recognise, never enough to use. */
   masked: string;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { scheduleId } from '../../../src/temporal/schedules';
 import { securityScanWorkflow } from '../../../workflows';
@@ -124,5 +124,23 @@ describe('security findings', () => {
         expect((await api(h.app, 'PATCH', `/api/v1/security/findings/${path}`, { token, orgId, body: { status: 'resolved' } })).status).toBe(404);
       }
     });
+  });
+
+  it('an AWS key pair in a call: no 8 characters of the secret access key in any finding the API returns', async () => {
+    const draw = (alphabet: string, n: number) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join('');
+    const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    // The rule ends the key on a word boundary: its last character is alphanumeric.
+    const secret = `${draw(`${ALNUM}/+`, 39)}${draw(ALNUM, 1)}`;
+    const before = (await h.rows(1)).length;
+    await chat(`AWS_ACCESS_KEY_ID=AKIA${draw('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}\nAWS_SECRET_ACCESS_KEY=${secret}\nregion=eu-west-1 output=json`);
+    await h.rows(before + 1);
+    await scan();
+    const aws = await findings('category=aws');
+    expect(aws.map((f) => f.detector).sort()).toEqual(['secretlint:aws/AWSAccessKeyID', 'secretlint:aws/AWSSecretAccessKey']);
+    const served = [JSON.stringify(await findings())];
+    for (const f of aws) served.push(JSON.stringify((await api(h.app, 'GET', `/api/v1/security/findings/${f.id}`, who())).body));
+    const shown = Array.from({ length: 33 }, (_, i) => secret.slice(i, i + 8)).filter((w) => served.some((s) => s.includes(w)));
+    expect(shown).toEqual([]);
+    expect(aws.find((f) => f.detector.endsWith('AWSSecretAccessKey'))!.excerpt).toContain('AWS_SECRET_ACCESS_KEY=************ region=eu-west-1');
   });
 });

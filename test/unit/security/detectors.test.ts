@@ -32,6 +32,17 @@ describe('security detectors', () => {
     expect(found.find((f) => f.category === 'jwt')).toMatchObject({ severity: 'medium' });
   });
 
+  it('masks the secret after a label or inside a URL, not the label: the label is the context', async () => {
+    const key = 'Zx81kQ0pLm/2vN+7cR4tY9wE3uI6oP5aS1dF8gHj';
+    const body = `AWS_SECRET_ACCESS_KEY=${key}\ndb postgres://app:S3cretPassw0rd@db.internal:5432/app\n${PEM}\nhook https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx`;
+    const found = await scan(body);
+    const by = (detector: string) => found.find((f) => f.detector === detector)!;
+    expect(by('secretlint:aws/AWSSecretAccessKey')).toMatchObject({ value: key, masked: '************', excerpt: 'AWS_SECRET_ACCESS_KEY=************ db postgres://…' });
+    expect(by('secretlint:database-connection-string/PostgreSQLConnection')).toMatchObject({ value: 'app:S3cretPassw0rd', excerpt: expect.stringContaining('postgres://************@db.internal:5432/app -----BEGIN') });
+    expect(by('secretlint:privatekey/PrivateKey')).toMatchObject({ value: PEM.split('\n')[1], excerpt: expect.stringContaining('-----BEGIN RSA PRIVATE KEY----- ************ -----END RSA PRIVATE KEY-----') });
+    expect(by('secretlint:slack/IncomingWebhook')).toMatchObject({ value: 'T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx', excerpt: expect.stringMatching(/hooks\.slack\.com\/services\/\*{12}$/) });
+  });
+
   it('does not match look-alikes', async () => {
     const text = [
       'ghp_short', 'AKIA1234', `sk_test_${'4eC39HqLyjWDarjtT1zdp7dc'}`, 'AIzaShort',
@@ -54,6 +65,11 @@ describe('security detectors', () => {
     ]);
     const neg = 'card 4111 1111 1111 1112, iban DE89 3704 0044 0532 0130 01, ssn 000-12-3456 and 666-12-3456, dni 12345678A, mail jane@localhost, "created": 1700000000, "tokens": 4155552671, order 2026-11-25';
     expect(detectPii(neg)).toEqual([]);
+  });
+
+  it('finds a card right after a token ending in a digit, and no card in an IBAN whose account digits pass Luhn', () => {
+    expect(detectPii(`key ${GHP} 4111 1111 1111 1111`).map((f) => [f.category, f.masked])).toEqual([['credit_card', '**** **** **** 1111']]);
+    expect(detectPii('DE89 4601 8350 0605 7341 71').map((f) => f.category)).toEqual(['iban']);
   });
 
   it('counts the same card written two ways as one value', () => {
