@@ -74,8 +74,8 @@ describe('proxy shutdown drill: SIGTERM under a keep-alive client', () => {
     const code = await app.exited;
     const took = Date.now() - signalled;
     if (code !== 0) throw new Error(`exit ${code}\n${app.output().slice(-3000)}`);
-    // The slow call had ~1.4 s left: the process leaves well before the 10 s deadline.
-    expect(took).toBeLessThan(6_000);
+    // The slow call had ~1.4 s left: the process leaves well before the 10 s deadline (slack for a loaded CI).
+    expect(took).toBeLessThan(8_000);
     expect(sockets.size).toBe(1 + ('ok' in after ? 0 : 1));
     // The running call's row was written before the process left.
     const rows = await db.db('requests').select('id');
