@@ -10,6 +10,7 @@ import { experimentActivities } from './experiments';
 import { exportActivities } from './exports';
 import { systemActivities } from './system';
 import { webhookActivities } from './webhooks';
+import { webhookRecoveryActivities } from './webhook-recoveries';
 
 export type { ActivityDeps } from './deps';
 
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...evalRunActivities(deps),
     ...experimentActivities(deps),
     ...webhookActivities(deps),
+    ...webhookRecoveryActivities(deps),
     ...alertActivities(deps),
     ...exportActivities(deps),
   };

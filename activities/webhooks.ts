@@ -1,25 +1,29 @@
 import type { ActivityDeps } from './deps';
+import { recordAttempt, type AttemptRecord } from '../src/webhooks/attempts';
+import { NO_EVIDENCE, type AttemptEvidence } from '../src/webhooks/evidence';
 import { claimAttempt, deliveryState, updateDeliveryRecord, type DeliveryRecordFields, type DeliveryState } from '../src/webhooks/queries';
 import type { AttemptOutcome } from '../src/webhooks/safe-http';
 import { sendSigned } from '../src/webhooks/send';
 
 export type { DeliveryRecordFields } from '../src/webhooks/queries';
 
-type Outcome = Omit<AttemptOutcome, 'redirects'>;
+type Outcome = Pick<AttemptOutcome, 'ok' | 'httpStatus' | 'durationMs' | 'errorMessage'>;
 
 export type AttemptResult = ({ kind: 'attempted' } & Outcome) | { kind: 'stopped'; reason: 'webhook_disabled' | 'webhook_deleted' | 'delivery_missing' };
 
 export interface AttemptInput {
   deliveryId: string;
   attempt: number;
-  /** Workflow time of this attempt and of the first one (ISO). */
+  /** Workflow time of this attempt and of the first one of this run (ISO). */
   attemptedAt: string;
   firstAttemptAt: string;
   /** Wait before the next attempt if this one fails; null when this is the last attempt. */
   retryDelayMs: number | null;
+  /** Set on run n ≥ 1 an operator started (redeliver): runs on a paused webhook, keeps the delivery's first_attempt_at. */
+  redelivery?: number;
 }
 
-const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
+export const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
 
 /** The record after an attempt: delivered, failed with next_retry_at, or dead-lettered after the last attempt. */
 export function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFields {
@@ -30,13 +34,26 @@ export function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFi
     http_status: o.httpStatus,
     error_message: o.errorMessage,
     duration_ms: o.durationMs,
-    first_attempt_at: input.firstAttemptAt,
+    // A redelivery run's first attempt is not the delivery's: that one stays as it was.
+    ...(input.redelivery ? {} : { first_attempt_at: input.firstAttemptAt }),
     last_attempt_at: input.attemptedAt,
   };
   if (o.ok) return { ...common, status: 'delivered', delivered_at: endedAt.toISOString(), next_retry_at: null };
   if (input.retryDelayMs === null) return { ...common, status: 'dead_lettered', next_retry_at: null, dlq_at: endedAt.toISOString(), dlq_reason: 'max_attempts' };
   return { ...common, status: 'failed', next_retry_at: new Date(endedAt.getTime() + input.retryDelayMs).toISOString() };
 }
+
+/** The history's row for a workflow attempt. */
+const attemptRecord = (input: AttemptInput, o: Outcome, evidence: AttemptEvidence): AttemptRecord => ({
+  number: input.attempt,
+  source: input.redelivery ? 'redelivery' : 'delivery',
+  redelivery: input.redelivery ?? null,
+  started_at: input.attemptedAt,
+  duration_ms: o.durationMs,
+  http_status: o.httpStatus,
+  error_message: o.errorMessage,
+  evidence,
+});
 
 /** The outcome a record already holds for an attempt (a delivered record answers ok). */
 const recordedOutcome = (s: DeliveryState): Outcome => ({
@@ -52,19 +69,20 @@ export function webhookActivities(deps: ActivityDeps) {
   /**
    * Attempt number n could not be claimed: it ran before. Its recorded outcome stands (the worker
    * stopped after recording it and before the workflow saw it: a delivered record stays delivered
-   * and nothing is sent again); a webhook disabled or deleted since stops the delivery; only an
-   * attempt with no recorded outcome is recorded as interrupted.
+   * and nothing is sent again; or a recovery made attempt n meanwhile); a webhook disabled or
+   * deleted since stops the delivery; only an attempt with no recorded outcome is recorded as
+   * interrupted.
    */
   async function rerun(input: AttemptInput): Promise<AttemptResult> {
     const state = await deliveryState(db, input.deliveryId);
     if (!state) return { kind: 'stopped', reason: 'delivery_missing' };
     if (state.outcome_attempt >= input.attempt) return { kind: 'attempted', ...recordedOutcome(state) };
-    if (state.webhook_deleted || !state.webhook_active) {
+    if (state.webhook_deleted || (!state.webhook_active && !input.redelivery)) {
       const reason = state.webhook_deleted ? 'webhook_deleted' : 'webhook_disabled';
       await updateDeliveryRecord(db, input.deliveryId, { status: 'cancelled', next_retry_at: null, stop_reason: reason });
       return { kind: 'stopped', reason };
     }
-    await updateDeliveryRecord(db, input.deliveryId, outcomeFields(input, INTERRUPTED));
+    await recordAttempt(db, input.deliveryId, outcomeFields(input, INTERRUPTED), attemptRecord(input, INTERRUPTED, NO_EVIDENCE));
     metrics.webhookAttempts.inc({ outcome: 'interrupted', kind: 'delivery' });
     return { kind: 'attempted', ...INTERRUPTED };
   }
@@ -72,18 +90,19 @@ export function webhookActivities(deps: ActivityDeps) {
   return {
     /**
      * One attempt: claim the attempt number, send one signed HTTPS POST, record the outcome on the
-     * delivery record. The claim re-reads the webhook (disabled or deleted: nothing is sent, the
-     * record says `cancelled`), and a re-run of a claimed attempt never sends again, so Temporal's
-     * retries never multiply attempts. Delivery failures are outcomes (returned), never
-     * exceptions; only infrastructure faults throw.
+     * delivery record and the attempt in its history (one statement). The claim re-reads the
+     * webhook (disabled or deleted: nothing is sent, the record says `cancelled`), and a re-run of
+     * a claimed attempt never sends again, so Temporal's retries never multiply attempts. Delivery
+     * failures are outcomes (returned), never exceptions; only infrastructure faults throw.
      */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult> {
-      const claimed = await claimAttempt(db, input.deliveryId, input.attempt);
+      const claimed = await claimAttempt(db, input.deliveryId, input.attempt, { allowPaused: !!input.redelivery });
       if (!claimed) return rerun(input);
-      const { ok, httpStatus, durationMs, errorMessage } = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
-      const outcome = { ok, httpStatus, durationMs, errorMessage };
-      await updateDeliveryRecord(db, input.deliveryId, outcomeFields(input, outcome));
-      if (!ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: errorMessage }, 'webhook attempt failed');
+      const sent = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
+      // Only these four go back to the workflow (and into its history): the evidence stays in PostgreSQL.
+      const outcome: Outcome = { ok: sent.ok, httpStatus: sent.httpStatus, durationMs: sent.durationMs, errorMessage: sent.errorMessage };
+      await recordAttempt(db, input.deliveryId, outcomeFields(input, outcome), attemptRecord(input, outcome, sent.evidence));
+      if (!outcome.ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage }, 'webhook attempt failed');
       return { kind: 'attempted', ...outcome };
     },
 

@@ -23,6 +23,7 @@ import * as m019 from './019_saved_filters';
 import * as m020 from './020_shares';
 import * as m021 from './021_exports';
 import * as m022 from './022_security_excerpt_remask';
+import * as m023 from './023_webhook_attempts_recoveries';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -53,6 +54,7 @@ const migrations: Record<string, Knex.Migration> = {
   '020_shares': m020,
   '021_exports': m021,
   '022_security_excerpt_remask': m022,
+  '023_webhook_attempts_recoveries': m023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,3 +10,4 @@ export { evalRunWorkflow, onlineEvaluationWorkflow } from './eval-run';
 export { experimentWorkflow } from './experiment';
 export { alertEvaluationWorkflow, alertReconcileWorkflow } from './alerts';
 export { exportWorkflow, exportCleanupWorkflow } from './export';
+export { webhookRecoveryWorkflow } from './webhook-recovery';

@@ -2,6 +2,7 @@ import { CancellationScope, TemporalFailure, isCancellation, proxyActivities, pr
 import type { Activities } from '../activities';
 import type { AttemptResult } from '../activities/webhooks';
 import { EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
+import { deliveryStatusTracker } from './delivery-status';
 
 /**
  * One webhook delivery (workflow id `webhook-delivery-<delivery id>`): up to 5 attempts, durable
@@ -22,6 +23,12 @@ export interface WebhookDeliveryInput {
   webhookId: string;
   orgId: string;
   eventType: string;
+  /**
+   * Run n ≥ 1 an operator started (POST …/redeliver, workflow `…-redeliver-<n>`): the same rules,
+   * attempt numbers continuing from `firstAttempt` (the delivery's attempt_count + 1 at the start).
+   */
+  redelivery?: number;
+  firstAttempt?: number;
 }
 
 export interface WebhookDeliveryResult {
@@ -55,14 +62,22 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const { deliveryId } = input;
-  let attempt = 0;
+  // Attempt numbers are the delivery's (they continue across redelivery runs); the rules count this run's.
+  const base = (input.firstAttempt ?? 1) - 1;
+  let attempt = base;
   let firstAttemptAt: number | undefined;
   const record = (fields: Parameters<typeof recordWebhookDelivery>[0]['fields']) =>
     CancellationScope.nonCancellable(() => recordWebhookDelivery({ deliveryId, fields }));
+  // DeliveryStatus / AttemptCount search attributes: upserted only when they change.
+  const mark = deliveryStatusTracker();
+  const done = (r: WebhookDeliveryResult): WebhookDeliveryResult => {
+    mark(r.status, r.attempts);
+    return r;
+  };
 
   const expire = async (attemptsMade: number): Promise<WebhookDeliveryResult> => {
     await record({ status: 'dead_lettered', next_retry_at: null, dlq_at: iso(Date.now()), dlq_reason: 'expired' });
-    return { status: 'dead_lettered', attempts: attemptsMade, dlqReason: 'expired' };
+    return done({ status: 'dead_lettered', attempts: attemptsMade, dlqReason: 'expired' });
   };
 
   try {
@@ -70,7 +85,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       attempt++;
       const attemptedAt = Date.now();
       firstAttemptAt ??= attemptedAt;
-      const retryDelayMs = attempt < MAX_ATTEMPTS ? RETRY_DELAYS_MS[attempt - 1]! : null;
+      const retryDelayMs = attempt - base < MAX_ATTEMPTS ? RETRY_DELAYS_MS[attempt - base - 1]! : null;
       const expiresAt = firstAttemptAt + EXPIRY_MS;
       // Infrastructure faults (database unreachable, secret not decryptable) keep an attempt from
       // running; they are retried until the delivery expires (24 h after the first attempt) and never
@@ -80,7 +95,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       for (let tries = 1; !outcome; tries++) {
         // An attempt in flight finishes and is recorded even if cancellation arrives meanwhile.
         outcome = await CancellationScope.nonCancellable(() =>
-          attemptWebhookDelivery({ deliveryId, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt!), retryDelayMs }),
+          attemptWebhookDelivery({ deliveryId, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt!), retryDelayMs, redelivery: input.redelivery }),
         ).catch((err: unknown) => {
           // A failed local activity surfaces as its cause (ApplicationFailure, TimeoutFailure, …).
           if (err instanceof TemporalFailure && !isCancellation(err)) return undefined;
@@ -96,9 +111,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         await sleep(wait);
       }
 
-      if (outcome.kind === 'stopped') return { status: 'cancelled', attempts: attempt - 1, stopReason: outcome.reason };
-      if (outcome.ok) return { status: 'delivered', attempts: attempt };
-      if (retryDelayMs === null) return { status: 'dead_lettered', attempts: attempt, dlqReason: 'max_attempts' };
+      if (outcome.kind === 'stopped') return done({ status: 'cancelled', attempts: attempt - 1, stopReason: outcome.reason });
+      if (outcome.ok) return done({ status: 'delivered', attempts: attempt });
+      if (retryDelayMs === null) return done({ status: 'dead_lettered', attempts: attempt, dlqReason: 'max_attempts' });
+      mark('failed', attempt);
 
       // Durable timer, started after the attempt ended: the retry is at or after the recorded next_retry_at.
       await sleep(retryDelayMs);
@@ -109,6 +125,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     if (isCancellation(err)) {
       // Disabled or deleted webhook (the API cancels): record that retries stopped, then end as cancelled.
       await record({ status: 'cancelled', next_retry_at: null, stop_reason: 'cancel_requested' });
+      mark('cancelled');
     }
     throw err;
   }

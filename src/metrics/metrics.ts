@@ -56,7 +56,7 @@ export function createMetrics() {
     webhookAttempts: new Counter({
       ...r,
       name: 'gateway_webhook_attempts_total',
-      help: 'Webhook delivery attempts by outcome (delivered, failed, interrupted) and kind (delivery, test)',
+      help: 'Webhook delivery attempts by outcome (delivered, failed, interrupted) and kind (delivery, test, recovery)',
       labelNames: ['outcome', 'kind'] as const,
     }),
     workflowStarts: new Counter({

@@ -17,3 +17,19 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 export const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+
+/** Attempt history: bytes of the last response's body and of its headers kept per attempt. */
+export const ATTEMPT_EXCERPT_BYTES = 1024;
+
+/** Run n ≥ 1 of a delivery an operator redelivers (POST …/deliveries/:id/redeliver). */
+export const redeliveryWorkflowId = (deliveryId: string, n: number) => `${deliveryWorkflowId(deliveryId)}-redeliver-${n}`;
+
+/** Recoveries (POST /webhooks/:id/recover): one workflow each, pages of deliveries, bounded concurrency. */
+export const WEBHOOK_RECOVERY_WORKFLOW = 'webhookRecoveryWorkflow';
+export const recoveryWorkflowId = (recoveryId: string) => `webhook-recovery-${recoveryId}`;
+export const recoverableStatuses = ['failed', 'dead_lettered'] as const;
+export type RecoverableStatus = (typeof recoverableStatuses)[number];
+/** Deliveries read per page activity, sent at most this many at once, and per workflow run before continue-as-new. */
+export const RECOVERY_PAGE_SIZE = 100;
+export const RECOVERY_CONCURRENCY = 10;
+export const RECOVERY_ITEMS_PER_RUN = 500;

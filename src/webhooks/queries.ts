@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DELIVERIES_LISTED } from './policy';
+import { DELIVERIES_LISTED, type DeliveryStatus } from './policy';
 
 type Conn = Knex | Knex.Transaction;
 
@@ -49,10 +49,9 @@ export const updateWebhookRow = async (trx: Knex.Transaction, id: string, change
 
 export const softDeleteWebhook = (trx: Knex.Transaction, id: string) => trx('webhooks').where({ id }).update({ deleted_at: trx.fn.now(), is_active: false });
 
-/** Deliveries whose workflow may still attempt (first attempt or a retry pending). */
-export async function openDeliveryIds(db: Conn, webhookId: string): Promise<string[]> {
-  const rows = await db('webhook_deliveries').select('id').where({ webhook_id: webhookId }).whereIn('status', ['pending', 'failed']).whereNotNull('workflow_id');
-  return rows.map((r) => r.id as string);
+/** Deliveries whose workflow may still attempt (first attempt or a retry pending), with that workflow's id (the original or a redelivery run). */
+export async function openDeliveries(db: Conn, webhookId: string): Promise<{ id: string; workflow_id: string }[]> {
+  return db('webhook_deliveries').select('id', 'workflow_id').where({ webhook_id: webhookId }).whereIn('status', ['pending', 'failed']).whereNotNull('workflow_id');
 }
 
 export const recentDeliveries = (db: Conn, webhookId: string) =>
@@ -68,7 +67,8 @@ export const insertDelivery = (trx: Knex.Transaction, row: Record<string, unknow
 
 /** Columns a delivery attempt may set on its record (timestamps as ISO strings in workflow time). */
 export interface DeliveryRecordFields {
-  status: 'pending' | 'delivered' | 'failed' | 'dead_lettered' | 'cancelled';
+  /** Absent: unchanged (a failed recovery attempt leaves a dead-lettered delivery dead-lettered). */
+  status?: 'pending' | 'delivered' | 'failed' | 'dead_lettered' | 'cancelled';
   attempt_count?: number;
   /** The attempt whose outcome these fields are (see migration 006). */
   outcome_attempt?: number;
@@ -78,9 +78,9 @@ export interface DeliveryRecordFields {
   first_attempt_at?: string;
   last_attempt_at?: string;
   next_retry_at?: string | null;
-  delivered_at?: string;
-  dlq_at?: string;
-  dlq_reason?: string;
+  delivered_at?: string | null;
+  dlq_at?: string | null;
+  dlq_reason?: string | null;
   /** `cancel_requested` is refined from the webhook row into webhook_disabled / webhook_deleted. */
   stop_reason?: string;
 }
@@ -93,12 +93,13 @@ export interface ClaimedAttempt {
 /**
  * Claims attempt number `attempt` (attempt_count < n → n) in the statement that re-reads the
  * webhook: null when it is disabled or deleted, or when this attempt number was claimed before.
+ * A redelivery (an operator's explicit action) may run on a paused webhook: only deleted stops it.
  */
-export async function claimAttempt(db: Conn, deliveryId: string, attempt: number): Promise<ClaimedAttempt | null> {
+export async function claimAttempt(db: Conn, deliveryId: string, attempt: number, opts: { allowPaused?: boolean } = {}): Promise<ClaimedAttempt | null> {
   const { rows } = await db.raw<{ rows: (ClaimedAttempt['hook'] & { body: string })[] }>(
     `update webhook_deliveries d set attempt_count = ?
        from webhooks w
-      where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${activeWebhookSql('w')}
+      where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${opts.allowPaused ? 'w.deleted_at is null' : activeWebhookSql('w')}
       returning d.body, w.id, w.url, w.secret_ciphertext, w.master_key_id`,
     [attempt, deliveryId, attempt],
   );
@@ -107,7 +108,7 @@ export async function claimAttempt(db: Conn, deliveryId: string, attempt: number
 }
 
 export interface DeliveryState {
-  status: DeliveryRecordFields['status'];
+  status: DeliveryStatus;
   outcome_attempt: number;
   http_status: number | null;
   error_message: string | null;
@@ -131,7 +132,8 @@ export const deliveryState = async (db: Conn, deliveryId: string): Promise<Deliv
       db.raw('w.deleted_at is not null as webhook_deleted'),
     )) ?? null;
 
-export async function updateDeliveryRecord(db: Conn, deliveryId: string, fields: DeliveryRecordFields): Promise<void> {
+/** The columns an update of the record sets (stop_reason `cancel_requested` refined in SQL). */
+export function deliveryUpdate(db: Conn, fields: DeliveryRecordFields): Record<string, unknown> {
   const { stop_reason, ...rest } = fields;
   const update: Record<string, unknown> = { ...rest };
   if (stop_reason === 'cancel_requested') {
@@ -140,5 +142,9 @@ export async function updateDeliveryRecord(db: Conn, deliveryId: string, fields:
           from webhooks w where w.id = webhook_deliveries.webhook_id)`,
     );
   } else if (stop_reason) update.stop_reason = stop_reason;
-  await db('webhook_deliveries').where({ id: deliveryId }).update(update);
+  return update;
+}
+
+export async function updateDeliveryRecord(db: Conn, deliveryId: string, fields: DeliveryRecordFields): Promise<void> {
+  await db('webhook_deliveries').where({ id: deliveryId }).update(deliveryUpdate(db, fields));
 }

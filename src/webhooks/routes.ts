@@ -1,6 +1,8 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
+import { deliveryRoutes } from './deliveries/routes';
+import { recoveryRoutes } from './recoveries/routes';
 import { createWebhookBody, deliverySchema, testDeliverySchema, updateWebhookBody, webhookParams, webhookSchema } from './schemas';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestDelivery, updateWebhook, webhookDeps } from './service';
 
@@ -84,5 +86,7 @@ export const webhookRoutes = (ctx: AppContext) => {
       response: deliverySchema.array(),
       handler: ({ principal, params }) => listDeliveries(deps, principal.orgId, params.id),
     }),
+    ...deliveryRoutes(ctx),
+    ...recoveryRoutes(ctx),
   ];
 };

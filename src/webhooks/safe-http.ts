@@ -7,7 +7,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { ConfigError } from '../config';
 import { AddressPolicy, blockedAddressMessage, type AddressVerdict } from './address-policy';
 import { refuseWebhookUrl } from './url-policy';
-import { ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
+import { ATTEMPT_EXCERPT_BYTES, ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
 
 /**
  * One webhook attempt over HTTPS with undici, safe against SSRF:
@@ -16,7 +16,8 @@ import { ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
  *   the connected socket's peer address is checked again), so DNS rebinding cannot slip past;
  * - at most 3 redirects are followed, each with the same signed POST, only to https:// locations;
  * - the whole attempt (all hops, connect, TLS, headers) is bounded by 10 s, after which the
- *   connection is destroyed; response bodies are drained only up to a small cap and never stored.
+ *   connection is destroyed; response bodies are drained only up to a small cap, and only the
+ *   first bytes of the last one are kept (for the attempt history).
  */
 
 export interface AttemptOutcome {
@@ -28,6 +29,24 @@ export interface AttemptOutcome {
   errorMessage: string | null;
   /** Redirects followed. */
   redirects: number;
+  /** Every redirect answer, in order (the last one may be the refused or one too many). */
+  hops: RedirectHop[];
+  /** The last response received, or null when none arrived. */
+  response: CapturedResponse | null;
+}
+
+export interface RedirectHop {
+  status: number;
+  /** The Location header as sent (not resolved: it may be what made the hop refused). */
+  location: string;
+}
+
+export interface CapturedResponse {
+  headers: Record<string, string | string[] | undefined>;
+  /** The first `captureBytes` bytes of the body. */
+  head: Buffer;
+  /** Body bytes read (reading stops at `maxResponseBytes`). */
+  bytes: number;
 }
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -41,6 +60,8 @@ export interface SafeHttpOptions {
   maxRedirects?: number;
   /** Bytes of a response body read (and discarded) before the connection is closed. */
   maxResponseBytes?: number;
+  /** Bytes of the last response body kept in the outcome (default 1 KB plus a margin to scrub secrets cut at the edge). */
+  captureBytes?: number;
   /** Name resolution; defaults to the system resolver. Tests inject one to simulate DNS answers. */
   resolve?: Resolver;
   /** Max open connections per origin. */
@@ -66,6 +87,7 @@ export class SafeHttpClient {
   private readonly timeoutMs: number;
   private readonly maxRedirects: number;
   private readonly maxResponseBytes: number;
+  private readonly captureBytes: number;
   private readonly userAgent: string;
 
   constructor(opts: SafeHttpOptions = {}) {
@@ -73,6 +95,7 @@ export class SafeHttpClient {
     this.timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
     this.maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024;
+    this.captureBytes = opts.captureBytes ?? ATTEMPT_EXCERPT_BYTES + 256;
     this.userAgent = opts.userAgent ?? 'llm-gateway-webhooks/1';
     const resolve = opts.resolve ?? systemResolve;
     const policy = this.policy;
@@ -140,11 +163,15 @@ export class SafeHttpClient {
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new AttemptTimeout(this.timeoutMs)), this.timeoutMs);
+    const hops: RedirectHop[] = [];
+    let response: CapturedResponse | null = null;
     const done = (ok: boolean, httpStatus: number | null, errorMessage: string | null, redirects: number): AttemptOutcome => ({
       ok,
       httpStatus,
       errorMessage,
       redirects,
+      hops,
+      response,
       durationMs: Math.max(0, Math.round(performance.now() - started)),
     });
     const sendHeaders = { 'content-type': 'application/json', 'user-agent': this.userAgent, ...lowerKeys(headers) };
@@ -170,11 +197,12 @@ export class SafeHttpClient {
           maxRedirections: 0,
         } as Parameters<typeof request>[1]);
         lastStatus = res.statusCode;
-        // Drain a little so the connection can be reused; bigger bodies just close it.
-        await res.body.dump({ limit: this.maxResponseBytes, signal: controller.signal }).catch(() => undefined);
+        // Read a little (so the connection can be reused; bigger bodies just close it), keeping the head.
+        response = { headers: res.headers, ...(await readHead(res.body, this.captureBytes, this.maxResponseBytes)) };
         if (res.statusCode >= 200 && res.statusCode < 300) return done(true, res.statusCode, null, redirects);
         const location = headerValue(res.headers.location);
         if (!REDIRECT_CODES.has(res.statusCode) || !location) return done(false, res.statusCode, `HTTP ${res.statusCode}`, redirects);
+        hops.push({ status: res.statusCode, location });
         if (redirects >= this.maxRedirects)
           return done(false, res.statusCode, `too many redirects (more than ${this.maxRedirects})`, redirects);
         let next: URL;
@@ -232,6 +260,27 @@ function defaultCaCertificates(): readonly string[] {
 }
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** Reads a body up to `limit` bytes (then drops the connection), keeping its first `keep` bytes. Never throws. */
+async function readHead(body: AsyncIterable<Buffer> & { destroy(): unknown }, keep: number, limit: number): Promise<{ head: Buffer; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let bytes = 0;
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      if (kept < keep) {
+        const part = chunk.subarray(0, keep - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (bytes >= limit) break; // leaving the loop destroys the stream and its connection
+    }
+  } catch {
+    // a body cut short (timeout, reset) keeps what arrived; the status decides the outcome
+  }
+  return { head: Buffer.concat(chunks), bytes };
+}
 const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming the variable. */

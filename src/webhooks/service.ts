@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import type { Principal } from '../auth/principal';
 import { recordAudit } from '../audit/audit';
 import type { AppContext } from '../context';
 import type { Db } from '../db/knex';
 import { HttpError, notFound } from '../http/errors';
 import type { Logger } from '../logger';
+import type { Temporal } from '../temporal/client';
+import { insertAttempt } from './attempts';
 import { buildBody } from './payload';
 import { MAX_WEBHOOKS_PER_ORG } from './policy';
 import * as q from './queries';
@@ -13,11 +14,12 @@ import type { CreateWebhookInput, DeliveryView, TestDeliveryResult, UpdateWebhoo
 import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secrets';
 import { sendSigned, type SendDeps } from './send';
 import { refuseWebhookUrl } from './url-policy';
+import { stopRunningRecoveries } from './recoveries/service';
 import { cancelDeliveryWorkflow } from './workflow-client';
 
 export interface WebhookDeps extends SendDeps {
   db: Db;
-  temporal: Client;
+  temporal: Temporal;
   logger: Logger;
 }
 
@@ -25,7 +27,7 @@ export interface WebhookDeps extends SendDeps {
 export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
   db: ctx.db,
   keyring: ctx.keyring,
-  temporal: ctx.temporal.client,
+  temporal: ctx.temporal,
   http: ctx.webhookHttp,
   metrics: ctx.metrics,
   logger: ctx.logger,
@@ -119,11 +121,12 @@ export async function createWebhook(deps: WebhookDeps, actor: Principal, input: 
  * outage here only delays the bookkeeping; it is logged, not surfaced to the caller.
  */
 async function stopOpenDeliveries(deps: WebhookDeps, webhookId: string): Promise<void> {
-  const ids = await q.openDeliveryIds(deps.db, webhookId);
-  const failed = (await Promise.allSettled(ids.map((id) => cancelDeliveryWorkflow(deps.temporal, id)))).filter((r) => r.status === 'rejected');
+  const open = await q.openDeliveries(deps.db, webhookId);
+  const failed = (await Promise.allSettled(open.map((d) => cancelDeliveryWorkflow(deps.temporal.client, d.id, d.workflow_id)))).filter((r) => r.status === 'rejected');
   if (failed.length) {
     deps.logger.warn({ webhookId, failed: failed.length, err: (failed[0] as PromiseRejectedResult).reason }, 'could not cancel some delivery workflows; their next attempt will stop');
   }
+  await stopRunningRecoveries({ ...deps, taskQueue: deps.temporal.settings.taskQueue }, webhookId);
 }
 
 export async function updateWebhook(deps: WebhookDeps, actor: Principal, id: string, patch: UpdateWebhookInput): Promise<WebhookView> {
@@ -183,6 +186,7 @@ export async function sendTestDelivery(deps: WebhookDeps, actor: Principal, id: 
       delivered_at: out.ok ? new Date(now.getTime() + out.durationMs) : null,
       created_at: now,
     });
+    await insertAttempt(trx, deliveryId, { number: 1, source: 'test', started_at: now, duration_ms: out.durationMs, http_status: out.httpStatus, error_message: out.errorMessage, evidence: out.evidence });
     const after = { delivery_id: deliveryId, status, http_status: out.httpStatus };
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.tested', resourceType: 'webhook', resourceId: hook.id, after });
   });

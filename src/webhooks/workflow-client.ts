@@ -2,7 +2,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { searchAttributes } from '../temporal/names';
-import { deliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from './policy';
+import { deliverySummary } from '../temporal/summaries';
+import { deliveryWorkflowId, redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from './policy';
 
 export interface DeliveryToStart {
   id: string;
@@ -10,6 +11,9 @@ export interface DeliveryToStart {
   orgId: string;
   eventType: string;
   url: string;
+  /** Redelivery run n ≥ 1 (workflow `…-redeliver-<n>`) and its first attempt number. */
+  redelivery?: number;
+  firstAttempt?: number;
 }
 
 /**
@@ -29,15 +33,19 @@ export async function startDeliveryWorkflow(
       // Only with a client on a worker's NativeConnection polling `taskQueue`: the server returns
       // the first workflow task with the start (no matching, no poll); otherwise it is ignored.
       requestEagerStart: opts.eager,
-      workflowId: deliveryWorkflowId(d.id),
-      args: [{ deliveryId: d.id, webhookId: d.webhookId, orgId: d.orgId, eventType: d.eventType }],
+      workflowId: d.redelivery ? redeliveryWorkflowId(d.id, d.redelivery) : deliveryWorkflowId(d.id),
+      args: [{ deliveryId: d.id, webhookId: d.webhookId, orgId: d.orgId, eventType: d.eventType, ...(d.redelivery ? { redelivery: d.redelivery, firstAttempt: d.firstAttempt } : {}) }],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: searchAttributes.WebhookId, value: d.webhookId },
         { key: searchAttributes.EventType, value: d.eventType },
         { key: searchAttributes.OrganizationId, value: d.orgId },
+        // Initial values; the workflow upserts them as the delivery moves on (workflows/delivery-status.ts).
+        { key: searchAttributes.DeliveryStatus, value: 'pending' },
+        { key: searchAttributes.AttemptCount, value: (d.firstAttempt ?? 1) - 1 },
       ],
       memo: { deliveryId: d.id, webhookId: d.webhookId, url: d.url },
+      staticSummary: deliverySummary({ eventType: d.eventType, url: d.url, redelivery: d.redelivery }),
     });
     return 'started';
   } catch (err) {
@@ -46,10 +54,10 @@ export async function startDeliveryWorkflow(
   }
 }
 
-/** Asks a delivery's workflow to stop retrying (webhook disabled or deleted). Gone or finished is fine. */
-export async function cancelDeliveryWorkflow(client: Client, deliveryId: string): Promise<void> {
+/** Asks a delivery's workflow (the original, or `workflowId`: a redelivery run) to stop retrying (webhook disabled or deleted). Gone or finished is fine. */
+export async function cancelDeliveryWorkflow(client: Client, deliveryId: string, workflowId = deliveryWorkflowId(deliveryId)): Promise<void> {
   try {
-    await client.workflow.getHandle(deliveryWorkflowId(deliveryId)).cancel();
+    await client.workflow.getHandle(workflowId).cancel();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return;
     // Cancelling a workflow that already completed answers NotFound-like errors on some servers.

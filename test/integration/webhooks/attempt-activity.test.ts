@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../../activities';
 import { webhookActivities, type AttemptInput } from '../../../activities/webhooks';
 import type { Config } from '../../../src/config';
+import { recoverPage } from '../../../src/webhooks/recoveries/run';
 import { verifySignature } from '../../../src/webhooks/signing';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver';
@@ -74,6 +76,26 @@ describe('attemptWebhookDelivery activity', () => {
     expect(out).toEqual({ kind: 'stopped', reason: 'webhook_disabled' });
     expect(receiver.requests).toHaveLength(0);
     expect(await record(d.id)).toMatchObject({ status: 'cancelled', stop_reason: 'webhook_disabled' });
+  });
+
+  it('a recovery attempt takes the place of a waiting retry: the workflow’s next attempt adopts it and sends nothing', async () => {
+    const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/merge`);
+    receiver.handle((_r, res) => void res.end('ok'));
+    const d = await seedDelivery(database.db, hook.id, orgId);
+    const retryAt = new Date(Date.now() + 60_000);
+    await database.db('webhook_deliveries').where({ id: d.id }).update({ status: 'failed', attempt_count: 1, outcome_attempt: 1, next_retry_at: retryAt });
+    const [rec] = await database
+      .db('webhook_recoveries')
+      .insert({ id: randomUUID(), webhook_id: hook.id, org_id: orgId, since: new Date(Date.now() - 60_000), until: new Date(Date.now() + 1_000), statuses: ['failed'], workflow_id: 'w' })
+      .returning('id');
+    const page = await recoverPage(deps, { recoveryId: rec.id, cursor: null, limit: 10 }, new AbortController().signal, () => undefined);
+    expect(page).toMatchObject({ count: 1, done: true });
+    expect(await record(d.id)).toMatchObject({ status: 'delivered', attempt_count: 2, outcome_attempt: 2, next_retry_at: null });
+    const out = await env.run(webhookActivities(deps).attemptWebhookDelivery, input(d.id, 2));
+    expect(out).toMatchObject({ kind: 'attempted', ok: true });
+    expect(receiver.requests).toHaveLength(1);
+    const history = await database.db('webhook_delivery_attempts').where({ delivery_id: d.id }).orderBy('number');
+    expect(history.map((a) => [a.number, a.source, a.recovery_id])).toEqual([[2, 'recovery', rec.id]]);
   });
 
   it('counts an attempt claimed without a recorded outcome as interrupted', async () => {

@@ -31,7 +31,7 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
   });
 
   /** Runs one delivery workflow with `attempt` standing in for the attempt activity; returns its result and the calls made. */
-  async function run(attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>) {
+  async function run(attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>, extra: { redelivery?: number; firstAttempt?: number } = {}) {
     const attempts: AttemptInput[] = [];
     const records: DeliveryRecordFields[] = [];
     const activities: Pick<Activities, 'attemptWebhookDelivery' | 'recordWebhookDelivery' | 'checkDatabase'> = {
@@ -48,7 +48,7 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
       env.client.workflow.execute<(i: unknown) => Promise<WebhookDeliveryResult>>(WEBHOOK_DELIVERY_WORKFLOW, {
         taskQueue,
         workflowId: deliveryWorkflowId(deliveryId),
-        args: [{ deliveryId, webhookId: randomUUID(), orgId: randomUUID(), eventType: 'request.created' }],
+        args: [{ deliveryId, webhookId: randomUUID(), orgId: randomUUID(), eventType: 'request.created', ...extra }],
       }),
     );
     return { result, attempts, records };
@@ -74,6 +74,18 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     const at = attempts.map((a) => Date.parse(a.attemptedAt));
     [1, 2, 4, 8].forEach((minutes, i) => expect(at[i + 1]! - at[i]!).toBeGreaterThanOrEqual(minutes * 60_000));
     expect(new Set(attempts.map((a) => a.firstAttemptAt))).toEqual(new Set([attempts[0]!.attemptedAt]));
+  });
+
+  it('a redelivery run numbers its attempts from firstAttempt and keeps the rules: 5 attempts, 1, 2, 4, 8 minutes', async () => {
+    const { result, attempts } = await run(async () => failed(), { redelivery: 2, firstAttempt: 8 });
+    expect(result).toEqual({ status: 'dead_lettered', attempts: 12, dlqReason: 'max_attempts' });
+    expect(attempts.map((a) => [a.attempt, a.retryDelayMs, a.redelivery])).toEqual([
+      [8, 60_000, 2],
+      [9, 120_000, 2],
+      [10, 240_000, 2],
+      [11, 480_000, 2],
+      [12, null, 2],
+    ]);
   });
 
   it('ends delivered on a later attempt when one succeeds', async () => {

@@ -6,7 +6,7 @@ import { createActivities, type ActivityDeps } from '../../../activities';
 import { webhookActivities } from '../../../activities/webhooks';
 import type { Config } from '../../../src/config';
 import { createDb } from '../../../src/db/knex';
-import { searchAttributes } from '../../../src/temporal/names';
+import { registerSearchAttributes } from '../../../src/temporal/client';
 import { workflowBundle } from '../../../src/temporal/worker';
 import { signBody, verifySignature } from '../../../src/webhooks/signing';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
@@ -36,10 +36,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
     });
     // The test server knows no custom search attributes until told (the dev server gets start flags).
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(Object.values(searchAttributes).map((a) => [a.name, 2 /* KEYWORD */])),
-    });
+    await registerSearchAttributes(env.connection, env.namespace ?? 'default');
     database = await freshDatabase();
     config = await webhookTestConfig();
     receiver = await startHttpsReceiver();

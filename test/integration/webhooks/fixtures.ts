@@ -87,3 +87,42 @@ export function quietTemporalRuntime(): void {
     // already installed in this process (another test file, or the service's worker)
   }
 }
+
+/**
+ * Delivery records as a failed past would have left them (no workflow running), inserted in bulk:
+ * dead-lettered after 5 attempts by default, or failed with no retry pending.
+ */
+export async function seedFinishedDeliveries(
+  db: Db,
+  webhookId: string,
+  orgId: string,
+  count: number,
+  opts: { status?: 'dead_lettered' | 'failed' | 'delivered'; createdAt?: Date; eventType?: string } = {},
+): Promise<{ id: string; body: string }[]> {
+  const status = opts.status ?? 'dead_lettered';
+  const at = opts.createdAt ?? new Date();
+  const eventType = opts.eventType ?? 'request.created';
+  const rows = Array.from({ length: count }, (_, i) => {
+    const id = randomUUID();
+    const body = buildBody(eventType, webhookId, at, { request: { id: `req-${i}` } });
+    return {
+      id,
+      webhook_id: webhookId,
+      org_id: orgId,
+      event_type: eventType,
+      body,
+      status,
+      attempt_count: 5,
+      outcome_attempt: 5,
+      http_status: 503,
+      error_message: 'HTTP 503',
+      dlq_at: status === 'dead_lettered' ? at : null,
+      dlq_reason: status === 'dead_lettered' ? 'max_attempts' : null,
+      workflow_id: deliveryWorkflowId(id),
+      workflow_started_at: at,
+      created_at: at,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 1000) await db('webhook_deliveries').insert(rows.slice(i, i + 1000));
+  return rows.map((r) => ({ id: r.id, body: r.body }));
+}

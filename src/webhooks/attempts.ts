@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import type { AttemptEvidence } from './evidence';
+import { deliveryUpdate, type DeliveryRecordFields } from './queries';
+
+type Conn = Knex | Knex.Transaction;
+
+/** Who made an attempt: the delivery's own workflow, the test route, a redelivery run, a recovery. */
+export type AttemptSource = 'delivery' | 'test' | 'redelivery' | 'recovery';
+
+/** One attempt of the history (webhook_delivery_attempts, migration 023). */
+export interface AttemptRecord {
+  number: number;
+  source: AttemptSource;
+  redelivery?: number | null;
+  recovery_id?: string | null;
+  started_at: string | Date;
+  duration_ms: number;
+  http_status: number | null;
+  error_message: string | null;
+  evidence: AttemptEvidence;
+}
+
+/** Most recent attempts a delivery's detail lists (attempt_count says how many there were). */
+export const ATTEMPTS_LISTED = 100;
+
+const columns = (deliveryId: string, a: AttemptRecord) => ({
+  delivery_id: deliveryId,
+  number: a.number,
+  source: a.source,
+  redelivery: a.redelivery ?? null,
+  recovery_id: a.recovery_id ?? null,
+  started_at: a.started_at,
+  duration_ms: a.duration_ms,
+  http_status: a.http_status,
+  error_message: a.error_message,
+  redirects: JSON.stringify(a.evidence.redirects),
+  response_headers: a.evidence.response_headers,
+  response_body: a.evidence.response_body,
+  response_body_truncated: a.evidence.response_body_truncated,
+});
+
+/** Appends an attempt (a second write of the same number is ignored), e.g. in the transaction that inserts a test delivery. */
+export const insertAttempt = (db: Conn, deliveryId: string, a: AttemptRecord) =>
+  db('webhook_delivery_attempts').insert(columns(deliveryId, a)).onConflict(['delivery_id', 'number']).ignore();
+
+/**
+ * Records attempt n in ONE statement: its outcome on the delivery record (only when no later
+ * attempt's outcome is recorded there: outcome_attempt < n), the attempt in the history, and,
+ * for a recovery, the outcome of its claim row. Both or neither commit, so the history never
+ * misses an attempt whose outcome the record shows, nor holds one twice.
+ */
+export async function recordAttempt(
+  db: Conn,
+  deliveryId: string,
+  fields: DeliveryRecordFields,
+  attempt: AttemptRecord,
+  item?: { recoveryId: string; outcome: 'delivered' | 'failed' | 'interrupted' },
+): Promise<void> {
+  const update = deliveryUpdate(db, { ...fields, outcome_attempt: attempt.number });
+  // Never lowers the count: a recovery may have claimed a later number meanwhile.
+  if (update.attempt_count !== undefined) update.attempt_count = db.raw('greatest(attempt_count, ?)', [attempt.number]);
+  const rec = db('webhook_deliveries').where({ id: deliveryId }).andWhere('outcome_attempt', '<', attempt.number).update(update).toSQL();
+  const claim = item ? db('webhook_recovery_items').where({ recovery_id: item.recoveryId, delivery_id: deliveryId }).update({ outcome: item.outcome }).toSQL() : undefined;
+  const ins = insertAttempt(db, deliveryId, attempt).toSQL();
+  // Data-modifying WITH clauses run exactly once whether or not the main statement reads them.
+  await db.raw(`with rec as (${rec.sql})${claim ? `, claim as (${claim.sql})` : ''} ${ins.sql}`, [...rec.bindings, ...(claim?.bindings ?? []), ...ins.bindings]);
+}
+
+export interface AttemptRow {
+  number: number;
+  source: AttemptSource;
+  redelivery: number | null;
+  recovery_id: string | null;
+  started_at: Date;
+  duration_ms: number;
+  http_status: number | null;
+  error_message: string | null;
+  redirects: { status: number; location: string }[];
+  response_headers: string | null;
+  response_body: string | null;
+  response_body_truncated: boolean;
+}
+
+/** The delivery's latest attempts (up to ATTEMPTS_LISTED), oldest first. */
+export async function listAttempts(db: Conn, deliveryId: string): Promise<AttemptRow[]> {
+  const latest = await db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('number', 'desc').limit(ATTEMPTS_LISTED);
+  return (latest as AttemptRow[]).reverse();
+}
