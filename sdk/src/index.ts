@@ -6,3 +6,4 @@ export { capPayload, type TruncatedPayload } from './truncate';
 export { wrapOpenAI, type OpenAILike, type WrapOpenAIOptions } from './integrations/openai';
 export { wrapTool, type WrapToolOptions } from './integrations/tool';
 export type * from './types';
+export { traceLinkHeaders, temporalOtelPluginOptions, toSdk2Span, type SpanLike, type SpanProcessorLike } from './integrations/opentelemetry';

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { BackgroundService } from '../runtime';
 import { scheduleId, type ScheduleDef } from '../temporal/schedules';
+import { alertRuleSummary } from '../temporal/summaries';
 import * as q from './queries';
 
 /**
@@ -33,6 +34,7 @@ export async function syncRuleSchedule(client: Client, taskQueue: string, rule: 
     taskQueue,
     workflowId: id,
     workflowRunTimeout: '5 minutes',
+    staticSummary: alertRuleSummary(rule, spec),
   };
   const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: CATCHUP_WINDOW };
   const note = `Alert rule "${rule.name}" (org ${rule.org_id})${rule.is_active ? '' : ': paused because the rule is disabled'}`;

@@ -8,6 +8,7 @@ import { cursorCodec, pageOf } from '../http/pagination';
 import { oneProject } from '../score-configs/service';
 import type { Temporal } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';
+import { evalRunSummary } from '../temporal/summaries';
 import * as q from './queries';
 import type { CreateRunInput, RunView } from './schemas';
 
@@ -51,7 +52,8 @@ async function toView(db: Knex, r: Record<string, unknown>): Promise<RunView> {
 export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, input: CreateRunInput) {
   const projectId = oneProject(scope);
   const ids = [...new Set(input.evaluator_ids)];
-  if ((await findEvaluators(deps.db, projectId, ids)).length !== ids.length) throw notFound('Evaluator');
+  const evaluators = await findEvaluators(deps.db, projectId, ids);
+  if (evaluators.length !== ids.length) throw notFound('Evaluator');
   const id = randomUUID();
   const workflowId = `eval-run-${id}`;
   await deps.db.transaction(async (trx) => {
@@ -69,6 +71,7 @@ export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, i
           { key: searchAttributes.ProjectId, value: projectId },
         ],
         memo: { evalRunId: id },
+        staticSummary: evalRunSummary({ evaluatorNames: evaluators.map((e) => e.name as string), targetKind: input.target.kind, limit: input.target.limit }),
       }),
     );
   } catch (err) {

@@ -11,6 +11,7 @@ import { parsePromptRef } from '../proxy/service-headers';
 import { oneProject } from '../score-configs/service';
 import type { Temporal } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';
+import { experimentSummary } from '../temporal/summaries';
 import { itemsAt } from '../datasets/queries';
 import * as q from './queries';
 import { scoreOutput, writeScored, type Scored } from './run';
@@ -81,6 +82,7 @@ export async function createExperiment(deps: ExperimentDeps, actor: Principal, s
         deps.temporal.client.workflow.start('experimentWorkflow', {
           taskQueue: deps.taskQueue, workflowId: row.workflow_id, args: [row.id, input.concurrency],
           typedSearchAttributes: [{ key: searchAttributes.OrganizationId, value: scope.orgId }, { key: searchAttributes.ProjectId, value: projectId }],
+          staticSummary: experimentSummary({ name: input.name, items: items.length, repetitions: input.repetitions, evaluators: evaluatorIds.length }),
         }),
       );
     } catch (err) {

@@ -9,6 +9,7 @@ import { applySavedFilter } from '../saved-filters/service';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { Temporal } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';
+import { exportSummary } from '../temporal/summaries';
 import * as q from './queries';
 import { RESOURCES, type ExportResource } from './resources';
 import type { CreateExportInput, ExportView } from './schemas';
@@ -92,6 +93,7 @@ export async function createExport(deps: ExportDeps, actor: Principal, scope: Sc
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId, args: [id, exportTaskQueue(deps.config)],
         typedSearchAttributes: [{ key: searchAttributes.OrganizationId, value: scope.orgId }, ...(scope.projectIds.length === 1 ? [{ key: searchAttributes.ProjectId, value: scope.projectIds[0]! }] : [])],
         memo: { exportId: id, resource: input.resource, format: input.format },
+        staticSummary: exportSummary({ resource: input.resource, format: input.format, includeBodies: input.include_bodies }),
       }),
     );
   } catch (err) {

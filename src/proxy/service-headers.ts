@@ -105,6 +105,21 @@ export function parseProperties(h: IncomingHttpHeaders): Record<string, string> 
   return out;
 }
 
+// W3C Trace Context: version-traceid-parentid-flags, lowercase hex; all-zero ids are invalid.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-.*)?$/;
+
+/**
+ * The trace link a W3C `traceparent` header carries (OpenTelemetry's propagator writes it; HTTP
+ * client instrumentation sends it on every call): trace id and parent span id as lowercase hex,
+ * as OTLP ingest stores them. Malformed values are ignored, as the W3C spec asks (no 400).
+ */
+export function parseTraceparent(raw: string | undefined): { traceId: string; spanId: string } | null {
+  const m = TRACEPARENT.exec(raw?.trim().toLowerCase() ?? '');
+  if (!m || m[1] === 'ff' || (m[1] === '00' && m[4] !== undefined)) return null;
+  if (/^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return null;
+  return { traceId: m[2]!, spanId: m[3]! };
+}
+
 export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
   const modeRaw = one(h, SERVICE_HEADERS.logBody);
   let logBody: LogBodyMode = 'full';
@@ -137,8 +152,15 @@ export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
     promptRef,
     userId: idHeader(h, SERVICE_HEADERS.userId, 256),
     sessionId: idHeader(h, SERVICE_HEADERS.sessionId, 256),
-    traceId: idHeader(h, SERVICE_HEADERS.traceId, 128),
-    spanId: idHeader(h, SERVICE_HEADERS.spanId, 128),
+    ...traceLink(h),
     properties: parseProperties(h),
   };
+}
+
+/** `x-service-trace-id` / `x-service-span-id` when given (explicit wins), else the W3C `traceparent` (forwarded upstream untouched). */
+function traceLink(h: IncomingHttpHeaders): Pick<ServiceOptions, 'traceId' | 'spanId'> {
+  const traceId = idHeader(h, SERVICE_HEADERS.traceId, 128);
+  const spanId = idHeader(h, SERVICE_HEADERS.spanId, 128);
+  if (traceId || spanId) return { traceId, spanId };
+  return parseTraceparent(one(h, 'traceparent')) ?? { traceId: null, spanId: null };
 }

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { searchAttributes } from './names';
+import { indexedValueType, searchAttributes } from './names';
 
 export interface TemporalSettings {
   address: string;
@@ -31,17 +31,21 @@ export async function pingTemporal(t: Temporal, timeoutMs = 2_000): Promise<void
 }
 
 /**
- * Registers our custom search attributes on a server we did not start (the compose stack).
- * The dev server gets them as start flags instead.
+ * Registers our custom search attributes on a server we did not start (the compose stack, the
+ * time-skipping test server). The dev server gets them as start flags instead.
  */
-export async function ensureSearchAttributes(t: Temporal): Promise<void> {
-  const { namespace } = t.settings;
-  const existing = await t.connection.operatorService.listSearchAttributes({ namespace });
+export async function registerSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<void> {
+  // The time-skipping test server can add search attributes but not list them (gRPC 12, UNIMPLEMENTED).
+  const existing = await connection.operatorService.listSearchAttributes({ namespace }).catch((err: { code?: number }) => {
+    if (err.code === 12) return { customAttributes: {} };
+    throw err;
+  });
   const missing = Object.values(searchAttributes).filter((a) => !(a.name in (existing.customAttributes ?? {})));
   if (missing.length === 0) return;
-  await t.connection.operatorService.addSearchAttributes({
+  await connection.operatorService.addSearchAttributes({
     namespace,
-    // 2 = INDEXED_VALUE_TYPE_KEYWORD in the Temporal API enum.
-    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, 2])),
+    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, indexedValueType[a.type]])),
   });
 }
+
+export const ensureSearchAttributes = (t: Temporal): Promise<void> => registerSearchAttributes(t.connection, t.settings.namespace);

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { waitForPort } from '../util/net';
 import { resolveTemporalCli } from './binaries';
-import { searchAttributes } from './names';
+import { cliTypeName, searchAttributes } from './names';
 
 export interface DevServerOptions {
   host?: string;
@@ -46,7 +46,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     args.push('--db-filename', opts.dbFile);
   }
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
-  for (const attr of Object.values(searchAttributes)) args.push('--search-attribute', `${attr.name}=Keyword`);
+  for (const attr of Object.values(searchAttributes)) args.push('--search-attribute', `${attr.name}=${cliTypeName[attr.type]}`);
   for (const [key, value] of Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...opts.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }

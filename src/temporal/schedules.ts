@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import type { Logger } from '../logger';
+import { scheduledRunSummary } from './summaries';
 
 /**
  * A recurring job of the service, run as a Temporal Schedule so operators see it (and its past
@@ -35,6 +36,8 @@ export async function ensureSchedules(client: Client, taskQueue: string, defs: S
       taskQueue,
       workflowId: `${id}`,
       workflowRunTimeout: def.runTimeout ?? '1 hour',
+      // Shown in the Web UI's workflow list for every run the schedule starts.
+      staticSummary: scheduledRunSummary(def),
     };
     const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' };
     try {

@@ -89,6 +89,7 @@ describe('eval runs', () => {
     expect((await api(app, 'GET', `/api/v1/requests/${firstTarget}`, admin())).body.data.scores.map((s: { name: string }) => s.name).sort()).toEqual(['helpfulness', 'mentions-answer']);
     const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`eval-run-${id}`).describe();
     expect(wf.searchAttributes.ProjectId).toEqual([t.projectId]);
+    expect(await wf.staticSummary()).toMatch(/^eval run .+, .+: up to \d+ requests × 2 evaluators$/); // the Web UI's list line
     // Judge calls are not targets of later runs.
     expect((await api(app, 'POST', '/api/v1/eval-runs', { token: t.fullKey, body: { evaluator_ids: [evaluators.contains], target: { kind: 'requests', ...range, limit: 10_000 } } })).body.data.status).toMatch(/pending|running|completed/);
   }, 240_000);

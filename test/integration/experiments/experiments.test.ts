@@ -73,6 +73,8 @@ describe('experiments', () => {
     expect(page[0]).toMatchObject({ item_id: 'i000', repetition: 0, status: 'completed', output: 'no idea', scores: { exact: 0 }, request_id: expect.any(String) });
     const req = await db('requests').where({ id: page[0].request_id }).first();
     expect(req.properties).toMatchObject({ 'experiment.id': runA, 'experiment.item': 'i000' });
+    const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`experiment-${runA}`).describe();
+    expect(await wf.staticSummary()).toBe('experiment v1: 100 items × 2 repetitions, 1 evaluator'); // the Web UI's list line
   }, 240_000);
 
   it('an external subject posts its outputs; the comparison counts regressions by hand', async () => {

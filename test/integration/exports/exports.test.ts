@@ -74,6 +74,8 @@ describe('exports', () => {
     expect(r.status).toBe(202);
     const done = await settled(r.body.data.id, 120_000);
     expect(done).toMatchObject({ status: 'completed', rows_written: ROWS, estimated_total: ROWS, progress: 1, download_url: expect.any(String), signed_url: expect.any(String) });
+    const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`export-${r.body.data.id}`).describe();
+    expect(await wf.staticSummary()).toBe(`export requests → ${format} with bodies`); // the Web UI's list line
     const file = await download(done.download_url);
     expect(file.status).toBe(200);
     expect(file.bytes.length).toBe(done.bytes);

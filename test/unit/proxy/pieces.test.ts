@@ -8,7 +8,7 @@ import { maskSecrets } from '../../../src/proxy/masking';
 import { upstreamPathOf } from '../../../src/proxy/call';
 import { applyProviderAuth, baseUrlFor, providers, requestModel, requestWantsStream } from '../../../src/proxy/providers';
 import { parseByteSize, storableText } from '../../../src/proxy/request-body';
-import { parseCacheTtl, parsePromptRef, parseServiceHeaders } from '../../../src/proxy/service-headers';
+import { parseCacheTtl, parsePromptRef, parseServiceHeaders, parseTraceparent } from '../../../src/proxy/service-headers';
 import { countTokens, promptText } from '../../../src/proxy/tokenizer';
 import { loadConfig } from '../../../src/config';
 
@@ -58,6 +58,18 @@ describe('service headers', () => {
     expect(() => parseServiceHeaders({ 'x-service-log-body': 'all' })).toThrow(/full, meta, none/);
     expect(() => parseServiceHeaders({ 'x-service-user-id': 'x'.repeat(257) })).toThrow(/at most 256/);
     expect(parseServiceHeaders({ 'x-service-user-id': ' u1 ', 'x-service-session-id': '' })).toMatchObject({ userId: 'u1', sessionId: null });
+  });
+
+  it('trace links: x-service-trace-id/span-id, else a valid W3C traceparent', () => {
+    const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(parseServiceHeaders({ traceparent: tp })).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
+    expect(parseServiceHeaders({ traceparent: tp.toUpperCase() })).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(parseServiceHeaders({ traceparent: tp, 'x-service-trace-id': 'mine' })).toMatchObject({ traceId: 'mine', spanId: null });
+    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future')).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
+    for (const bad of [undefined, '', 'garbage', `${tp}-extra`, tp.replace(/^00/, 'ff'), '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', '00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01']) {
+      expect(parseTraceparent(bad)).toBeNull();
+    }
+    expect(parseServiceHeaders({ traceparent: 'garbage' })).toMatchObject({ traceId: null, spanId: null });
   });
 });
 
