@@ -1,4 +1,4 @@
-import { CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 export interface ExportState {
@@ -38,6 +38,8 @@ export async function exportWorkflow(exportId: string, taskQueue: string, state:
     await long.finalizeExport(exportId, state.part);
     return { status: 'completed', rows: state.rows };
   } catch (err) {
+    // Continuing as new is thrown through here: it is the same export going on, not a failure.
+    if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => short.endExport(exportId, 'cancelled'));
       throw err;
