@@ -77,7 +77,7 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
     await page.waitForSelector('text=olivia@example.test');
     expect(seen).toEqual({ method: 'S256', verifierOk: true });
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.textContent('main')).toContain('You belong to no organization yet');
+    await page.waitForSelector('text=You belong to no organization yet'); // a new user: the next step is to create one
     const token = await page.evaluate('sessionStorage.getItem("gw.token")');
     const me = await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await me.json()) as any).data.user).toMatchObject({ sub: 'olivia', email: 'olivia@example.test' });

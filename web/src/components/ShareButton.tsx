@@ -1,18 +1,24 @@
-import { useState } from 'react';
-import { call } from '../api';
+import { Button, Group, Stack } from '@mantine/core';
+import { IconShare } from '@tabler/icons-react';
+import { unwrap } from '../api/client';
+import { useApiMutation } from '../api/mutation';
+import { ErrorState } from './QueryState';
+import { SecretOnce } from './SecretOnce';
 
-/** Writers share the resource read-only: the link is shown once (the token is stored hashed). */
+/** Writers share a trace, request or session read-only; the link is shown once (its token is stored hashed). */
 export function ShareButton({ type, id, projectId }: { type: 'trace' | 'request' | 'session'; id: string; projectId: string }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [err, setErr] = useState<string | null>(null);
-  const share = (redact: boolean) =>
-    call('POST', '/api/v1/shares', { project_id: projectId, resource_type: type, resource_id: id, redact_bodies: redact }).then((r) => (setUrl(r.data.url), setErr(null)), (e: Error) => setErr(e.message));
+  const share = useApiMutation(
+    (api, redact: boolean) => unwrap(api.POST('/api/v1/shares', { body: { project_id: projectId, resource_type: type, resource_id: id, redact_bodies: redact } })),
+    { invalidates: ['shares'] },
+  );
   return (
-    <div className="inline">
-      <button onClick={() => void share(false)}>Share</button>
-      <button onClick={() => void share(true)}>Share without bodies</button>
-      {url && <span role="status">Link (shown once): <code data-testid="share-url">{url}</code> <button onClick={() => void navigator.clipboard?.writeText(url)}>Copy</button></span>}
-      {err && <span role="alert" className="bad">{err}</span>}
-    </div>
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Button variant="default" size="xs" leftSection={<IconShare size={14} aria-hidden="true" />} loading={share.isPending && share.variables === false} onClick={() => share.mutate(false)}>Share</Button>
+        <Button variant="default" size="xs" loading={share.isPending && share.variables === true} onClick={() => share.mutate(true)}>Share without bodies</Button>
+      </Group>
+      {share.data && <SecretOnce title="Read-only link" value={share.data.url} testId="share-url" onDone={share.reset} />}
+      {share.error && <ErrorState error={share.error} title="Could not create the link" />}
+    </Stack>
   );
 }

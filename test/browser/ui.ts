@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+export const SHOTS = path.resolve(__dirname, '../../.data/screenshots');
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Screenshots and accessibility checks of the page as it is: at 1440×900 and 390×844, in the
+ * light and the dark theme, each checked with axe-core (WCAG 2 A/AA). Returns the serious and
+ * critical violations, named `page@size/theme: rule (selectors)`, so a test can expect `[]`.
+ */
+export async function review(page: Page, name: string): Promise<string[]> {
+  const axe = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const bad: string[] = [];
+  for (const dark of [false, true]) {
+    await setTheme(page, dark);
+    for (const [size, viewport] of [['1440', DESKTOP], ['390', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(400); // layout, the navbar's slide and charts follow the new width
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${size}${dark ? '-dark' : ''}.png`), fullPage: true });
+      bad.push(...(await overflow(page)).map((o) => `${name}@${size}: wider than the screen: ${o}`));
+      if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axe });
+      const found = (await page.evaluate('axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] }).then((r) => r.violations)')) as Violation[];
+      for (const v of found) {
+        if (v.impact === 'serious' || v.impact === 'critical') bad.push(`${name}@${size}/${dark ? 'dark' : 'light'}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+      }
+    }
+  }
+  await setTheme(page, false);
+  await page.setViewportSize(DESKTOP);
+  return bad;
+}
+
+/** Elements that stick out past the right edge of the viewport (a phone would scroll sideways). */
+async function overflow(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const w = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= w) return [];
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      // Toasts sliding in or out and dialogs are layers of their own: they do not widen the page.
+      if (r.right > w + 1 && r.width > 0 && !el.closest('.mantine-Notifications-root, .mantine-Modal-root')) {
+        let clip = el.parentElement;
+        while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+        if (!clip || clip === document.body || clip === document.documentElement) out.push(el.tagName.toLowerCase() + '.' + String(el.className).split(' ').slice(0, 2).join('.') + ' ' + Math.round(r.right) + 'px');
+      }
+    }
+    return out.slice(0, 5);
+  })()`)) as string[];
+}
+
+/** The shell's toggle when the page has one, else the colour-scheme attribute Mantine's CSS reads. */
+export async function setTheme(page: Page, dark: boolean) {
+  const toggle = page.getByRole('button', { name: 'Dark theme' });
+  if (await toggle.count()) {
+    if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await toggle.click();
+  } else {
+    await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${dark ? 'dark' : 'light'}')`);
+  }
+  await page.waitForFunction(`document.documentElement.getAttribute('data-mantine-color-scheme') === '${dark ? 'dark' : 'light'}'`);
+}

@@ -1,0 +1,5 @@
+import { oneOf, search } from '../../lib/search';
+
+export const FINDING_STATUSES = ['open', 'resolved', 'dismissed'] as const;
+export const FINDING_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const securitySearch = search({ status: oneOf(FINDING_STATUSES), min_severity: oneOf(FINDING_SEVERITIES) });

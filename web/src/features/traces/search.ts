@@ -1,0 +1,4 @@
+import { oneOf, search, text } from '../../lib/search';
+
+export const TRACE_STATUSES = ['running', 'completed', 'error'] as const;
+export const tracesSearch = search({ status: oneOf(TRACE_STATUSES), name: text() });
