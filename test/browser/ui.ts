@@ -62,7 +62,8 @@ async function overflow(page: Page): Promise<string[]> {
 export async function setTheme(page: Page, dark: boolean) {
   const toggle = page.getByRole('button', { name: 'Dark theme' });
   if (await toggle.count()) {
-    if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await toggle.click();
+    // With a drawer or dialog open its overlay covers the header: the click is dispatched to the toggle itself.
+    if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await ((await page.locator('[role=dialog]').count()) ? toggle.dispatchEvent('click') : toggle.click());
   } else {
     await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${dark ? 'dark' : 'light'}')`);
   }

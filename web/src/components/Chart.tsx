@@ -8,6 +8,9 @@ import { SERIES } from '../theme';
 export interface Series {
   label: string;
   values: (number | null)[];
+  /** A colour of its own (default: the palette in order), and dashes for reference lines. */
+  color?: string;
+  dash?: number[];
 }
 
 /**
@@ -31,11 +34,12 @@ export function Chart({ title, unit, x, series, height = 200 }: { title: string;
         legend: { show: true },
         cursor: { points: { size: 6 } },
         axes: [
-          { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } },
+          // Time labels need room: at least 80 px between ticks, so `10:25pm10:30pm` never runs together.
+          { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid }, space: 80 },
           { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid }, size: 72, values: (_u, ticks) => ticks.map((t) => axis(unit, t)) },
         ],
         series: [{}, ...series.map((s, i) => ({
-          label: s.label, stroke: SERIES[i % SERIES.length], width: 2, value: (_u: uPlot, v: number | null) => fmt(v),
+          label: s.label, stroke: s.color ?? SERIES[i % SERIES.length], width: 2, ...(s.dash ? { dash: s.dash } : {}), value: (_u: uPlot, v: number | null) => fmt(v),
           // A sparse series (a few busy hours) draws its points, or a lone value would not show at all.
           points: { show: s.values.filter((v) => v !== null).length <= 48, size: 6 },
         }))],

@@ -16,7 +16,7 @@ export interface Col<T> {
 export function DataTable<T>({ rows, columns, caption, rowKey, minWidth = 640 }: { rows: T[]; columns: Col<T>[]; caption: string; rowKey: (row: T) => string; minWidth?: number }) {
   return (
     // Focusable and named: on a phone the table scrolls sideways, and keyboard users must reach it.
-    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} role="region" aria-label={caption}>
+    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} role="region" aria-label={caption} pos="relative">
       <Table highlightOnHover verticalSpacing="xs" fz="sm">
         <caption><VisuallyHidden>{caption}</VisuallyHidden></caption>
         <Table.Thead>

@@ -14,6 +14,11 @@ export const useAlertEvents = (id: string) =>
 export const useCreateAlert = () =>
   useApiMutation((api, body: NewAlert) => unwrap(api.POST('/api/v1/alerts', { body })), { invalidates: ['alerts'], success: 'Alert rule created' });
 
+export type AlertPatch = paths['/api/v1/alerts/{id}']['patch']['requestBody']['content']['application/json'];
+
+export const useUpdateAlert = () =>
+  useApiMutation((api, { id, body }: { id: string; body: AlertPatch }) => unwrap(api.PATCH('/api/v1/alerts/{id}', { params: { path: { id } }, body })), { invalidates: ['alerts'], success: 'Alert rule saved' });
+
 export const usePauseAlert = () =>
   useApiMutation((api, { id, is_active }: { id: string; is_active: boolean }) => unwrap(api.PATCH('/api/v1/alerts/{id}', { params: { path: { id } }, body: { is_active } })), { invalidates: ['alerts'] });
 

@@ -22,6 +22,7 @@ export function AlertsPage() {
   const list = useAlerts();
   const { canWrite } = useCurrent();
   const [open, setOpen] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const pause = usePauseAlert();
   const remove = useDeleteAlert();
   const failed = pause.error ?? remove.error;
@@ -41,10 +42,12 @@ export function AlertsPage() {
                   </div>
                   <Group gap="xs">
                     <Button size="xs" variant="default" onClick={() => setOpen(open === a.id ? null : a.id)} aria-expanded={open === a.id}>History</Button>
+                    {canWrite && <Button size="xs" variant="default" aria-expanded={editing === a.id} onClick={() => setEditing(editing === a.id ? null : a.id)}>Edit</Button>}
                     {canWrite && <Button size="xs" variant="default" onClick={() => pause.mutate({ id: a.id, is_active: !a.is_active })}>{a.is_active ? 'Pause' : 'Resume'}</Button>}
                     {canWrite && <ConfirmButton title="Delete the rule?" message={`“${a.name}”, its history and its schedule are deleted.`} onConfirm={() => remove.mutate(a.id)}>Delete</ConfirmButton>}
                   </Group>
                 </Group>
+                {editing === a.id && <Stack mt="sm"><AlertEditor key={a.updated_at} rule={a} onDone={() => setEditing(null)} /></Stack>}
                 {open === a.id && <Stack mt="sm"><AlertHistory id={a.id} /></Stack>}
               </Paper>
             ))}

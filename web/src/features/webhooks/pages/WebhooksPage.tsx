@@ -8,15 +8,23 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { toast } from '../../../lib/toast';
 import { useUiConfig } from '../../auth/useUiConfig';
 import { Deliveries } from '../components/Deliveries';
+import { Recover } from '../components/Recover';
 import { WebhookForm } from '../components/WebhookForm';
 import { useDeleteWebhook, usePauseWebhook, useTestWebhook, useWebhooks } from '../hooks/useWebhooks';
 
-/** Webhooks: create (the secret once), send a test, pause, delete, and the deliveries linked to Temporal. */
+/**
+ * Webhooks: create (the secret once), edit, send a test, pause, delete; the deliveries linked to
+ * Temporal, each with its attempts and Redeliver; recovering the failed ones of a time window.
+ */
 export function WebhooksPage() {
   const list = useWebhooks();
   const config = useUiConfig();
   const { canWrite } = useCurrent();
-  const [open, setOpen] = useState<string | null>(null);
+  // One panel open at a time under a webhook: its deliveries, its recoveries, or its editor.
+  const [open, setOpen] = useState<{ id: string; panel: 'deliveries' | 'recover' | 'edit' } | null>(null);
+  const is = (id: string, panel: 'deliveries' | 'recover' | 'edit') => open?.id === id && open.panel === panel;
+  const toggle = (id: string, panel: 'deliveries' | 'recover' | 'edit') => setOpen(is(id, panel) ? null : { id, panel });
+  const temporalUi = config.data?.temporal_ui_url ?? null;
   const test = useTestWebhook();
   const pause = usePauseWebhook();
   const remove = useDeleteWebhook();
@@ -39,12 +47,16 @@ export function WebhooksPage() {
                   </div>
                   <Group gap="xs">
                     {canWrite && <Button size="xs" variant="default" loading={test.isPending && test.variables === w.id} onClick={() => sendTest(w.id)}>Send test</Button>}
+                    {canWrite && <Button size="xs" variant="default" aria-expanded={is(w.id, 'edit')} onClick={() => toggle(w.id, 'edit')}>Edit</Button>}
                     {canWrite && <Button size="xs" variant="default" onClick={() => pause.mutate({ id: w.id, is_active: !w.is_active })}>{w.is_active ? 'Pause' : 'Resume'}</Button>}
-                    <Button size="xs" variant="default" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>Deliveries</Button>
+                    <Button size="xs" variant="default" aria-expanded={is(w.id, 'deliveries')} onClick={() => toggle(w.id, 'deliveries')}>Deliveries</Button>
+                    <Button size="xs" variant="default" aria-expanded={is(w.id, 'recover')} onClick={() => toggle(w.id, 'recover')}>Recoveries</Button>
                     {canWrite && <ConfirmButton title="Delete the webhook?" message={`“${w.name}” stops receiving events.`} onConfirm={() => remove.mutate(w.id)}>Delete</ConfirmButton>}
                   </Group>
                 </Group>
-                {open === w.id && <Stack mt="sm"><Deliveries id={w.id} temporalUi={config.data?.temporal_ui_url ?? null} /></Stack>}
+                {is(w.id, 'edit') && <Stack mt="sm"><WebhookForm key={w.updated_at} webhook={w} onDone={() => setOpen(null)} /></Stack>}
+                {is(w.id, 'deliveries') && <Stack mt="sm"><Deliveries id={w.id} temporalUi={temporalUi} /></Stack>}
+                {is(w.id, 'recover') && <Stack mt="sm"><Recover webhookId={w.id} temporalUi={temporalUi} /></Stack>}
               </Paper>
             ))}
           </Stack>
