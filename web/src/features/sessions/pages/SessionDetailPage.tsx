@@ -2,11 +2,13 @@ import { Group, Paper, Stack, Text, Timeline } from '@mantine/core';
 import { IconBinaryTree, IconMessage } from '@tabler/icons-react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Schema } from '../../../api/types';
+import { useCurrent } from '../../../app/current';
 import { Kpis } from '../../../components/Facts';
 import { JsonBlock } from '../../../components/Json';
 import { AppLink, ButtonLink } from '../../../components/Links';
 import { Page } from '../../../components/Page';
 import { EmptyView, QueryState } from '../../../components/QueryState';
+import { ShareButton } from '../../../components/ShareButton';
 import { HttpStatus } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { useSessionDetail } from '../hooks/useSessions';
@@ -19,11 +21,14 @@ type Turn = { at: string; kind: 'request'; r: Session['requests'][number] } | { 
 export function SessionDetailPage() {
   const { id } = route.useParams();
   const session = useSessionDetail(id);
+  const { canWrite } = useCurrent();
   return (
     <Page title={`Session ${id}`} actions={<ButtonLink to="/sessions" variant="default" size="xs">All sessions</ButtonLink>}>
       <QueryState query={session} what="the session">
         {(s) => (
           <Stack gap="lg">
+            {/* A session id in several projects has no one project to share it from. */}
+            {canWrite && s.project_id && <ShareButton type="session" id={s.id} projectId={s.project_id} />}
             <Kpis items={[['Cost', fmt.usd(s.cost_usd)], ['Calls', fmt.int(s.request_count)], ['Traces', fmt.int(s.trace_count)], ['Tokens', fmt.int(s.total_tokens)], ['Duration', fmt.ms(s.duration_ms)]]} />
             <Conversation session={s} />
           </Stack>

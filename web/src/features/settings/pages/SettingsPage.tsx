@@ -6,12 +6,13 @@ import { Members } from '../components/Members';
 import { Plan } from '../components/Plan';
 import { ProjectsAndKeys } from '../components/ProjectsAndKeys';
 import { ProviderKeys } from '../components/ProviderKeys';
+import { SavedFilters } from '../components/SavedFilters';
 import { SETTINGS_TABS } from '../search';
 
 const route = getRouteApi('/app/settings');
-const LABELS: Record<(typeof SETTINGS_TABS)[number], string> = { projects: 'Projects and keys', providers: 'Provider keys', members: 'Members', exports: 'Exports', plan: 'Plan and limits' };
+const LABELS: Record<(typeof SETTINGS_TABS)[number], string> = { projects: 'Projects and keys', providers: 'Provider keys', members: 'Members', exports: 'Exports', plan: 'Plan and limits', filters: 'Saved filters' };
 
-/** Projects, keys, provider keys, members, exports, plan and limits: one tab each, the tab in the URL. */
+/** Projects, keys, provider keys, members, exports, plan and limits, saved filters: one tab each, the tab in the URL. */
 export function SettingsPage() {
   const { tab = 'projects' } = route.useSearch();
   const navigate = route.useNavigate();
@@ -24,6 +25,7 @@ export function SettingsPage() {
         <Tabs.Panel value="members" pt="lg"><Members /></Tabs.Panel>
         <Tabs.Panel value="exports" pt="lg"><Exports /></Tabs.Panel>
         <Tabs.Panel value="plan" pt="lg"><Plan /></Tabs.Panel>
+        <Tabs.Panel value="filters" pt="lg"><SavedFilters /></Tabs.Panel>
       </Tabs>
     </Page>
   );
