@@ -4,6 +4,7 @@ import type { ExportStore } from '../src/exports/storage';
 import type { Keyring } from '../src/keys/crypto';
 import type { Logger } from '../src/logger';
 import type { Metrics } from '../src/metrics/metrics';
+import type { EndpointGuard } from '../src/webhooks/endpoint-guard';
 import type { SafeHttpClient } from '../src/webhooks/safe-http';
 
 /**
@@ -17,6 +18,8 @@ export interface ActivityDeps {
   /** The runtime's SSRF-guarded webhook client (pooled connections shared by all attempts). */
   http: SafeHttpClient;
   keyring: Keyring;
+  /** Per-webhook in-flight cap and circuit of this worker's delivery attempts. */
+  endpoints: EndpointGuard;
   /** Where export files are written (local directory or S3). */
   exportStore: ExportStore;
   logger: Logger;

@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { recordAttempt, type AttemptRecord } from '../src/webhooks/attempts';
+import { CIRCUIT_OPEN_ERROR } from '../src/webhooks/endpoint-guard';
 import { NO_EVIDENCE, type AttemptEvidence } from '../src/webhooks/evidence';
 import { claimAttempt, deliveryState, updateDeliveryRecord, type DeliveryRecordFields, type DeliveryState } from '../src/webhooks/queries';
 import type { AttemptOutcome } from '../src/webhooks/safe-http';
@@ -9,10 +10,18 @@ export type { DeliveryRecordFields } from '../src/webhooks/queries';
 
 type Outcome = Pick<AttemptOutcome, 'ok' | 'httpStatus' | 'durationMs' | 'errorMessage'>;
 
-export type AttemptResult = ({ kind: 'attempted' } & Outcome) | { kind: 'stopped'; reason: 'webhook_disabled' | 'webhook_deleted' | 'delivery_missing' };
+export type AttemptResult =
+  | ({ kind: 'attempted' } & Outcome)
+  | { kind: 'stopped'; reason: 'webhook_disabled' | 'webhook_deleted' | 'delivery_missing' }
+  /** The webhook has its maximum of sends in flight on this worker: nothing claimed or sent, ask again later. */
+  | { kind: 'busy'; retryInMs: number; wakeAt: number };
 
 export interface AttemptInput {
   deliveryId: string;
+  /** The endpoint's key for the in-flight cap and circuit (src/webhooks/endpoint-guard.ts). */
+  webhookId: string;
+  /** The `wakeAt` of this attempt's last `busy` answer: the turn the worker gave it. */
+  wokenFor?: number;
   attempt: number;
   /** Workflow time of this attempt and of the first one of this run (ISO). */
   attemptedAt: string;
@@ -22,6 +31,9 @@ export interface AttemptInput {
   /** Set on run n ≥ 1 an operator started (redeliver): runs on a paused webhook, keeps the delivery's first_attempt_at. */
   redelivery?: number;
 }
+
+/** An attempt failed at once by the webhook's open circuit: counted, nothing sent. */
+const CIRCUIT_OPEN: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: CIRCUIT_OPEN_ERROR };
 
 export const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
 
@@ -64,7 +76,7 @@ const recordedOutcome = (s: DeliveryState): Outcome => ({
 });
 
 export function webhookActivities(deps: ActivityDeps) {
-  const { db, logger, metrics } = deps;
+  const { db, logger, metrics, endpoints } = deps;
 
   /**
    * Attempt number n could not be claimed: it ran before. Its recorded outcome stands (the worker
@@ -96,14 +108,29 @@ export function webhookActivities(deps: ActivityDeps) {
      * failures are outcomes (returned), never exceptions; only infrastructure faults throw.
      */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult> {
-      const claimed = await claimAttempt(db, input.deliveryId, input.attempt, { allowPaused: !!input.redelivery });
-      if (!claimed) return rerun(input);
-      const sent = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
-      // Only these four go back to the workflow (and into its history): the evidence stays in PostgreSQL.
-      const outcome: Outcome = { ok: sent.ok, httpStatus: sent.httpStatus, durationMs: sent.durationMs, errorMessage: sent.errorMessage };
-      await recordAttempt(db, input.deliveryId, outcomeFields(input, outcome), attemptRecord(input, outcome, sent.evidence));
-      if (!outcome.ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage }, 'webhook attempt failed');
-      return { kind: 'attempted', ...outcome };
+      // Isolation: a webhook at its in-flight cap is not attempted (the workflow waits, uncounted);
+      // one whose circuit is open gets a counted failed attempt without a send.
+      const admission = endpoints.admit(input.webhookId, input.wokenFor);
+      if (admission.kind === 'busy') return admission;
+      const release = admission.kind === 'send' ? admission.release : undefined;
+      try {
+        const claimed = await claimAttempt(db, input.deliveryId, input.attempt, { allowPaused: !!input.redelivery });
+        if (!claimed) return await rerun(input);
+        if (!release) {
+          metrics.webhookAttempts.inc({ outcome: 'failed', kind: 'delivery' });
+          await recordAttempt(db, input.deliveryId, outcomeFields(input, CIRCUIT_OPEN), attemptRecord(input, CIRCUIT_OPEN, NO_EVIDENCE));
+          return { kind: 'attempted', ...CIRCUIT_OPEN };
+        }
+        const sent = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
+        release(sent);
+        // Only these four go back to the workflow (and into its history): the evidence stays in PostgreSQL.
+        const outcome: Outcome = { ok: sent.ok, httpStatus: sent.httpStatus, durationMs: sent.durationMs, errorMessage: sent.errorMessage };
+        await recordAttempt(db, input.deliveryId, outcomeFields(input, outcome), attemptRecord(input, outcome, sent.evidence));
+        if (!outcome.ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage }, 'webhook attempt failed');
+        return { kind: 'attempted', ...outcome };
+      } finally {
+        release?.(); // nothing sent (re-run, fault): frees the place, leaves the circuit as it was
+      }
     },
 
     /** Writes outcomes that involve no attempt (expired, cancelled, attempt could not run). Idempotent. */

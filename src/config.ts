@@ -61,6 +61,16 @@ const schema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   /** Backstop poll of the event outbox when no NOTIFY arrives (ms). */
   WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(100).default(5_000),
+  /** The send window of one attempt (all hops); the spec's is 10 s, tests shorten it. */
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Isolation (docs/webhooks.md#isolation-a-slow-receiver): sends in flight per webhook on one worker; more wait durably, uncounted. */
+  WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Consecutive timeouts of one webhook that open its circuit (0 disables the circuit). */
+  WEBHOOK_CIRCUIT_TIMEOUTS: z.coerce.number().int().min(0).max(1000).default(3),
+  /** How long an open circuit fails attempts at once (counted failed attempts, `endpoint timing out`). */
+  WEBHOOK_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Pace at which a busy webhook's waiting deliveries are woken to ask again (per webhook, per worker). */
+  WEBHOOK_BUSY_WAKES_PER_S: z.coerce.number().min(0.1).max(1000).default(10),
   /** Provider proxy (docs/proxy.md). Base URLs override each provider's public API address. */
   PROVIDER_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com'),
   PROVIDER_ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),

@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './logger';
 import { createMetrics } from './metrics/metrics';
 import { createLocalChanges } from './db/changes';
 import { createUserDirectory } from './tenancy/users';
+import { endpointGuardFromConfig } from './webhooks/endpoint-guard';
 import { safeHttpClientFromConfig } from './webhooks/safe-http';
 import { listen, type RunningServer } from './server';
 import { createTemporal, ensureSearchAttributes } from './temporal/client';
@@ -97,7 +98,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   let worker: RunningWorker | undefined;
   let exportWorker: { stop(): Promise<void> } | undefined;
   const background: { stop(): Promise<void> }[] = [];
-  const activityDeps = { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config, exportStore: ctx.exportStore };
+  // endpoints: this worker's per-webhook in-flight counts and circuits (isolation of a slow receiver).
+  const activityDeps = { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config, exportStore: ctx.exportStore, endpoints: endpointGuardFromConfig(config) };
 
   if (opts.role === 'api' || opts.role === 'all') {
     // Loaded only in api roles: every feature's routes cost a worker-only process ~25 MB of RSS.

@@ -1,7 +1,7 @@
 import { CancellationScope, TemporalFailure, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AttemptResult } from '../activities/webhooks';
-import { EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
+import { BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS, EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
 import { deliveryStatusTracker } from './delivery-status';
 
 /**
@@ -58,10 +58,19 @@ const { recordWebhookDelivery } = proxyActivities<Activities>({
 /** Waits between tries of an attempt that could not run (infrastructure fault): 1 s doubling to 5 min. */
 const infraBackoffMs = (tries: number) => Math.min(300_000, 1_000 * 2 ** (tries - 1));
 
+/**
+ * Wait n while the webhook has its maximum of sends in flight (the attempt answered `busy`, nothing
+ * claimed): until the wake-up the worker paced for it (after the first send in flight has ended,
+ * so a hanging endpoint's circuit has its answer and the backlog fails fast, one after another),
+ * and at least 1 s doubling to 60 s (a slow but answering endpoint's backlog asks less and less
+ * often). Only a slow endpoint's deliveries get here; the happy path never waits.
+ */
+const busyWaitMs = (n: number, retryInMs: number) => Math.round(Math.max(retryInMs + 100, Math.min(BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS * 2 ** (n - 1))));
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const { deliveryId } = input;
+  const { deliveryId, webhookId } = input;
   // Attempt numbers are the delivery's (they continue across redelivery runs); the rules count this run's.
   const base = (input.firstAttempt ?? 1) - 1;
   let attempt = base;
@@ -83,24 +92,37 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   try {
     for (;;) {
       attempt++;
-      const attemptedAt = Date.now();
-      firstAttemptAt ??= attemptedAt;
+      let attemptedAt = Date.now();
+      // Expiry counts from this run's first try (a first attempt kept waiting while busy included).
+      const expiresAt = (firstAttemptAt ?? attemptedAt) + EXPIRY_MS;
       const retryDelayMs = attempt - base < MAX_ATTEMPTS ? RETRY_DELAYS_MS[attempt - base - 1]! : null;
-      const expiresAt = firstAttemptAt + EXPIRY_MS;
       // Infrastructure faults (database unreachable, secret not decryptable) keep an attempt from
       // running; they are retried until the delivery expires (24 h after the first attempt) and never
       // count as attempts. They happen before anything is sent, and the attempt-number claim stops a
       // re-run from sending twice (including a local activity re-run after a worker crash).
-      let outcome: AttemptResult | undefined;
-      for (let tries = 1; !outcome; tries++) {
+      let outcome: Exclude<AttemptResult, { kind: 'busy' }> | undefined;
+      let wokenFor: number | undefined;
+      for (let tries = 1, busy = 0; !outcome; tries++) {
         // An attempt in flight finishes and is recorded even if cancellation arrives meanwhile.
-        outcome = await CancellationScope.nonCancellable(() =>
-          attemptWebhookDelivery({ deliveryId, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt!), retryDelayMs, redelivery: input.redelivery }),
+        const result = await CancellationScope.nonCancellable(() =>
+          attemptWebhookDelivery({ deliveryId, webhookId, wokenFor, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt ?? attemptedAt), retryDelayMs, redelivery: input.redelivery }),
         ).catch((err: unknown) => {
           // A failed local activity surfaces as its cause (ApplicationFailure, TimeoutFailure, …).
           if (err instanceof TemporalFailure && !isCancellation(err)) return undefined;
           throw err;
         });
+        if (result?.kind === 'busy') {
+          // Not an attempt: nothing was claimed or sent. Ask again after a durable wait (cancellable),
+          // the attempt then starting at its real time. No old history holds a busy result, so this
+          // branch changes no replay and needs no patch.
+          tries--;
+          if (Date.now() >= expiresAt) return expire(attempt - 1);
+          wokenFor = result.wakeAt;
+          await sleep(busyWaitMs(++busy, result.retryInMs));
+          attemptedAt = Date.now();
+          continue;
+        }
+        outcome = result;
         if (outcome) break;
         // Could not run until the deadline: nothing was sent, the delivery is dead-lettered as expired.
         const wait = infraBackoffMs(tries);
@@ -111,6 +133,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         await sleep(wait);
       }
 
+      firstAttemptAt ??= attemptedAt;
       if (outcome.kind === 'stopped') return done({ status: 'cancelled', attempts: attempt - 1, stopReason: outcome.reason });
       if (outcome.ok) return done({ status: 'delivered', attempts: attempt });
       if (retryDelayMs === null) return done({ status: 'dead_lettered', attempts: attempt, dlqReason: 'max_attempts' });

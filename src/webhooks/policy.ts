@@ -7,7 +7,11 @@ export const MAX_ATTEMPTS = 5;
 export const RETRY_DELAYS_MS = [60_000, 120_000, 240_000, 480_000] as const;
 /** A retry due this long after the first attempt is not sent; the delivery is dead-lettered as `expired`. */
 export const EXPIRY_MS = 24 * 60 * 60 * 1000;
+/** The spec's send window; WEBHOOK_ATTEMPT_TIMEOUT_MS overrides it (tests). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Waits of a delivery whose webhook has its maximum of sends in flight (not attempts): 1 s doubling to 60 s, jittered. */
+export const BUSY_WAIT_MIN_MS = 1_000;
+export const BUSY_WAIT_MAX_MS = 60_000;
 export const MAX_REDIRECTS = 3;
 export const MAX_WEBHOOKS_PER_ORG = 20;
 export const DELIVERIES_LISTED = 10;

@@ -284,7 +284,7 @@ async function readHead(body: AsyncIterable<Buffer> & { destroy(): unknown }, ke
 const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming the variable. */
-export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string }): SafeHttpClient {
+export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string; WEBHOOK_ATTEMPT_TIMEOUT_MS?: number }): SafeHttpClient {
   let extraCaPem: Buffer | undefined;
   if (config.WEBHOOK_CA_FILE) {
     try {
@@ -295,5 +295,5 @@ export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: 
     if (!extraCaPem.toString('utf8').includes('-----BEGIN CERTIFICATE-----'))
       throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: ${config.WEBHOOK_CA_FILE} holds no PEM certificate`);
   }
-  return new SafeHttpClient({ allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS, extraCaPem });
+  return new SafeHttpClient({ allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS, extraCaPem, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
 }

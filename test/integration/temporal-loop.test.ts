@@ -45,7 +45,7 @@ describe('time-skipping test server', () => {
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: { currentId: 'k', keys: new Map([['k', randomBytes(32)]]) }, metrics: createMetrics(), exportStore: {} as never }),
+      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: { currentId: 'k', keys: new Map([['k', randomBytes(32)]]) }, metrics: createMetrics(), exportStore: {} as never, endpoints: {} as never }),
     });
     const wallStart = Date.now();
     const result = await worker.runUntil(

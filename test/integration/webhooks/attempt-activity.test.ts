@@ -37,7 +37,7 @@ describe('attemptWebhookDelivery activity', () => {
   const attempts = (outcome: string) => deps.metrics.webhookAttempts.get().then((m) => m.values.find((v) => v.labels.outcome === outcome && v.labels.kind === 'delivery')?.value ?? 0);
   const input = (deliveryId: string, attempt = 1): AttemptInput => {
     const now = new Date().toISOString();
-    return { deliveryId, attempt, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 };
+    return { deliveryId, webhookId: 'guard-key', attempt, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 };
   };
   const record = (id: string) => database.db('webhook_deliveries').where({ id }).first();
 

@@ -228,7 +228,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     receiver.handle((_r, res) => void res.end());
     const d = await seedDelivery(database.db, hook.id, orgId);
     const acts = webhookActivities(deps);
-    const input = { deliveryId: d.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
+    const input = { deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
     const first = await acts.attemptWebhookDelivery(input);
     const again = await acts.attemptWebhookDelivery(input);
     expect(first).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
@@ -243,7 +243,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     const d = await seedDelivery(database.db, hook.id, orgId);
     // The worker claimed attempt 1 and died before sending or recording anything.
     await database.db('webhook_deliveries').where({ id: d.id }).update({ attempt_count: 1 });
-    const input = { deliveryId: d.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
+    const input = { deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
     const out = await webhookActivities(deps).attemptWebhookDelivery(input);
     expect(out).toMatchObject({ kind: 'attempted', ok: false, httpStatus: null, errorMessage: expect.stringMatching(/interrupted/) });
     expect(receiver.requests).toHaveLength(0);
@@ -257,7 +257,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     // Attempt 1 ran to the end (receiver answered 200, outcome recorded) on a worker that then died
     // before its workflow task completed: the restarted workflow runs attempt 1 again.
     const now = new Date().toISOString();
-    await webhookActivities(deps).attemptWebhookDelivery({ deliveryId: d.id, attempt: 1, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 });
+    await webhookActivities(deps).attemptWebhookDelivery({ deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 });
     expect(receiver.requests).toHaveLength(1);
     const delivered = await record(d.id);
 

@@ -9,6 +9,7 @@ import type { ActivityDeps } from '../../../activities';
 import { resolveMasterKey } from '../../../src/keys/crypto';
 import { createLogger } from '../../../src/logger';
 import { createMetrics } from '../../../src/metrics/metrics';
+import { endpointGuardFromConfig } from '../../../src/webhooks/endpoint-guard';
 import { safeHttpClientFromConfig } from '../../../src/webhooks/safe-http';
 import { encryptWebhookSecret, generateWebhookSecret, secretHint } from '../../../src/webhooks/secrets';
 import { testCertificates } from '../../helpers/https-receiver';
@@ -29,7 +30,7 @@ export async function webhookTestConfig(extra: Record<string, string> = {}): Pro
 
 /** The activities' dependencies as the runtime builds them (close the HTTP client when done). */
 export function activityDepsFor(db: Db, config: Config): ActivityDeps {
-  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics(), exportStore: exportStoreFromConfig(config) };
+  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics(), exportStore: exportStoreFromConfig(config), endpoints: endpointGuardFromConfig(config) };
 }
 
 export async function seedOrg(db: Db): Promise<string> {
