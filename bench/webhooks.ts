@@ -1,30 +1,48 @@
 /**
  * Webhook delivery benchmark: `npm run bench:webhooks`.
  *
- * A Temporal dev server (in memory, headless) on a free port, a fresh PostgreSQL database, the
- * service's worker role (Temporal worker + outbox dispatcher) in this process, and an HTTPS
- * receiver (test CA, loopback only) in a child process. For each target rate, events are emitted
- * with `emitEvent` (one transaction each, like a feature would) for BENCH_SECONDS, to one
- * subscribed webhook; the table shows the emitted rate, the rate at which delivery workflows
- * completed (record `delivered`), and the event-to-first-attempt latency measured at the receiver
- * (p50/p95/p99). Bounded: each phase emits for BENCH_SECONDS and drains for at most 120 s.
+ * Before and after in one run: the harness below runs twice, in child processes, first against the
+ * committed code (BENCH_BEFORE, default HEAD, checked out into a temporary `git worktree` with this
+ * tree's node_modules linked; the shared working tree is not touched), then against the working
+ * tree, and prints both side by side. BENCH_BEFORE=none runs the working tree only.
+ *
+ * Each run: a Temporal dev server (in memory, headless) on a free port, a fresh PostgreSQL
+ * database, the service's worker role (Temporal worker + outbox dispatcher) in the child process,
+ * and an HTTPS receiver (test CA, loopback only) in a grandchild. For each target rate, events are
+ * emitted with `emitEvent` (one transaction each, like a feature would) for BENCH_SECONDS, to one
+ * subscribed webhook; the tables show the emitted rate, the rate at which delivery workflows
+ * completed (record `delivered`), the event-to-first-attempt latency measured at the receiver
+ * (p50/p95/p99), and CPU milliseconds per delivery by process (utime + stime from /proc/<pid>/stat
+ * before and after: the service process, the Temporal dev server, this database's PostgreSQL
+ * backends; robust to other load on the machine, unlike the rates). Bounded: each phase emits for
+ * BENCH_SECONDS and drains for at most 120 s.
  *
  * Env: BENCH_SECONDS (default 5), BENCH_RATES (default 5,25,100,300), BENCH_PG_URL,
- * BENCH_TEMPORAL_DYNAMIC_CONFIG (KEY=VALUE,... passed to the dev server).
+ * BENCH_BEFORE (git ref, default HEAD; `none` to skip), BENCH_TEMPORAL_DYNAMIC_CONFIG
+ * (KEY=VALUE,... passed to the dev server). Internal: BENCH_ROOT (code under test), BENCH_OUT.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { loadConfig } from '../src/config';
-import { createDatabase, dropDatabase, withDatabase } from '../src/db/admin';
-import { createDb, migrateLatest } from '../src/db/knex';
-import { emitEvent } from '../src/events/outbox';
-import { createLogger } from '../src/logger';
-import { startRuntime } from '../src/runtime';
-import { startDevServer } from '../src/temporal/dev-server';
-import { freePort } from '../src/util/net';
-import { seedOrg, seedWebhook } from '../test/integration/webhooks/fixtures';
-import { testCertificates } from '../test/helpers/https-receiver';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const REPO = path.resolve(__dirname, '..');
+/** The code under test: this tree, or the `before` worktree. */
+const ROOT = process.env.BENCH_ROOT ?? REPO;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = <T>(rel: string): T => require(path.join(ROOT, rel)) as T;
+const { loadConfig } = load<typeof import('../src/config')>('src/config');
+const { createDatabase, dropDatabase, withDatabase } = load<typeof import('../src/db/admin')>('src/db/admin');
+const { createDb, migrateLatest } = load<typeof import('../src/db/knex')>('src/db/knex');
+const { emitEvent } = load<typeof import('../src/events/outbox')>('src/events/outbox');
+const { createLogger } = load<typeof import('../src/logger')>('src/logger');
+const { startRuntime } = load<typeof import('../src/runtime')>('src/runtime');
+const { startDevServer } = load<typeof import('../src/temporal/dev-server')>('src/temporal/dev-server');
+const { freePort } = load<typeof import('../src/util/net')>('src/util/net');
+const { seedOrg, seedWebhook } = load<typeof import('../test/integration/webhooks/fixtures')>('test/integration/webhooks/fixtures');
+const { testCertificates } = load<typeof import('../test/helpers/https-receiver')>('test/helpers/https-receiver');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RATES = (process.env.BENCH_RATES ?? '5,25,100,300').split(',').map(Number);
@@ -73,6 +91,10 @@ function cpuOfPostgres(): number {
   }
   return total;
 }
+/** CPU seconds used by the given processes (PostgreSQL backends of the bench database). */
+function cpuOfPids(pids: Iterable<number>): Map<number, number> {
+  return new Map([...pids].map((p) => [p, cpuOf(p)]));
+}
 /** Whole-machine busy CPU seconds (all processes, including other people's). */
 function cpuOfMachine(): number {
   const line = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
@@ -96,7 +118,20 @@ async function startBenchTemporal(port: number) {
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
-async function main() {
+/** One run's results (one child process), printed side by side with the other run's. */
+interface RunResult {
+  label: string;
+  rev: string;
+  rows: string[][];
+  stageRows: string[][];
+  cpuRows: string[][];
+  historyEvents: number | null;
+  loadavg: string;
+}
+
+const backendsSql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+
+async function run(label: string, rev: string): Promise<RunResult> {
   const tpl = `gw_bench_wh_${randomBytes(4).toString('hex')}`;
   await createDatabase(PG, tpl);
   const dbUrl = withDatabase(PG, tpl);
@@ -105,7 +140,7 @@ async function main() {
   await admin.destroy();
 
   const temporalPort = await freePort();
-  log('starting Temporal dev server');
+  log(`${label}: starting Temporal dev server`);
   const temporal = await startBenchTemporal(temporalPort);
   const certs = await testCertificates();
   const receiver = spawn(process.execPath, ['-e', RECEIVER_SRC], {
@@ -137,12 +172,14 @@ async function main() {
     MASTER_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
     WEBHOOK_CA_FILE: certs.caFile,
+    // One fast receiver takes everything: per-endpoint isolation (where the build has it) must not cap this run.
+    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: process.env.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT ?? '1000',
   });
   const runtime = await startRuntime(config, { role: 'worker', databaseUrl: dbUrl, logger: createLogger('warn') });
   const db = runtime.ctx.db;
   const orgId = await seedOrg(db);
   const hook = await seedWebhook(db, config, orgId, `https://127.0.0.1:${port}/hook`, { events: ['request.created'] });
-  log(`webhook ${hook.id} → receiver on 127.0.0.1:${port}`);
+  log(`${label}: webhook ${hook.id} → receiver on 127.0.0.1:${port}`);
 
   // Warm-up: bundle, connections, JIT.
   for (let i = 0; i < 50; i++) await emitEvent(db, orgId, 'request.created', { request: { id: `warm-${i}`, emitted_at: Date.now() } });
@@ -156,8 +193,10 @@ async function main() {
     latencies.length = 0;
     const startArrived = arrived;
     const n = Math.round(rate * SECONDS);
-    log(`phase ${rate}/s: emitting ${n} events over ${SECONDS} s`);
-    const cpu0 = { self: process.cpuUsage(), temporal: cpuOf(temporal.process.pid), receiver: cpuOf(receiver.pid), pg: cpuOfPostgres(), machine: cpuOfMachine() };
+    log(`${label}: phase ${rate}/s: emitting ${n} events over ${SECONDS} s`);
+    const pgPids0 = ((await db.raw(backendsSql)).rows as { pid: number }[]).map((r) => r.pid);
+    const pg0 = cpuOfPids(pgPids0);
+    const cpu0 = { self: process.cpuUsage(), temporal: cpuOf(temporal.process.pid), receiver: cpuOf(receiver.pid), pgAll: cpuOfPostgres(), machine: cpuOfMachine() };
     const t0 = Date.now();
     let sent = 0;
     const inflight = new Set<Promise<unknown>>();
@@ -176,25 +215,31 @@ async function main() {
     const done = await waitDelivered(db, total, 120_000);
     const secs = (done.at - t0) / 1000;
     const self = process.cpuUsage(cpu0.self);
+    const pgPids1 = ((await db.raw(backendsSql)).rows as { pid: number }[]).map((r) => r.pid);
+    let pgOurs = 0;
+    for (const [pid, c] of cpuOfPids(new Set([...pgPids0, ...pgPids1]))) pgOurs += c - (pg0.get(pid) ?? 0);
     const perDelivery = (secs: number) => ((secs * 1000) / n).toFixed(2);
+    const service = (self.user + self.system) / 1e6;
+    const temporalCpu = cpuOf(temporal.process.pid) - cpu0.temporal;
     cpuRows.push([
       String(rate),
-      perDelivery((self.user + self.system) / 1e6),
-      perDelivery(cpuOf(temporal.process.pid) - cpu0.temporal),
-      perDelivery(cpuOfPostgres() - cpu0.pg),
+      perDelivery(service),
+      perDelivery(temporalCpu),
+      perDelivery(pgOurs),
+      perDelivery(service + temporalCpu + pgOurs),
+      perDelivery(cpuOfPostgres() - cpu0.pgAll),
       perDelivery(cpuOf(receiver.pid) - cpu0.receiver),
       perDelivery(cpuOfMachine() - cpu0.machine),
     ]);
     const sorted = [...latencies].sort((a, b) => a - b);
     const { rows: [stages] } = await db.raw(
       `select percentile_cont(0.5) within group (order by extract(epoch from created_at) * 1000 - (body::json->'request'->>'emitted_at')::bigint) as dispatch,
-              percentile_cont(0.5) within group (order by extract(epoch from (workflow_started_at - created_at)) * 1000) as start,
-              percentile_cont(0.5) within group (order by extract(epoch from (first_attempt_at - workflow_started_at)) * 1000) as first_task,
+              percentile_cont(0.5) within group (order by extract(epoch from (first_attempt_at - created_at)) * 1000) as start,
               percentile_cont(0.5) within group (order by extract(epoch from (delivered_at - first_attempt_at)) * 1000) as attempt
          from webhook_deliveries where body like ?`,
       [`%"r-${rate}-%`],
     );
-    stageRows.push([String(rate), ...['dispatch', 'start', 'first_task', 'attempt'].map((k) => Number(stages[k]).toFixed(1))]);
+    stageRows.push([String(rate), ...['dispatch', 'start', 'attempt'].map((k) => Number(stages[k]).toFixed(1))]);
     rows.push([
       String(rate),
       (n / emitSecs).toFixed(0),
@@ -208,33 +253,108 @@ async function main() {
     if (done.count < total) break;
   }
 
-  const header = ['target ev/s', 'emitted ev/s', 'delivered/s', 'received', 'p50 ms', 'p95 ms', 'p99 ms', 'all delivered'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
-  console.log(`\nWebhook delivery (1 webhook, ${SECONDS} s per rate, ${require('node:os').cpus().length} cores): event → first attempt latency at the receiver`);
-  console.log(line(header));
-  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of rows) console.log(line(r));
-  const sh = ['target ev/s', 'emit→record', 'record→started', 'started→first task', 'attempt'];
-  const sw = sh.map((h, i) => Math.max(h.length, ...stageRows.map((r) => r[i]!.length)));
-  const sline = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(sw[i]!)).join(' | ') + ' |';
-  console.log('\nMedian time per stage (ms): outbox → delivery record (dispatcher), → workflow started, → first attempt begins (workflow time), attempt duration');
-  console.log(sline(sh));
-  console.log('|' + sw.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of stageRows) console.log(sline(r));
-  const ch = ['target ev/s', 'service (worker+dispatcher+emitter)', 'temporal server', 'postgres', 'receiver', 'whole machine'];
-  const cw = ch.map((h, i) => Math.max(h.length, ...cpuRows.map((r) => r[i]!.length)));
-  const cline = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(cw[i]!)).join(' | ') + ' |';
-  console.log('\nCPU milliseconds per delivery, by process (from emit start until all delivered)');
-  console.log(cline(ch));
-  console.log('|' + cw.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of cpuRows) console.log(cline(r));
-  console.log(`\nload average at the end: ${require('node:os').loadavg().map((l: number) => l.toFixed(2)).join(' ')}`);
+  // History events of one delivered delivery (the server's work per delivery grows with them).
+  let historyEvents: number | null = null;
+  try {
+    const one = await db('webhook_deliveries').where({ status: 'delivered' }).first('workflow_id');
+    const { Connection, Client } = load<typeof import('@temporalio/client')>('node_modules/@temporalio/client');
+    const connection = await Connection.connect({ address: temporal.address });
+    const history = await new Client({ connection }).workflow.getHandle(one.workflow_id).fetchHistory();
+    historyEvents = history.events?.length ?? null;
+    await connection.close();
+  } catch (err) {
+    log(`could not count history events: ${(err as Error).message}`);
+  }
 
+  const loadavg = os.loadavg().map((l: number) => l.toFixed(2)).join(' ');
   await runtime.stop();
   receiver.kill();
   await temporal.stop();
   await dropDatabase(PG, tpl);
+  return { label, rev, rows, stageRows, cpuRows, historyEvents, loadavg };
+}
+
+function table(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of rows) console.log(line(r));
+}
+
+function print(results: RunResult[]): void {
+  const multi = results.length > 1;
+  const tag = (r: RunResult, cells: string[]) => (multi ? [`${r.label} (${r.rev})`, ...cells] : cells);
+  const head = (h: string[]) => (multi ? ['build', ...h] : h);
+  table(
+    `Webhook delivery (1 webhook, ${SECONDS} s per rate, ${os.cpus().length} cores): event → first attempt latency at the receiver`,
+    head(['target ev/s', 'emitted ev/s', 'delivered/s', 'received', 'p50 ms', 'p95 ms', 'p99 ms', 'all delivered']),
+    results.flatMap((r) => r.rows.map((row) => tag(r, row))),
+  );
+  table(
+    'Median time per stage (ms): event → delivery record (dispatcher), record → first attempt begins (start + first workflow task), attempt duration',
+    head(['target ev/s', 'emit→record', 'record→first attempt', 'attempt']),
+    results.flatMap((r) => r.stageRows.map((row) => tag(r, row))),
+  );
+  table(
+    'CPU milliseconds per delivery, by process (from emit start until all delivered; /proc utime+stime)',
+    head(['target ev/s', 'service', 'temporal server', 'postgres (bench db)', 'sum', 'postgres (all)', 'receiver', 'whole machine']),
+    results.flatMap((r) => r.cpuRows.map((row) => tag(r, row))),
+  );
+  console.log('');
+  for (const r of results) console.log(`${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; load average at the end ${r.loadavg}`);
+}
+
+/** Parent: a worktree of BENCH_BEFORE, then a child per build, then both side by side. */
+async function compare(): Promise<void> {
+  const ref = process.env.BENCH_BEFORE ?? 'HEAD';
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+  const rev = ref === 'none' ? '' : git('rev-parse', '--short', ref);
+  const dirty = git('status', '--porcelain', '--', 'src', 'activities', 'workflows', 'migrations').length > 0;
+  const builds: { label: string; root: string; rev: string }[] = [];
+  let worktree: string | undefined;
+  if (ref !== 'none') {
+    worktree = path.join(os.tmpdir(), `wh-before-${randomBytes(4).toString('hex')}`);
+    log(`before: git worktree add ${worktree} ${rev}`);
+    git('worktree', 'add', '--detach', worktree, rev);
+    symlinkSync(path.join(REPO, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
+    builds.push({ label: 'before', root: worktree, rev });
+  }
+  builds.push({ label: 'after', root: REPO, rev: dirty ? `${git('rev-parse', '--short', 'HEAD')}+working tree` : git('rev-parse', '--short', 'HEAD') });
+  const results: RunResult[] = [];
+  try {
+    for (const b of builds) {
+      const out = path.join(os.tmpdir(), `wh-bench-${randomBytes(4).toString('hex')}.json`);
+      const child = spawn(process.execPath, [...process.execArgv, __filename], {
+        cwd: REPO,
+        env: { ...process.env, BENCH_ROOT: b.root, BENCH_OUT: out, BENCH_LABEL: b.label, BENCH_REV: b.rev },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      if (code !== 0 || !existsSync(out)) throw new Error(`${b.label} run failed (exit ${code})`);
+      results.push(JSON.parse(readFileSync(out, 'utf8')) as RunResult);
+      rmSync(out, { force: true });
+    }
+  } finally {
+    if (worktree) {
+      try {
+        git('worktree', 'remove', '--force', worktree);
+      } catch {
+        rmSync(worktree, { recursive: true, force: true });
+        git('worktree', 'prune');
+      }
+    }
+  }
+  console.log('\n===== before and after =====');
+  print(results);
+}
+
+async function main(): Promise<void> {
+  if (!process.env.BENCH_OUT) return compare();
+  const result = await run(process.env.BENCH_LABEL ?? 'after', process.env.BENCH_REV ?? '');
+  writeFileSync(process.env.BENCH_OUT, JSON.stringify(result));
+  print([result]);
 }
 
 async function waitDelivered(db: ReturnType<typeof createDb>, expected: number, timeoutMs: number): Promise<{ count: number; at: number }> {
@@ -248,7 +368,10 @@ async function waitDelivered(db: ReturnType<typeof createDb>, expected: number, 
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -11,9 +11,10 @@ import { WorkflowStarter, type StarterOptions } from './starter';
  *
  * - Woken by LISTEN/NOTIFY (emitters notify in their transaction, so the wake-up arrives on
  *   commit) through a {@link PgListener}, with a slow poll as backstop for lost notifications.
- * - One transaction per batch (src/events/queries.ts): outbox rows locked FOR UPDATE SKIP LOCKED,
- *   one delivery record per active subscribed webhook, the outbox rows deleted. Nothing is lost
- *   between the two tables.
+ * - Two statements per batch (src/events/queries.ts): read the oldest outbox rows with their
+ *   subscribed webhooks, then one statement that deletes them and inserts one delivery record per
+ *   active subscribed webhook for the rows it deleted. Nothing is lost between the two tables, and
+ *   dispatchers side by side never insert an event's records twice.
  * - Workflows are started after commit by the {@link WorkflowStarter}. A start that fails
  *   (Temporal down) leaves the record's `workflow_started_at` null; the sweep here hands those
  *   back until they start. Starting a delivery twice is a no-op (workflow id = delivery id).
@@ -120,7 +121,7 @@ export class OutboxDispatcher {
    * and then, pick up records whose start failed earlier. True if more work is waiting.
    */
   async cycle(): Promise<boolean> {
-    const created = await this.opts.db.transaction((trx) => fanOutOutbox(trx, this.batchSize));
+    const created = await fanOutOutbox(this.opts.db, this.batchSize);
     this.starter.enqueue(created);
     let swept = 0;
     const now = Date.now();

@@ -6,6 +6,9 @@ import { WEBHOOK_DELIVERY_WORKFLOW } from '../webhooks/policy';
 import { startDeliveryWorkflow } from '../webhooks/workflow-client';
 import { markWorkflowsStarted, type DeliveryToDispatch } from './queries';
 
+/** How often started records are marked (the sweep leaves records younger than 2 s alone). */
+export const MARK_STARTED_EVERY_MS = 1_000;
+
 export interface StarterOptions {
   db: Db;
   client: Client;
@@ -23,7 +26,7 @@ export interface StarterOptions {
  * Starts delivery workflows in the background, up to `concurrency` at once, never the same
  * delivery twice at once. When Temporal does not answer it backs off (1 s doubling to 30 s) and
  * drops its queue: the records stay in PostgreSQL and the dispatcher's sweep hands them back.
- * Started records are marked in batches (a lost mark only causes a harmless re-start).
+ * Started records are marked in batches, once a second (a lost mark only causes a harmless re-start).
  */
 export class WorkflowStarter {
   /** Temporal is backed off until then (epoch ms). */
@@ -33,6 +36,7 @@ export class WorkflowStarter {
   private readonly claimed = new Set<string>();
   private inflight = 0;
   private startedIds: string[] = [];
+  private readonly unmarked = new Set<string>();
   private flushing: Promise<void> | undefined;
   private idleWaiters: (() => void)[] = [];
   private readonly concurrency: number;
@@ -41,7 +45,8 @@ export class WorkflowStarter {
     this.concurrency = opts.concurrency ?? 64;
   }
 
-  isClaimed = (id: string) => this.claimed.has(id);
+  /** Queued, starting, or started and not yet marked: the sweep must not hand it back. */
+  isClaimed = (id: string) => this.claimed.has(id) || this.unmarked.has(id);
 
   enqueue(rows: DeliveryToDispatch[]): void {
     for (const r of rows) {
@@ -88,6 +93,7 @@ export class WorkflowStarter {
       metrics.workflowStarts.inc({ workflow: WEBHOOK_DELIVERY_WORKFLOW, outcome: result === 'already' ? 'already_started' : 'started' });
       this.backoffMs = 0;
       this.startedIds.push(r.id);
+      this.unmarked.add(r.id);
       this.scheduleFlush();
     } catch (err) {
       metrics.workflowStarts.inc({ workflow: WEBHOOK_DELIVERY_WORKFLOW, outcome: 'failed' });
@@ -106,7 +112,10 @@ export class WorkflowStarter {
   private scheduleFlush(): void {
     if (this.flushing) return;
     this.flushing = (async () => {
-      await new Promise((r) => setImmediate(r));
+      // Batched: the first attempt's claim marks its record too (same statement), so most of these
+      // updates find nothing left to do; one statement a second instead of one per event-loop turn.
+      // Until marked, a started record counts as claimed, so the sweep does not hand it back.
+      await new Promise((r) => setTimeout(r, MARK_STARTED_EVERY_MS).unref());
       try {
         await this.flushStarted();
       } finally {
@@ -122,6 +131,7 @@ export class WorkflowStarter {
       await markWorkflowsStarted(this.opts.db, ids).catch((err) =>
         this.opts.logger.warn({ err }, 'could not mark delivery workflows as started; the sweep will re-start them harmlessly'),
       );
+      for (const id of ids) this.unmarked.delete(id);
     }
   }
 }

@@ -50,6 +50,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     // cost little memory and keep bursts on the eager path. Local activity slots match them.
     maxConcurrentWorkflowTaskExecutions: 200,
     maxConcurrentLocalActivityExecutions: 200,
+    // Two workflow threads instead of one. Every entry into a workflow's V8 context runs with the
+    // deadlock timeout, for which Node starts and joins a watchdog thread (~10 entries per
+    // delivery); on a busy machine each join waits for that thread to be scheduled, and with one
+    // workflow thread those waits queued every activation of the process behind each other (half
+    // that thread's wall time in the bench profile). Runs are spread over the threads by run id.
+    workflowThreadPoolSize: 2,
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -94,10 +94,12 @@ export interface ClaimedAttempt {
  * Claims attempt number `attempt` (attempt_count < n → n) in the statement that re-reads the
  * webhook: null when it is disabled or deleted, or when this attempt number was claimed before.
  * A redelivery (an operator's explicit action) may run on a paused webhook: only deleted stops it.
+ * A running attempt proves the workflow started: the claim also sets `workflow_started_at` when the
+ * dispatcher has not marked it yet (its marks are batched once a second), in the same statement.
  */
 export async function claimAttempt(db: Conn, deliveryId: string, attempt: number, opts: { allowPaused?: boolean } = {}): Promise<ClaimedAttempt | null> {
   const { rows } = await db.raw<{ rows: (ClaimedAttempt['hook'] & { body: string })[] }>(
-    `update webhook_deliveries d set attempt_count = ?
+    `update webhook_deliveries d set attempt_count = ?, workflow_started_at = coalesce(d.workflow_started_at, now())
        from webhooks w
       where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${opts.allowPaused ? 'w.deleted_at is null' : activeWebhookSql('w')}
       returning d.body, w.id, w.url, w.secret_ciphertext, w.master_key_id`,
