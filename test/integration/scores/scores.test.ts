@@ -5,31 +5,64 @@ import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { describeReadMatrix } from '../../helpers/read-matrix';
 import { requestRow, writeRows } from '../analytics/seed';
 
-/** Score configs and scores: validation against configs, targets, idempotent ids, reads, auth. */
+/**
+ * Score configs and scores: validation against configs, targets, idempotent ids, reads, auth.
+ * Each test seeds its own tenant (a request in session `sess-1`, a trace with span `sp-1`), so any one
+ * runs alone; only the foreign tenant, which nothing writes to, is shared.
+ */
 describe('scores and score configs', () => {
   let app: TestApp;
-  let t: SeededTenant;
   let other: SeededTenant;
-  let requestId: string;
   let foreignRequest: string;
-  const traceId = `tr-${randomUUID()}`;
+  // The tenant the test at hand works in (set by `use`).
+  let t: SeededTenant;
+  let requestId: string;
+  let traceId: string;
   const admin = () => ({ token: t.admin.token, orgId: t.orgId });
   const config = async (body: Record<string, unknown>) => api(app, 'POST', '/api/v1/score-configs', { ...admin(), body });
   const score = async (body: Record<string, unknown>, token = t.fullKey) => api(app, 'POST', '/api/v1/scores', { token, body });
 
+  interface Fixture { t: SeededTenant; requestId: string; traceId: string }
+  const fixture = async (): Promise<Fixture> => {
+    const tenant = await seedTenant(app);
+    const row = requestRow({ orgId: tenant.orgId, projectId: tenant.projectId }, { session_id: 'sess-1' });
+    await writeRows(app.database.db, [row]);
+    const trace = `tr-${randomUUID()}`;
+    const now = new Date().toISOString();
+    expect((await api(app, 'POST', '/ingest/traces', { token: tenant.fullKey, body: { id: trace, name: 'agent', start_time: now } })).status).toBe(201);
+    expect((await api(app, 'POST', '/ingest/spans', { token: tenant.fullKey, body: { id: 'sp-1', trace_id: trace, name: 'llm', start_time: now } })).status).toBe(201);
+    return { t: tenant, requestId: row.id, traceId: trace };
+  };
+  const use = (f: Fixture) => ({ t, requestId, traceId } = f);
+  /** The two configs the score tests check against. */
+  const seedConfigs = async () => {
+    expect((await config({ name: 'quality', data_type: 'numeric', min: 0, max: 1 })).status).toBe(201);
+    expect((await config({ name: 'tone', data_type: 'categorical', categories: [{ label: 'rude', value: 0 }, { label: 'polite', value: 1 }] })).status).toBe(201);
+  };
+  /** The five scores the read tests list: quality and label on the request, tone on the trace, helpful on the span, resolved on the session. */
+  const seedScores = async () => {
+    await seedConfigs();
+    const configs = Object.fromEntries((await api(app, 'GET', '/api/v1/score-configs', admin())).body.data.map((c: { name: string; id: string }) => [c.name, c.id]));
+    for (const body of [
+      { config_id: configs.tone, string_value: 'polite', trace_id: traceId, comment: 'nice' },
+      { config_id: configs.quality, value: 0.9, request_id: requestId },
+      { name: 'helpful', value: 1, data_type: 'boolean', trace_id: traceId, span_id: 'sp-1' },
+      { name: 'resolved', string_value: 'false', data_type: 'boolean', session_id: 'sess-1' },
+      { name: 'label', string_value: 'free text', request_id: requestId },
+    ]) expect((await score(body)).status).toBe(201);
+  };
+
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
-    [t, other] = await Promise.all([seedTenant(app), seedTenant(app)]);
-    const [mine, theirs] = [requestRow({ orgId: t.orgId, projectId: t.projectId }, { session_id: 'sess-1' }), requestRow({ orgId: other.orgId, projectId: other.projectId })];
-    await writeRows(app.database.db, [mine, theirs]);
-    [requestId, foreignRequest] = [mine.id, theirs.id];
-    const now = new Date().toISOString();
-    expect((await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: traceId, name: 'agent', start_time: now } })).status).toBe(201);
-    expect((await api(app, 'POST', '/ingest/spans', { token: t.fullKey, body: { id: 'sp-1', trace_id: traceId, name: 'llm', start_time: now } })).status).toBe(201);
+    other = await seedTenant(app);
+    const theirs = requestRow({ orgId: other.orgId, projectId: other.projectId });
+    await writeRows(app.database.db, [theirs]);
+    foreignRequest = theirs.id;
   });
   afterAll(() => app?.stop());
 
   it('configs: shapes are checked, names unique among live configs, archiving frees the name', async () => {
+    use(await fixture());
     const bad: [Record<string, unknown>, number, string][] = [
       [{ name: 'c', data_type: 'categorical' }, 400, 'invalid_config'],
       [{ name: 'c', data_type: 'boolean', min: 0 }, 400, 'invalid_config'],
@@ -51,6 +84,8 @@ describe('scores and score configs', () => {
   });
 
   it('scores: checked against their config, both value columns filled, idempotent by id', async () => {
+    use(await fixture());
+    await seedConfigs();
     const configs = Object.fromEntries((await api(app, 'GET', '/api/v1/score-configs', admin())).body.data.map((c: { name: string; id: string }) => [c.name, c.id]));
     expect(await score({ config_id: configs.quality, value: 1.5, request_id: requestId })).toMatchObject({ status: 400, body: { code: 'invalid_score_value' } });
     expect(await score({ config_id: configs.tone, string_value: 'snarky', request_id: requestId })).toMatchObject({ status: 400, body: { code: 'invalid_score_value' } });
@@ -79,6 +114,14 @@ describe('scores and score configs', () => {
     await api(app, 'PATCH', `/api/v1/score-configs/${configs.quality}`, { ...admin(), body: { is_archived: true } });
     expect((await score({ config_id: configs.quality, value: 0.5, request_id: requestId })).body.code).toBe('score_config_archived');
   });
+
+  describe('reads', () => {
+  let seeded: Fixture;
+  beforeAll(async () => {
+    use((seeded = await fixture()));
+    await seedScores();
+  });
+  beforeEach(() => use(seeded));
 
   it('scores show on the request and trace reads, and list with filters and a cursor', async () => {
     const req = (await api(app, 'GET', `/api/v1/requests/${requestId}`, admin())).body.data;
@@ -112,14 +155,20 @@ describe('scores and score configs', () => {
     expect((await api(app, 'GET', `/api/v1/stats?view=scores&model=gpt-4o&${range}`, admin())).body.code).toBe('filter_not_supported');
     expect((await api(app, 'GET', `/api/v1/stats?view=scores&group_by=model&${range}`, admin())).body.code).toBe('invalid_group_by');
   });
+  });
 
   describe('role matrix', () => {
-    const anyScore = async () => (await app.database.db('scores').where({ project_id: t.projectId }).first('id')).id as string;
+    beforeAll(async () => use(await fixture()));
+    const anyScore = async () =>
+      ((await app.database.db('scores').where({ project_id: t.projectId }).first('id'))?.id as string | undefined) ??
+      ((await score({ name: 'any', value: 1, request_id: requestId })).body.data.id as string);
     const foreignScore = async () => {
       const r = await score({ name: 'theirs', value: 1, request_id: foreignRequest }, other.fullKey);
       return r.body.data.id as string;
     };
-    const anyConfig = async () => (await app.database.db('score_configs').where({ project_id: t.projectId }).first('id')).id as string;
+    const anyConfig = async () =>
+      ((await app.database.db('score_configs').where({ project_id: t.projectId }).first('id'))?.id as string | undefined) ??
+      ((await config({ name: `any-${randomUUID()}`, data_type: 'boolean' })).body.data.id as string);
     describeReadMatrix(() => ({ app, t, other }), [
       { name: 'GET /api/v1/scores', method: 'GET', path: () => '/api/v1/scores' },
       // The body's request id is read when the case runs (after beforeAll).
