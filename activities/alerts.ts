@@ -17,3 +17,6 @@ export function alertActivities({ db, logger }: ActivityDeps) {
     },
   };
 }
+
+/** The activities of the alert workflows (workflows/alerts.ts): the one type that workflow imports. */
+export type AlertActivities = ReturnType<typeof alertActivities>;

@@ -10,3 +10,6 @@ export function anomalyActivities({ db }: ActivityDeps) {
     detectAnomalies: (at: string) => detectAnomalies({ db, analytics }, Date.parse(at)),
   };
 }
+
+/** The activities of the anomaly detection workflow (workflows/anomalies.ts): the one type that workflow imports. */
+export type AnomalyActivities = ReturnType<typeof anomalyActivities>;

@@ -33,3 +33,6 @@ async function withHeartbeat<T>(fn: (signal: AbortSignal) => Promise<T>): Promis
     clearInterval(beat);
   }
 }
+
+/** The activities of the eval-run workflows (workflows/eval-run.ts): the one type that workflow imports. */
+export type EvalRunActivities = ReturnType<typeof evalRunActivities>;

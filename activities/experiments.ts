@@ -24,3 +24,6 @@ export function experimentActivities({ db, keyring, config }: ActivityDeps) {
     finishExperiment: (id: string, status: 'completed' | 'cancelled') => finishExperiment(db, id, status),
   };
 }
+
+/** The activities of the experiment workflow (workflows/experiment.ts): the one type that workflow imports. */
+export type ExperimentActivities = ReturnType<typeof experimentActivities>;

@@ -38,3 +38,6 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     clearInterval(timer);
   }
 }
+
+/** The activities of the export workflows (workflows/export.ts): the one type that workflow imports. */
+export type ExportActivities = ReturnType<typeof exportActivities>;

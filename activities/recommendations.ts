@@ -7,3 +7,6 @@ export function recommendationActivities({ db }: ActivityDeps) {
   const analytics = createPgAnalytics(db);
   return { recomputeRecommendations: (at: string) => recomputeAll(db, analytics, Date.parse(at)) };
 }
+
+/** The activities of the recommendations workflow (workflows/recommendations.ts): the one type that workflow imports. */
+export type RecommendationActivities = ReturnType<typeof recommendationActivities>;

@@ -8,3 +8,6 @@ export function retentionActivities({ db, logger, config }: ActivityDeps) {
       runRetention(db, { retentionDays: config.RETENTION_DAYS, bodyRetentionDays: config.BODY_RETENTION_DAYS }, Date.parse(at), logger),
   };
 }
+
+/** The activities of the retention workflow (workflows/retention.ts): the one type that workflow imports. */
+export type RetentionActivities = ReturnType<typeof retentionActivities>;

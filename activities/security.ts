@@ -10,3 +10,6 @@ export function securityActivities({ db, keyring }: ActivityDeps) {
   const detector = createDetector(keyring);
   return { scanSecurityBatch: () => scanBatch(db, detector, SCAN_BATCHES) };
 }
+
+/** The activities of the security scan workflow (workflows/security.ts): the one type that workflow imports. */
+export type SecurityActivities = ReturnType<typeof securityActivities>;

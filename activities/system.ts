@@ -11,3 +11,6 @@ export function systemActivities({ db }: ActivityDeps) {
     },
   };
 }
+
+/** The activities of the system check workflow (workflows/system-check.ts): the one type that workflow imports. */
+export type SystemActivities = ReturnType<typeof systemActivities>;

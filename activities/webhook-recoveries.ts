@@ -3,7 +3,6 @@ import { finishRecovery, recoverPage, type PageInput, type PageResult } from '..
 import type { ActivityDeps } from './deps';
 
 export type { PageInput, PageResult } from '../src/webhooks/recoveries/run';
-export type { RecoveryCursor } from '../src/webhooks/recoveries/queries';
 
 /** The activities of a webhook recovery (src/webhooks/recoveries/run.ts does the work). */
 export function webhookRecoveryActivities(deps: ActivityDeps) {

@@ -139,3 +139,6 @@ export function webhookActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/** The delivery workflow's activities (workflows/webhook-delivery.ts imports only this type). */
+export type WebhookActivities = ReturnType<typeof webhookActivities>;

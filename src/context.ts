@@ -1,3 +1,5 @@
+import type { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { Auth } from './auth/middleware';
 import type { Config } from './config';
 import type { LocalChanges } from './db/changes';
@@ -35,3 +37,19 @@ export interface AppContext {
   /** A periodic task owned by the runtime: started now, stopped on shutdown, never overlapping itself. */
   every: (name: string, intervalMs: number, fn: () => Promise<void>) => void;
 }
+
+/**
+ * What a background service of the worker role gets of the running Temporal worker
+ * (src/temporal/worker.ts builds it): features depend on this, never on the worker module.
+ */
+export interface WorkerLink {
+  /** A client on the worker's own connection (eager workflow start hands the first task to this worker). */
+  client: Client;
+  connection: Pick<NativeConnection, 'withDeadline'>;
+}
+
+/**
+ * Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher),
+ * listed in src/runtime.ts. Services are stopped before the worker, so they may use its connection.
+ */
+export type BackgroundService = (ctx: AppContext, worker: WorkerLink) => Promise<{ stop(): Promise<void> }>;

@@ -1,6 +1,6 @@
 import type { Services } from './services';
 import type { Config } from './config';
-import type { AppContext } from './context';
+import type { AppContext, BackgroundService } from './context';
 import { ensureDatabase } from './db/admin';
 import { createDb, migrateLatest } from './db/knex';
 import { outboxDispatcherService } from './events/dispatcher';
@@ -22,11 +22,7 @@ import type { RunningWorker } from './temporal/worker';
 import { exportStoreFromConfig } from './exports/storage';
 import { exportTaskQueue } from './exports/service';
 
-/**
- * Long-running work of the worker role besides the Temporal worker (e.g. the outbox dispatcher).
- * Services are stopped before the worker, so they may use its connection (`worker.client`).
- */
-export type BackgroundService = (ctx: AppContext, worker: RunningWorker) => Promise<{ stop(): Promise<void> }>;
+// Long-running work of the worker role besides the Temporal worker (BackgroundService: src/context.ts).
 const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService, scheduleService, alertReconcileService];
 
 export interface Runtime {
@@ -115,11 +111,13 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
     await ensureSearchAttributes(temporal).catch((err) => logger.warn({ err }, 'could not register search attributes'));
     // Loaded only in worker roles: the worker SDK and its bundler cost the api role ~16 MB of RSS.
     const { startWorker } = require('./temporal/worker') as typeof import('./temporal/worker');
+    const { createActivities } = require('../activities') as typeof import('../activities');
     worker = await startWorker({
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: activityDeps,
+      logger,
+      activities: createActivities(activityDeps),
     });
     for (const start of backgroundServices) background.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -6,8 +6,7 @@ import { securitySchedules } from './security/schedules';
 import { evalSchedules } from './eval-runs/schedules';
 import { retentionSchedules } from './retention/schedules';
 import { exportSchedules } from './exports/schedules';
-import type { AppContext } from './context';
-import type { BackgroundService } from './runtime';
+import type { AppContext, BackgroundService } from './context';
 import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
 
 /**

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { AlertActivities } from '../activities/alerts';
 
-const { evaluateAlertRule, reconcileAlertRules } = proxyActivities<Activities>({
+const { evaluateAlertRule, reconcileAlertRules } = proxyActivities<AlertActivities>({
   startToCloseTimeout: '2 minutes',
   // An evaluation that keeps failing is dropped: the next tick of the schedule evaluates again.
   retry: { maximumAttempts: 3, initialInterval: '2 seconds' },

@@ -1,9 +1,14 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { AnalyticsActivities } from '../activities/analytics';
 
-const { foldRollupDeltas } = proxyActivities<Activities>({
+const { foldRollupDeltas } = proxyActivities<AnalyticsActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
+});
+// A registration backfills the key over the project's whole log: minutes on a large project.
+const { refreshPropertyKeys } = proxyActivities<AnalyticsActivities>({
+  startToCloseTimeout: '25 minutes',
+  retry: { maximumAttempts: 3 },
 });
 
 /**
@@ -12,4 +17,9 @@ const { foldRollupDeltas } = proxyActivities<Activities>({
  */
 export async function analyticsFoldWorkflow(): Promise<{ folded: number }> {
   return { folded: await foldRollupDeltas() };
+}
+
+/** Keeps the rolled-up custom property keys (docs/analytics.md): run hourly by `analytics-property-keys`. */
+export async function analyticsPropertyKeysWorkflow(): Promise<{ registered: number; dropped: number }> {
+  return refreshPropertyKeys();
 }

@@ -1,7 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { AnomalyActivities } from '../activities/anomalies';
 
-const { detectAnomalies } = proxyActivities<Activities>({
+const { detectAnomalies } = proxyActivities<AnomalyActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 3 },
 });

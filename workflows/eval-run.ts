@@ -1,12 +1,12 @@
 import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { EvalRunActivities } from '../activities/eval-runs';
 
-const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } = proxyActivities<Activities>({
+const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } = proxyActivities<EvalRunActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
 // A target's evaluations: judge calls answered 429/5xx are retried with exponential backoff.
-const { evaluateEvalTarget } = proxyActivities<Activities>({
+const { evaluateEvalTarget } = proxyActivities<EvalRunActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 6, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },

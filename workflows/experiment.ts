@@ -1,9 +1,9 @@
 import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { ExperimentActivities } from '../activities/experiments';
 
-const { nextExperimentItems, failExperimentItem, finishExperiment } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
+const { nextExperimentItems, failExperimentItem, finishExperiment } = proxyActivities<ExperimentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
 // A model answering 429/5xx is retried with exponential backoff; heartbeats move a dead worker's item on.
-const { runExperimentItem } = proxyActivities<Activities>({
+const { runExperimentItem } = proxyActivities<ExperimentActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 6, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },

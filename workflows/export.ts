@@ -1,5 +1,5 @@
 import { CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { ExportActivities } from '../activities/exports';
 
 export interface ExportState {
   part: number;
@@ -9,7 +9,7 @@ export interface ExportState {
 /** Parts per execution before continuing as new: a 100-million-row export keeps a short history. */
 export const PARTS_PER_EXECUTION = 200;
 
-const { sweepExpiredExports } = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+const { sweepExpiredExports } = proxyActivities<ExportActivities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
 
 /**
  * An export (`export-<id>`, docs/exports.md): part after part, each an activity on the export task
@@ -19,8 +19,8 @@ const { sweepExpiredExports } = proxyActivities<Activities>({ startToCloseTimeou
  * the file. Cancelling removes the parts and marks the export cancelled.
  */
 export async function exportWorkflow(exportId: string, taskQueue: string, state: ExportState = { part: 0, cursor: null, rows: 0 }): Promise<{ status: string; rows: number }> {
-  const short = proxyActivities<Activities>({ taskQueue, startToCloseTimeout: '2 minutes', heartbeatTimeout: '30 seconds', retry: { maximumAttempts: 5, initialInterval: '1 second' } });
-  const long = proxyActivities<Activities>({
+  const short = proxyActivities<ExportActivities>({ taskQueue, startToCloseTimeout: '2 minutes', heartbeatTimeout: '30 seconds', retry: { maximumAttempts: 5, initialInterval: '1 second' } });
+  const long = proxyActivities<ExportActivities>({
     taskQueue,
     startToCloseTimeout: '2 hours',
     // Every page heartbeats (about every 1,000 rows): a killed worker is noticed in seconds.

@@ -1,7 +1,7 @@
 /** Every workflow the worker runs. Deterministic code only: no I/O, no clocks, no src/ I/O modules. */
 export { systemCheckWorkflow } from './system-check';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
-export { analyticsFoldWorkflow } from './analytics';
+export { analyticsFoldWorkflow, analyticsPropertyKeysWorkflow } from './analytics';
 export { anomalyDetectionWorkflow } from './anomalies';
 export { retentionWorkflow } from './retention';
 export { recommendationsWorkflow } from './recommendations';

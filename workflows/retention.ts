@@ -1,7 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { RetentionActivities } from '../activities/retention';
 
-const { runRetention } = proxyActivities<Activities>({
+const { runRetention } = proxyActivities<RetentionActivities>({
   startToCloseTimeout: '2 hours',
   retry: { maximumAttempts: 3 },
 });

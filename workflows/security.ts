@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { SecurityActivities } from '../activities/security';
 
-const { scanSecurityBatch } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } });
+const { scanSecurityBatch } = proxyActivities<SecurityActivities>({ startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } });
 
 /** Batches per run at most: a backlog is worked off over the next runs, each history stays short. */
 export const MAX_BATCHES = 40;

@@ -1,7 +1,7 @@
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import type { SystemActivities } from '../activities/system';
 
-const { checkDatabase } = proxyActivities<Activities>({
+const { checkDatabase } = proxyActivities<SystemActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },
 });

@@ -1,7 +1,7 @@
 import { CancellationScope, TemporalFailure, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { AttemptResult } from '../activities/webhooks';
+import type { AttemptResult, WebhookActivities } from '../activities/webhooks';
 import { BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS, EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/webhooks/workflow-types';
 import { deliveryStatusTracker } from './delivery-status';
 
 /**
@@ -18,39 +18,21 @@ import { deliveryStatusTracker } from './delivery-status';
  * Deterministic: workflow time only (passed to the activities as data), no I/O.
  */
 
-export interface WebhookDeliveryInput {
-  deliveryId: string;
-  webhookId: string;
-  orgId: string;
-  eventType: string;
-  /**
-   * Run n ≥ 1 an operator started (POST …/redeliver, workflow `…-redeliver-<n>`): the same rules,
-   * attempt numbers continuing from `firstAttempt` (the delivery's attempt_count + 1 at the start).
-   */
-  redelivery?: number;
-  firstAttempt?: number;
-}
-
-export interface WebhookDeliveryResult {
-  status: 'delivered' | 'dead_lettered' | 'cancelled';
-  attempts: number;
-  dlqReason?: 'max_attempts' | 'expired';
-  stopReason?: string;
-}
+export type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/webhooks/workflow-types';
 
 // Each attempt is a local activity: it runs inside the workflow task that decided to make it, so
 // the usual success path (start → attempt → done) is one workflow task and a marker in history
 // instead of an activity task scheduled, matched, started and completed through the server (about
 // half the history events and server CPU per delivery). An attempt is bounded (10 s send + two
 // short statements), well within what a local activity should take.
-const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
+const { attemptWebhookDelivery } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   // Infrastructure retries are driven by the workflow (below), on durable timers in workflow time.
   retry: { maximumAttempts: 1 },
 });
 
 // Outcomes that involve no attempt (expired, cancelled): rare, an ordinary activity retried until it succeeds.
-const { recordWebhookDelivery } = proxyActivities<Activities>({
+const { recordWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });

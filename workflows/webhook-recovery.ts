@@ -1,6 +1,7 @@
 import { ActivityCancellationType, CancellationScope, CancelledFailure, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { RecoveryCursor, WebhookRecoveryActivities } from '../activities/webhook-recoveries';
+import type { WebhookRecoveryActivities } from '../activities/webhook-recoveries';
 import { RECOVERY_ITEMS_PER_RUN, RECOVERY_PAGE_SIZE } from '../src/webhooks/policy';
+import type { WebhookRecoveryInput, WebhookRecoveryResult } from '../src/webhooks/workflow-types';
 
 /**
  * A webhook recovery (`webhook-recovery-<id>`, POST /webhooks/:id/recover): the window's failed and
@@ -13,18 +14,7 @@ import { RECOVERY_ITEMS_PER_RUN, RECOVERY_PAGE_SIZE } from '../src/webhooks/poli
  *
  * Deterministic: no I/O, no clock; only its own activities' types are imported.
  */
-export interface WebhookRecoveryInput {
-  recoveryId: string;
-  cursor?: RecoveryCursor | null;
-  /** Deliveries per page activity, and per run before continue-as-new (tests make them small). */
-  pageSize?: number;
-  itemsPerRun?: number;
-}
-
-export interface WebhookRecoveryResult {
-  status: 'completed' | 'cancelled';
-  reason?: string;
-}
+export type { WebhookRecoveryInput, WebhookRecoveryResult } from '../src/webhooks/workflow-types';
 
 const { recoverWebhookPage } = proxyActivities<WebhookRecoveryActivities>({
   startToCloseTimeout: '1 hour',

@@ -1,7 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import type { BackgroundService } from '../runtime';
+import type { BackgroundService } from '../context';
 import { scheduleId, type ScheduleDef } from '../temporal/schedules';
 import { alertRuleSummary } from '../temporal/summaries';
 import * as q from './queries';

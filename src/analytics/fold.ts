@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import type { RequestRow } from '../proxy/request-row';
+import type { RequestRow } from '../requests/row';
 
 /**
  * Rollups without write amplification. Updating a rollup row per dimension value and an end-user

@@ -1,8 +1,7 @@
-import type { AppContext } from '../context';
+import type { AppContext, WorkerLink } from '../context';
 import type { Db } from '../db/knex';
 import { PgListener } from '../db/listener';
 import type { Logger } from '../logger';
-import type { RunningWorker } from '../temporal/worker';
 import { fanOutOutbox, OUTBOX_CHANNEL, unstartedDeliveries } from './queries';
 import { WorkflowStarter, type StarterOptions } from './starter';
 
@@ -148,7 +147,7 @@ function connectionStringOf(db: Db): string | undefined {
 }
 
 /** Background service of the worker role (registered in src/runtime.ts). */
-export async function outboxDispatcherService(ctx: AppContext, worker: RunningWorker): Promise<{ stop(): Promise<void> }> {
+export async function outboxDispatcherService(ctx: AppContext, worker: WorkerLink): Promise<{ stop(): Promise<void> }> {
   const dispatcher = new OutboxDispatcher({
     db: ctx.db,
     // Starts go through the worker's own connection with eager start: the new workflow's first task

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities';
+import type { Logger } from '../logger';
 import { installRuntime } from './activity-worker';
 
 /** Bundles the workflow code (webpack: seconds). Callers that start several workers keep the result. */
@@ -15,10 +15,12 @@ export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  /** The activities' dependencies, from the runtime's context. */
-  deps: ActivityDeps;
+  logger: Logger;
+  /** Every activity the worker registers, bound to its dependencies by the runtime (activities/index.ts). */
+  activities: object;
 }
 
+/** The running worker; a WorkerLink (src/context.ts) for the worker role's background services. */
 export interface RunningWorker {
   worker: Worker;
   connection: NativeConnection;
@@ -34,14 +36,14 @@ export interface RunningWorker {
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
-  installRuntime(opts.deps.logger);
+  installRuntime(opts.logger);
   const connection = await NativeConnection.connect({ address: opts.address });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities(opts.deps),
+    activities: opts.activities,
     shutdownGraceTime: '10 seconds',
     // Eager workflow start (the outbox dispatcher) hands a new workflow's first task to this worker
     // only while it has a free workflow-task slot; otherwise the task goes through server-side

@@ -1,9 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 import { searchAttributes } from '../temporal/names';
 import { deliverySummary } from '../temporal/summaries';
 import { deliveryWorkflowId, redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from './policy';
+import type { WebhookDeliveryWorkflow } from './workflow-types';
 
 export interface DeliveryToStart {
   id: string;
@@ -28,7 +28,7 @@ export async function startDeliveryWorkflow(
   opts: { eager?: boolean } = {},
 ): Promise<'started' | 'already'> {
   try {
-    await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
+    await client.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
       // Only with a client on a worker's NativeConnection polling `taskQueue`: the server returns
       // the first workflow task with the start (no matching, no poll); otherwise it is ignored.

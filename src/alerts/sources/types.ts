@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { RequestFilter } from '../../analytics/filters';
 import type { GroupBy } from '../../analytics/plan';
 import type { AnalyticsStore } from '../../analytics/store';
-import type { AlertFilter } from '../schemas';
+import type { AlertFilter } from '../filter-schema';
 
 /**
  * A measure source computes an alert type's `current_value` over a window, per group. Each alert

@@ -11,9 +11,9 @@ import type { Logger } from '../../logger';
 import type { Temporal } from '../../temporal/client';
 import { searchAttributes } from '../../temporal/names';
 import { recoverySummary } from '../../temporal/summaries';
-import type { webhookRecoveryWorkflow } from '../../../workflows/webhook-recovery';
 import { recoverableStatuses, recoveryWorkflowId, WEBHOOK_RECOVERY_WORKFLOW } from '../policy';
 import { findWebhookRow, type WebhookRow } from '../queries';
+import type { WebhookRecoveryWorkflow } from '../workflow-types';
 import * as q from './queries';
 import type { RecoverInput, RecoveryView } from './schemas';
 
@@ -83,7 +83,7 @@ export async function createRecovery(deps: RecoveryDeps, actor: Principal, webho
   }
   try {
     await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, () =>
-      deps.temporal.client.workflow.start<typeof webhookRecoveryWorkflow>(WEBHOOK_RECOVERY_WORKFLOW, {
+      deps.temporal.client.workflow.start<WebhookRecoveryWorkflow>(WEBHOOK_RECOVERY_WORKFLOW, {
         taskQueue: deps.taskQueue,
         workflowId,
         args: [{ recoveryId: id }],
