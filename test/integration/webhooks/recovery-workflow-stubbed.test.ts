@@ -88,10 +88,14 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
 
   it('on cancel waits for the page in flight to stop, then records cancelled and ends cancelled', async () => {
     const events: string[] = [];
+    // The cancel goes out once the second page is running (a fixed delay raced a loaded machine).
+    let pageRunning!: () => void;
+    const running = new Promise<void>((resolve) => (pageRunning = resolve));
     const r = await run(
       async (_i, call) => {
         if (call === 1) return { count: 10, cursor: { at: '2026-01-01T00:00:00.000000Z', id: '10' }, done: false };
         const ctx = Context.current();
+        pageRunning();
         for (;;) {
           ctx.heartbeat();
           if (ctx.cancellationSignal.aborted) break;
@@ -103,7 +107,7 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
       },
       { pageSize: 10 },
       async (workflowId) => {
-        await new Promise((res) => setTimeout(res, 500));
+        await running;
         await env.client.workflow.getHandle(workflowId).cancel();
       },
     );
