@@ -103,7 +103,7 @@ describe('dashboard in a browser', () => {
     await page.locator('[role=row][data-index="0"]').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('text=Request body');
+    await page.waitForSelector('[role=list][aria-label=Conversation]'); // the bodies read as a conversation
     expect(await page.textContent('main')).toContain('gpt-4o-mini');
     await check('request-detail');
   });

@@ -36,8 +36,8 @@ export function sameScopeOnly<D>(key: QueryKey) {
   return (previous: D | undefined, query: Query<D, Error, D, QueryKey> | undefined) => (query && JSON.stringify(query.queryKey[1]) === JSON.stringify(key[1]) ? previous : undefined);
 }
 
-/** Keyset pages (`next_cursor`), for lists that load more as they scroll. */
-export function useApiPages<T>(key: QueryKey, fn: (ctx: Ctx & { cursor: string | null }) => Promise<{ data: T[]; next_cursor: string | null }>) {
+/** Keyset pages (`next_cursor`), for lists that load more as they scroll; `refetchInterval` polls them (a live tail). */
+export function useApiPages<T>(key: QueryKey, fn: (ctx: Ctx & { cursor: string | null }) => Promise<{ data: T[]; next_cursor: string | null }>, options: { refetchInterval?: number | false } = {}) {
   const api = useApi();
   const { orgId, projectId } = useSession();
   const queryKey = scopedKey({ orgId, projectId }, key);
@@ -47,6 +47,7 @@ export function useApiPages<T>(key: QueryKey, fn: (ctx: Ctx & { cursor: string |
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     placeholderData: sameScopeOnly(queryKey),
+    refetchInterval: options.refetchInterval ?? false,
   });
 }
 

@@ -1,5 +1,9 @@
-import { search, text } from '../../lib/search';
+import { oneOf, scalar, search } from '../../lib/search';
+import { RANGES, SEARCH_KEYS, type SearchKey } from './lib/filters';
 
-/** The request log's filters (the API's names, so a URL reads like the API call it makes). */
-export const REQUEST_FILTERS = ['model', 'provider', 'user_id', 'status'] as const;
-export const requestsSearch = search({ model: text(), provider: text(), user_id: text(), status: text() });
+/**
+ * The request log's URL: every filter of the builder under the API's names, the date range
+ * (a preset, or `custom` with from / to) and a saved filter, so a view can be shared as a link.
+ */
+const filters = Object.fromEntries(SEARCH_KEYS.map((k) => [k, scalar()])) as Record<SearchKey, ReturnType<typeof scalar>>;
+export const requestsSearch = search({ ...filters, saved_filter_id: scalar(), range: oneOf(RANGES), from: scalar(), to: scalar() });

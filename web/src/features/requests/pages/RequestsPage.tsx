@@ -1,63 +1,88 @@
-import { Text } from '@mantine/core';
+import { Button, CopyButton, Text } from '@mantine/core';
+import { IconCheck, IconLink } from '@tabler/icons-react';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useCallback, useMemo } from 'react';
-import type { Schema } from '../../../api/types';
-import { TextFilter } from '../../../components/Filters';
+import { useCallback, useMemo, useState } from 'react';
+import { SelectFilter } from '../../../components/Filters';
 import { ButtonLink } from '../../../components/Links';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
-import { HttpStatus } from '../../../components/StatusBadge';
-import { VirtualTable, type Column } from '../../../components/VirtualTable';
+import { VirtualTable } from '../../../components/VirtualTable';
 import * as fmt from '../../../lib/format';
 import { clean } from '../../../lib/search';
+import { useSavedFilters } from '../../overview/hooks/useStats';
+import { ColumnChooser, useColumns } from '../components/Columns';
+import { FilterBuilder } from '../components/FilterBuilder';
+import { LiveToggle, RangeControl } from '../components/ListControls';
 import { useRequestPages } from '../hooks/useRequests';
-import { REQUEST_FILTERS } from '../search';
-
-const FILTER_LABELS = { model: 'Model', provider: 'Provider', user_id: 'User', status: 'Status' } as const;
-const FILTER_HINTS = { model: 'any', provider: 'any', user_id: 'any', status: 'e.g. 200, 4xx' } as const;
+import { rangeWindow, SEARCH_KEYS, searchToQuery, type FilterSearch } from '../lib/filters';
 
 const route = getRouteApi('/app/requests');
-type Row = Schema<'RequestRecord'>;
 
-const COLUMNS: Column<Row>[] = [
-  { key: 't', label: 'Time', width: '1.5fr', render: (r) => fmt.time(r.created_at) },
-  { key: 'm', label: 'Model', width: '1.3fr', render: (r) => r.model },
-  { key: 's', label: 'Status', width: '.7fr', render: (r) => <HttpStatus code={r.status_code} /> },
-  { key: 'tok', label: 'Tokens', width: '.8fr', render: (r) => fmt.int(r.total_tokens) },
-  { key: 'c', label: 'Cost', width: '.9fr', render: (r) => fmt.usd(r.cost_usd) },
-  { key: 'l', label: 'Latency', width: '.8fr', render: (r) => fmt.ms(r.latency_ms) },
-  { key: 'u', label: 'User', width: '1fr', render: (r) => r.user_id ?? '—' },
-];
-
-/** The request log: filters in the URL, keyset pages loaded as the virtual list nears its end. */
+/**
+ * The request log: a filter builder over the API's filter language, a date range, a saved
+ * filter, chosen columns and a live tail. Everything but the columns and the tail lives in the
+ * URL, so a view is shared by its link. Keyset pages load as the virtual list nears its end.
+ */
 export function RequestsPage() {
   const search = route.useSearch();
   const setSearch = route.useNavigate();
   const navigate = useNavigate();
-  const filter = useMemo(() => clean({ model: search.model, provider: search.provider, user_id: search.user_id, status: search.status }), [search]);
-  const pages = useRequestPages(filter);
+  const saved = useSavedFilters('requests');
+  const { keys, columns, setKeys } = useColumns();
+  const filters = useMemo(() => Object.fromEntries(SEARCH_KEYS.filter((k) => search[k] !== undefined).map((k) => [k, search[k]])) as FilterSearch, [search]);
+  // A preset is "the last N hours" from when it was chosen (or the page opened); the tail adds what comes after.
+  const anchor = useMemo(() => Date.now(), [search.range]);
+  const query = useMemo(
+    () => searchToQuery({ ...filters, saved_filter_id: search.saved_filter_id }, rangeWindow(search.range, { from: search.from, to: search.to }, anchor)),
+    [filters, search.saved_filter_id, search.range, search.from, search.to, anchor],
+  );
+  const [live, setLive] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [scrolled, setScrolled] = useState(false);
+  const paused = hovered || scrolled;
+  const pages = useRequestPages(query, live && !paused);
   const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.data) ?? [], [pages.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   const more = useCallback(() => void (hasNextPage && !isFetchingNextPage && fetchNextPage()), [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const filtered = Object.keys(filter).length > 0;
+  const filtered = Object.keys(filters).length > 0 || !!search.saved_filter_id || !!search.range;
+  const applyFilters = (next: FilterSearch) => void setSearch({ search: (s) => clean({ ...Object.fromEntries(Object.entries(s).filter(([k]) => !(SEARCH_KEYS as readonly string[]).includes(k))), ...next }) });
   return (
     <Page
       title="Requests"
-      description="Every call through the gateway: open one for its bodies, cost and trace (arrows and Enter work)."
-      filters={REQUEST_FILTERS.map((k) => (
-        <TextFilter key={k} label={FILTER_LABELS[k]} placeholder={FILTER_HINTS[k]} value={search[k]} onApply={(v) => void setSearch({ search: (s) => clean({ ...s, [k]: v }), replace: true })} />
-      ))}
+      description="Every call through the gateway: open one for its conversation, cost and trace (arrows and Enter work)."
+      actions={
+        <CopyButton value={typeof location === 'undefined' ? '' : location.href}>
+          {({ copied, copy }) => <Button size="xs" variant="default" leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconLink size={14} aria-hidden />} onClick={copy}>{copied ? 'Link copied' : 'Copy link to this view'}</Button>}
+        </CopyButton>
+      }
+      filters={
+        <>
+          <RangeControl range={search.range} from={search.from} to={search.to} onChange={(v) => void setSearch({ search: (s) => clean({ ...s, range: v.range, from: v.from, to: v.to }), replace: true })} />
+          {/* Offered once there is one to choose (Settings → Saved filters), or when the URL names one. */}
+          {(saved.data?.length || search.saved_filter_id) && (
+            <SelectFilter label="Saved filter" value={search.saved_filter_id} anyLabel="none" w={180} options={(saved.data ?? []).map((f) => ({ value: f.id, label: f.name }))} onApply={(v) => void setSearch({ search: (s) => clean({ ...s, saved_filter_id: v }), replace: true })} />
+          )}
+          <ColumnChooser keys={keys} onChange={setKeys} />
+          <LiveToggle on={live} paused={paused} onChange={(on) => (setLive(on), on && void pages.refetch())} />
+          <FilterBuilder key={JSON.stringify(filters)} value={filters} onApply={applyFilters} />
+        </>
+      }
     >
       <QueryState
         query={{ ...pages, data: pages.data ? rows : undefined }}
         what="the request log"
         empty={filtered
-          ? { title: 'No request matches these filters', description: 'Loosen or clear a filter.', action: <ButtonLink to="/requests" variant="default">Clear filters</ButtonLink> }
+          ? { title: 'No request matches these filters', description: 'Widen the date range, or loosen or clear a filter.', action: <ButtonLink to="/requests" variant="default">Clear filters</ButtonLink> }
           : { title: 'No requests yet', description: 'Point an SDK at the gateway with a project key: every call is logged here.', action: <ButtonLink to="/">See how on the overview</ButtonLink> }}
       >
         {(list) => (
           <>
-            <VirtualTable label="Requests" rows={list} columns={COLUMNS} rowKey={(r) => r.id} onEnd={more} onOpen={(r) => void navigate({ to: '/requests/$id', params: { id: r.id } })} />
+            <div
+              onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}
+              onScrollCapture={(e) => { const t = e.target as HTMLElement; if (t.getAttribute('role') === 'rowgroup') setScrolled(t.scrollTop > 0); }}
+            >
+              <VirtualTable label="Requests" rows={list} columns={columns} rowKey={(r) => r.id} onEnd={more} onOpen={(r) => void navigate({ to: '/requests/$id', params: { id: r.id } })} />
+            </div>
             <Text size="sm" c="dimmed" aria-live="polite">{fmt.int(list.length)} loaded{hasNextPage ? (isFetchingNextPage ? ', loading more…' : '') : ' (all)'}</Text>
           </>
         )}
