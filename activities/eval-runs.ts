@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import Ajv from 'ajv';
 import { evaluateTarget, failTarget, finishRun, nextTargets, prepareRun } from '../src/eval-runs/execute';
 import { collectOnline } from '../src/eval-runs/online';
-import { createProxyPricer } from '../src/proxy/cost';
+import { createProxyPricer } from '../src/providers/cost';
 import type { ActivityDeps } from './deps';
 
 /** Side effects of eval runs: target lists, evaluations (judge calls through the project's provider keys), run status. */
@@ -13,7 +13,7 @@ export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
     nextEvalTargets: (runId: string, after: string | null, limit: number) => nextTargets(db, runId, after, limit),
     evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat((signal) => evaluateTarget({ ...deps, signal }, runId, targetId)),
     failEvalTarget: (runId: string, targetId: string, message: string) => failTarget(db, runId, targetId, message),
-    finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed') => finishRun(db, runId, status),
+    finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed', error?: string) => finishRun(db, runId, status, error),
     collectOnlineTargets: (at: string | null) => collectOnline(db, at ? Date.parse(at) : Date.now()),
   };
 }

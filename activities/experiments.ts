@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import Ajv from 'ajv';
 import { failItem, finishExperiment, pendingItems } from '../src/experiments/queries';
 import { runItem } from '../src/experiments/run';
-import { createProxyPricer } from '../src/proxy/cost';
+import { createProxyPricer } from '../src/providers/cost';
 import type { ActivityDeps } from './deps';
 
 /** Side effects of experiments: the pending item runs, one item run (model call and scores), the experiment's status. */
@@ -21,7 +21,7 @@ export function experimentActivities({ db, keyring, config }: ActivityDeps) {
       }
     },
     failExperimentItem: (id: string, itemId: string, repetition: number, message: string) => failItem(db, id, itemId, repetition, message),
-    finishExperiment: (id: string, status: 'completed' | 'cancelled') => finishExperiment(db, id, status),
+    finishExperiment: (id: string, status: 'completed' | 'cancelled' | 'failed', error?: string) => finishExperiment(db, id, status, error),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { EvalRunActivities } from '../activities/eval-runs';
 
 const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } = proxyActivities<EvalRunActivities>({
@@ -24,7 +24,9 @@ export interface EvalRunState {
 /**
  * An eval run (`eval-run-<id>`): lists its targets once, then evaluates them page by page with at
  * most `concurrency` activities at once. The items in PostgreSQL say what is left, so a worker
- * restart or a continue-as-new resumes where the run was. Cancelling marks the run cancelled.
+ * restart or a continue-as-new resumes where the run was. Cancelling marks the run cancelled; a
+ * failure that retries could not mend (preparation, a page that cannot be read) marks it failed with
+ * the cause, so no run stays `running` after its workflow ended.
  */
 export async function evalRunWorkflow(runId: string, concurrency = 8, state: EvalRunState = { prepared: false, after: null }): Promise<{ status: string }> {
   try {
@@ -34,9 +36,10 @@ export async function evalRunWorkflow(runId: string, concurrency = 8, state: Eva
     await finishEvalRun(runId, 'completed');
     return { status: 'completed' };
   } catch (err) {
-    if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => finishEvalRun(runId, 'cancelled'));
-    }
+    // Continuing as new is thrown through here: the same run going on, not a failure.
+    if (err instanceof ContinueAsNew) throw err;
+    if (isCancellation(err)) await CancellationScope.nonCancellable(() => finishEvalRun(runId, 'cancelled'));
+    else await CancellationScope.nonCancellable(() => finishEvalRun(runId, 'failed', failureMessage(err)));
     throw err;
   }
 }
@@ -84,3 +87,6 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   };
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
 }
+
+/** The root cause's message of a workflow failure (an activity failure wraps the activity's error). */
+const failureMessage = (err: unknown) => (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;

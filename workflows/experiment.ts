@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { ExperimentActivities } from '../activities/experiments';
 
 const { nextExperimentItems, failExperimentItem, finishExperiment } = proxyActivities<ExperimentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
@@ -44,7 +44,11 @@ export async function experimentWorkflow(experimentId: string, concurrency = 8, 
     await finishExperiment(experimentId, 'completed');
     return { status: 'completed' };
   } catch (err) {
+    // Continuing as new is thrown through here: the same experiment going on, not a failure.
+    if (err instanceof ContinueAsNew) throw err;
+    // A failure retries could not mend ends the experiment failed with its cause (never left `running`).
     if (isCancellation(err)) await CancellationScope.nonCancellable(() => finishExperiment(experimentId, 'cancelled'));
+    else await CancellationScope.nonCancellable(() => finishExperiment(experimentId, 'failed', (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message));
     throw err;
   }
 }

@@ -28,8 +28,8 @@ export function whileOpen(db: Knex, id: string, write: (trx: Knex.Transaction) =
 export const failItem = (db: Knex, id: string, itemId: string, repetition: number, error: string) =>
   whileOpen(db, id, (trx) => trx('experiment_items').where({ experiment_id: id, item_id: itemId, repetition, status: 'pending' }).update({ status: 'error', error: error.slice(0, 2000), updated_at: trx.fn.now() }));
 
-export const finishExperiment = async (db: Knex, id: string, status: 'completed' | 'cancelled') =>
-  (await db('experiments').where({ id }).whereIn('status', ['running', 'awaiting_outputs']).update({ status, finished_at: db.fn.now() })) > 0;
+export const finishExperiment = async (db: Knex, id: string, status: 'completed' | 'cancelled' | 'failed', error?: string) =>
+  (await db('experiments').where({ id }).whereIn('status', ['running', 'awaiting_outputs']).update({ status, finished_at: db.fn.now(), ...(error ? { error } : {}) })) > 0;
 
 /** Counts, cost and latency percentiles of an experiment's item runs, and the mean of each score name. */
 export async function experimentStats(db: Knex, id: string) {
