@@ -2,7 +2,9 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent as lazy,
 import { Loading } from '../components/QueryState';
 import { anomaliesSearch } from '../features/anomalies/search';
 import { auditSearch } from '../features/audit/search';
+import { datasetSearch } from '../features/datasets/search';
 import { overviewSearch } from '../features/overview/search';
+import { playgroundSearch } from '../features/playground/search';
 import { recommendationsSearch } from '../features/recommendations/search';
 import { requestsSearch } from '../features/requests/search';
 import { securitySearch } from '../features/security/search';
@@ -38,11 +40,11 @@ const routes = [
   createRoute({ getParentRoute: at, path: '/users/$id', component: lazy(() => import('../features/users/pages/UserDetailPage'), 'UserDetailPage') }),
   createRoute({ getParentRoute: at, path: '/prompts', component: lazy(() => import('../features/prompts/pages/PromptsPage'), 'PromptsPage') }),
   createRoute({ getParentRoute: at, path: '/prompts/$id', component: lazy(() => import('../features/prompts/pages/PromptDetailPage'), 'PromptDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/playground', component: lazy(() => import('../features/playground/pages/PlaygroundPage'), 'PlaygroundPage') }),
+  createRoute({ getParentRoute: at, path: '/playground', validateSearch: playgroundSearch, component: lazy(() => import('../features/playground/pages/PlaygroundPage'), 'PlaygroundPage') }),
   createRoute({ getParentRoute: at, path: '/evaluators', component: lazy(() => import('../features/evaluators/pages/EvaluatorsPage'), 'EvaluatorsPage') }),
   createRoute({ getParentRoute: at, path: '/eval-runs', component: lazy(() => import('../features/eval-runs/pages/EvalRunsPage'), 'EvalRunsPage') }),
   createRoute({ getParentRoute: at, path: '/datasets', component: lazy(() => import('../features/datasets/pages/DatasetsPage'), 'DatasetsPage') }),
-  createRoute({ getParentRoute: at, path: '/datasets/$id', component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage') }),
+  createRoute({ getParentRoute: at, path: '/datasets/$id', validateSearch: datasetSearch, component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage') }),
   createRoute({ getParentRoute: at, path: '/experiments', component: lazy(() => import('../features/experiments/pages/ExperimentsPage'), 'ExperimentsPage') }),
   createRoute({ getParentRoute: at, path: '/annotation', component: lazy(() => import('../features/annotation/pages/AnnotationPage'), 'AnnotationPage') }),
   createRoute({ getParentRoute: at, path: '/alerts', component: lazy(() => import('../features/alerts/pages/AlertsPage'), 'AlertsPage') }),

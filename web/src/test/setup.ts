@@ -13,5 +13,7 @@ class NoResize {
 }
 window.ResizeObserver = NoResize;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+// Mantine's autosize Textarea listens for web fonts loading.
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {} } });
 
 afterEach(cleanup);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ApiError } from '../../../api/client';
 import type { Provider } from '../../../api/enums';
 import { useApi } from '../../../session/context';
+import type { Template } from '../../prompts/lib/template';
 import { deltaEvent, errorEvent, resultEvent, sse, type VariantResult } from '../lib/events';
 
 export interface Variant {
@@ -20,14 +21,15 @@ export function usePlaygroundRun() {
   const [outputs, setOutputs] = useState<Output[]>([]);
   const [error, setError] = useState<Error | null>(null);
   const [running, setRunning] = useState(false);
-  const run = async ({ prompt, projectId, variants }: { prompt: string; projectId: string | undefined; variants: Variant[] }) => {
+  /** `ref` (a prompt-version id) runs the stored version; else `template` inline, with the model `parameters` given. */
+  const run = async ({ template, ref, parameters, variables, projectId, variants }: { template: Template; ref?: string; parameters?: Record<string, unknown>; variables: Record<string, string>; projectId: string | undefined; variants: Variant[] }) => {
     setRunning(true);
     setError(null);
     setOutputs(variants.map((v) => ({ label: `${v.provider}/${v.model}`, text: '' })));
     const patch = (i: number, f: (o: Output) => Output) => setOutputs((all) => all.map((o, k) => (k === i ? f(o) : o)));
     try {
       const { data, error: failed, response } = await api.POST('/api/v1/prompts/playground/run', {
-        body: { stream: true, ...(projectId ? { project_id: projectId } : {}), variants: variants.map((v) => ({ ...v, template: [{ role: 'user' as const, content: prompt }] })) },
+        body: { stream: true, ...(projectId ? { project_id: projectId } : {}), variables, variants: variants.map((v) => (ref ? { ...v, prompt: ref } : { ...v, template, ...(parameters ? { parameters } : {}) })) },
         parseAs: 'stream',
       });
       if (failed || !data) throw new ApiError(response.status, failed?.code ?? 'error', failed?.error ?? `HTTP ${response.status}`);

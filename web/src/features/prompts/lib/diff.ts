@@ -25,5 +25,14 @@ export function diffLines(a: string, b: string): DiffLine[] {
   return out;
 }
 
-/** A template as text: chat templates (message arrays) as indented JSON. */
-export const templateText = (t: unknown) => (typeof t === 'string' ? t : JSON.stringify(t, null, 2) ?? '');
+/** A template as text: chat messages as `[role]` headed blocks (other content as indented JSON). */
+export function templateText(t: unknown): string {
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) {
+    return t.map((m: unknown) => {
+      const { role, content } = typeof m === 'object' && m !== null ? (m as { role?: unknown; content?: unknown }) : { role: undefined, content: m };
+      return `[${typeof role === 'string' ? role : '?'}]\n${typeof content === 'string' ? content : JSON.stringify(content, null, 2)}`;
+    }).join('\n\n');
+  }
+  return JSON.stringify(t, null, 2) ?? '';
+}

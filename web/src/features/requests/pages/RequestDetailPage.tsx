@@ -14,6 +14,7 @@ import { HttpStatus } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { RequestActions } from '../components/RequestActions';
 import { useRequest } from '../hooks/useRequests';
+import { PromptVersionLink } from '../../prompts/components/PromptVersionLink';
 
 const route = getRouteApi('/app/requests/$id');
 
@@ -62,7 +63,7 @@ function facts(r: Schema<'RequestDetail'>): [string, ReactNode][] {
     ['Cost', <Group gap="xs" key="c">{fmt.usd(r.cost_usd)}{r.cache_hit && <Badge variant="light" color="teal" size="sm">cache hit, saved {fmt.usd(r.cost_saved_usd)}</Badge>}</Group>],
     ['Tokens', `${fmt.int(r.prompt_tokens)} in / ${fmt.int(r.completion_tokens)} out${r.tokens_estimated ? ' (estimated)' : ''}${r.cache_read_tokens ? `, ${fmt.int(r.cache_read_tokens)} cached` : ''}`],
     ['Latency', `${fmt.ms(r.latency_ms)} (first byte ${fmt.ms(r.ttfb_ms)})${r.streamed ? ', streamed' : ''}`],
-    ['Prompt version', r.prompt_version_id ?? '—'],
+    ['Prompt version', r.prompt_version_id ? <PromptVersionLink key="pv" id={r.prompt_version_id} /> : '—'],
     ['Trace', r.trace_id ? <AppLink to="/traces/$id" params={{ id: r.trace_id }}>{r.trace_id}</AppLink> : '—'],
     ['User', r.user_id ? <AppLink to="/users/$id" params={{ id: r.user_id }}>{r.user_id}</AppLink> : '—'],
     ['Session', r.session_id ? <AppLink to="/sessions/$id" params={{ id: r.session_id }}>{r.session_id}</AppLink> : '—'],
