@@ -2,8 +2,8 @@
  * The dependency gate (`npm run lint:deps`, part of `npm test`): which way the layers of the code
  * depend, and no import cycles. The layers (README, "Layout"):
  *
- *   kernel    src/http src/db src/auth src/config.ts src/context.ts src/logger.ts src/temporal
- *             (client, names, schedules, …) src/requests/row.ts src/util, …
+ *   kernel    src/config.ts src/context.ts src/logger.ts src/http src/db src/auth src/util
+ *             src/metrics src/temporal (but the worker) src/providers src/filters src/requests/row.ts
  *      ↑
  *   features  src/<feature>/
  *      ↑
@@ -28,6 +28,17 @@ const WORKFLOW_SAFE = [
   // Constants and search-attribute keys only, no imports but @temporalio/common:
   '^src/temporal/names\\.ts$',
   '^src/webhooks/policy\\.ts$',
+];
+/**
+ * The kernel: what every feature may use and that imports no feature (nor the wiring). Feature-owned
+ * services the runtime builds once join AppContext by declaration merging (FeatureServices in
+ * src/context.ts), so the kernel never names their types.
+ */
+const KERNEL = [
+  '^src/(config|context|logger)\\.ts$',
+  '^src/(http|db|auth|util|metrics|providers|filters)/',
+  '^src/temporal/(?!worker\\.ts$)',
+  '^src/requests/row\\.ts$',
 ];
 /** The wiring layer: the only code that may import the runtime, the routes, the worker, activities/ and workflows/. */
 const WIRING_FILES = '^src/(main|runtime|routes|services|schedules)\\.ts$';
@@ -55,6 +66,16 @@ module.exports = {
         'runtime pass functions in.',
       from: { path: '^src/', pathNot: WIRING },
       to: { path: WIRING },
+    },
+    {
+      name: 'kernel-not-to-features',
+      severity: 'error',
+      comment:
+        'The kernel (KERNEL above: config, context, logger, http, db, auth, util, metrics, temporal but the ' +
+        'worker, providers, filters, the request row) imports no feature: what it shares is defined in it, and ' +
+        'a service a feature owns joins AppContext through FeatureServices (declaration merging in the feature).',
+      from: { path: KERNEL },
+      to: { path: '^src/', pathNot: KERNEL },
     },
     {
       name: 'workflows-no-node-builtins',

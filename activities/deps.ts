@@ -1,7 +1,7 @@
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
 import type { ExportStore } from '../src/exports/storage';
-import type { Keyring } from '../src/keys/crypto';
+import type { Keyring } from '../src/auth/crypto';
 import type { Logger } from '../src/logger';
 import type { Metrics } from '../src/metrics/metrics';
 import type { EndpointGuard } from '../src/webhooks/endpoint-guard';

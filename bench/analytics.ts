@@ -20,7 +20,7 @@ import { createRollupFolder } from '../src/analytics/fold';
 import { createPgAnalytics } from '../src/analytics/store';
 import { detectAnomalies } from '../src/anomalies/detect';
 import { recomputeAll } from '../src/recommendations/service';
-import { insertRequestRows, type RequestRow } from '../src/proxy/request-row';
+import { insertRequestRows, type RequestRow } from '../src/requests/writer';
 import { startRuntime } from '../src/runtime';
 import { mintJwt, seedTenant, TEST_JWT_SECRET, type SeededTenant } from '../test/helpers/auth';
 import { generate, MODELS } from './analytics-data';

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config';
 import { createDatabase, dropDatabase, withDatabase } from '../src/db/admin';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { createLogger } from '../src/logger';
-import { insertRequestRows } from '../src/proxy/request-row';
+import { insertRequestRows } from '../src/requests/writer';
 import { startRuntime } from '../src/runtime';
 import { startDevServer } from '../src/temporal/dev-server';
 import { freePort, waitForPort } from '../src/util/net';

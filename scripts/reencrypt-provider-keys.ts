@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/knex';
-import { resolveMasterKey } from '../src/keys/crypto';
+import { resolveMasterKey } from '../src/auth/crypto';
 import { reencryptProviderKeys } from '../src/keys/provider-keys';
 
 async function main() {

@@ -1,22 +1,29 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import type { Keyring } from './auth/crypto';
 import type { Auth } from './auth/middleware';
+import type { UserDirectory } from './auth/users';
 import type { Config } from './config';
 import type { LocalChanges } from './db/changes';
 import type { Db } from './db/knex';
-import type { ExportStore } from './exports/storage';
-import type { Keyring } from './keys/crypto';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics/metrics';
 import type { Temporal } from './temporal/client';
-import type { UserDirectory } from './tenancy/users';
-import type { SafeHttpClient } from './webhooks/safe-http';
+
+/**
+ * Long-lived services that one feature owns but the runtime builds once: the feature adds its own
+ * member to this interface beside the service's code (TypeScript declaration merging,
+ * `declare module '../context'`), so the kernel names no feature. Today: `webhookHttp`
+ * (src/webhooks/service.ts) and `exportStore` (src/exports/storage.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface FeatureServices {}
 
 /**
  * The long-lived services of one runtime, built once by `startRuntime` (src/runtime.ts) and handed
  * to every feature explicitly. Nothing in the code base keeps state at module level.
  */
-export interface AppContext {
+export interface AppContext extends FeatureServices {
   config: Config;
   db: Db;
   temporal: Temporal;
@@ -25,11 +32,7 @@ export interface AppContext {
   users: UserDirectory;
   /** Encrypts provider keys and webhook secrets at rest. */
   keyring: Keyring;
-  /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts). */
-  webhookHttp: SafeHttpClient;
   metrics: Metrics;
-  /** Where export files live (EXPORT_DIR or an S3 bucket). */
-  exportStore: ExportStore;
   /** This process's writes to memoised tables, announced after commit (src/db/changes.ts). */
   changes: LocalChanges;
   /** Work to drain on graceful shutdown after the HTTP server stops accepting (batch writers, dispatchers). */

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- each role loads only its own modules (the reason is beside each require) */
 import type { Services } from './services';
 import type { Config } from './config';
 import type { AppContext, BackgroundService } from './context';
@@ -9,11 +10,11 @@ import { scheduleService } from './schedules';
 import { alertReconcileService } from './alerts/schedules';
 import { createAuth } from './auth/middleware';
 import { createJwtVerifier } from './auth/jwt';
-import { resolveMasterKey } from './keys/crypto';
+import { resolveMasterKey } from './auth/crypto';
 import { createLogger, type Logger } from './logger';
 import { createMetrics } from './metrics/metrics';
 import { createLocalChanges } from './db/changes';
-import { createUserDirectory } from './tenancy/users';
+import { createUserDirectory } from './auth/users';
 import { endpointGuardFromConfig } from './webhooks/endpoint-guard';
 import { safeHttpClientFromConfig } from './webhooks/safe-http';
 import { listen, type RunningServer } from './server';

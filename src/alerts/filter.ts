@@ -1,19 +1,12 @@
-import type { RequestFilter } from '../analytics/filters';
-import { checkFilter } from '../analytics/filters';
+import type { RequestFilter } from '../filters/request-filter';
+import { requestFilterOf as storedRequestFilter } from '../filters/stored';
 import type { GroupBy } from '../analytics/plan';
 import type { AlertFilter } from './schemas';
 
-/** A rule's stored filter as the analytics filter language's RequestFilter (property names lower-cased as on requests). */
+/** A rule's stored filter as the analytics filter language's RequestFilter (the non-request alert types' fields left out). */
 export function requestFilterOf(f: AlertFilter): RequestFilter {
-  const { property, measure: _m, severity: _s, finding_kind: _k, ...rest } = f;
-  const out: RequestFilter = { ...rest };
-  if (property?.length)
-    out.property = property.map((p) => {
-      const at = p.indexOf(':');
-      return { name: p.slice(0, at).toLowerCase(), value: p.slice(at + 1) };
-    });
-  checkFilter(out);
-  return out;
+  const { measure: _m, severity: _s, finding_kind: _k, ...rest } = f;
+  return storedRequestFilter(rest);
 }
 
 export function groupByOf(g: string | null): GroupBy | null {

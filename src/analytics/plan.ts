@@ -1,6 +1,6 @@
 import type { Granularity } from './buckets';
 import { hourAligned } from './buckets';
-import { activeFields, ROLLUP_FILTERS, type RequestFilter } from './filters';
+import { activeFields, ROLLUP_FILTERS, type RequestFilter } from '../filters/request-filter';
 import { ROLLUP_DIMS, type RollupDim } from './dims';
 
 /** A dimension to group by: a built-in one or a custom property. */

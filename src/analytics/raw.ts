@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
-import { requestWhere } from './filters';
+import { requestWhere } from '../filters/request-filter';
 import { LATENCY_PS, sumsOf, toMeasures, TTFT_PS, type Measures } from './measures';
 import type { GroupBy, StatsQuery } from './plan';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { requestWhere, type RequestFilter } from './filters';
+import { requestWhere, type RequestFilter } from '../filters/request-filter';
 import { addSums, mergeHist, sumsOf, type Measures } from './measures';
 import { planRollup, type GroupBy, type OrderBy, type StatsQuery } from './plan';
 import { cellMeasures, hasHist, rollupTotalsAndSeries } from './rollup';

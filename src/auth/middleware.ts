@@ -2,11 +2,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/knex';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
 import { isUuid } from '../http/ids';
-import { createApiKeyAuthenticator, looksLikeApiKey, type ApiKeyRecord } from '../keys/api-keys';
-import type { UserDirectory } from '../tenancy/users';
+import { createApiKeyAuthenticator, looksLikeApiKey, type ApiKeyRecord } from './api-keys';
 import type { JwtVerifier } from './jwt';
 import type { AuthUser, Principal, Role } from './principal';
 import { firstOrganizations, membershipRole, projectIdsOfOrg, projectOfOrg } from './queries';
+import type { UserDirectory } from './users';
 
 export { isUuid, membershipRole };
 export const ORG_HEADER = 'x-organization-id';

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Knex } from 'knex';
-import { requestWhere } from '../analytics/filters';
-import { requestFilterOf } from '../alerts/filter';
-import type { AlertFilter } from '../alerts/schemas';
+import { requestWhere } from '../filters/request-filter';
+import { requestFilterOf, type StoredFilter } from '../filters/stored';
 import { inputText, outputText } from '../evaluators/targets';
 import { badRequest } from '../http/errors';
 import type { RunTarget } from '../eval-runs/schemas';
@@ -68,7 +67,7 @@ function sourceItemId(kind: 'request' | 'trace', id: string): string {
 export async function productionItems(db: Knex, projectId: string, source: RunTarget, sample: 'newest' | 'random', split?: string): Promise<ItemInput[]> {
   const order = sample === 'random' ? 'random()' : null;
   if (source.kind === 'requests') {
-    const w = requestWhere([projectId], { ...requestFilterOf((source.filter ?? {}) as AlertFilter), from: source.from, to: source.to });
+    const w = requestWhere([projectId], { ...requestFilterOf((source.filter ?? {}) as StoredFilter), from: source.from, to: source.to });
     const { rows } = await db.raw(
       `select r.id, r.model, r.provider, r.request_body, r.response_body, r.properties from requests r
         where ${w.sql} and r.request_body <> '' and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target')

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { devDefaults } from '../auth/dev-secret';
 import { loadConfig } from '../config';
-import { resolveMasterKey } from '../keys/crypto';
+import { resolveMasterKey } from '../auth/crypto';
 import { createLogger } from '../logger';
 import { mintLocalToken } from '../auth/dev-token';
 import { startRuntime } from '../runtime';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { requestWhere } from '../analytics/filters';
-import { requestFilterOf } from '../alerts/filter';
-import type { AlertFilter } from '../alerts/schemas';
+import { requestWhere } from '../filters/request-filter';
+import { requestFilterOf, type StoredFilter } from '../filters/stored';
 import { insertItems } from './queries';
 import type { OnlineConfig } from './schemas';
 
@@ -25,7 +24,7 @@ export function sampled(evaluatorId: string, targetId: string, rate: number): bo
 
 async function newTargets(db: Knex, projectId: string, o: OnlineConfig, from: string, until: string): Promise<{ id: string; at: string }[]> {
   if (o.kind === 'requests') {
-    const w = requestWhere([projectId], { ...requestFilterOf((o.filter ?? {}) as AlertFilter), from, to: until });
+    const w = requestWhere([projectId], { ...requestFilterOf((o.filter ?? {}) as StoredFilter), from, to: until });
     const { rows } = await db.raw(
       `select r.id, r.created_at as at from requests r where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target') order by r.created_at, r.id limit ?`,
       [...w.args, MAX_PER_TICK],

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import { requestWhere } from '../analytics/filters';
-import { requestFilterOf } from '../alerts/filter';
-import type { AlertFilter } from '../alerts/schemas';
+import { requestWhere } from '../filters/request-filter';
+import { requestFilterOf, type StoredFilter } from '../filters/stored';
 import type { RunTarget } from './schemas';
 
 /** SQL of eval runs and their items. */
@@ -34,7 +33,7 @@ export const setOpenRun = async (db: Knex, id: string, patch: Record<string, unk
 /** The run's targets: the newest matching requests or traces of the range, at most `limit`. */
 export async function targetIds(db: Knex, projectId: string, t: RunTarget): Promise<string[]> {
   if (t.kind === 'requests') {
-    const w = requestWhere([projectId], { ...requestFilterOf((t.filter ?? {}) as AlertFilter), from: t.from, to: t.to });
+    const w = requestWhere([projectId], { ...requestFilterOf((t.filter ?? {}) as StoredFilter), from: t.from, to: t.to });
     // The gateway's own judge calls are not targets (they would score themselves).
     const { rows } = await db.raw(`select r.id from requests r where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target') order by r.created_at desc, r.id desc limit ?`, [...w.args, t.limit]);
     return rows.map((r: { id: string }) => r.id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { route } from '../http/route';
-import { createProxyPricer } from '../proxy/cost';
+import { createProxyPricer } from '../providers/cost';
 import { compare } from './compare';
 import { compareQuery, createExperimentBody, experimentItemSchema, experimentParams, experimentQuery, experimentSchema, itemsQuery, listExperimentsQuery, outputsBody } from './schemas';
 import { cancelExperiment, createExperiment, getExperiment, listExperiments, listItems, postOutputs, type ExperimentDeps } from './service';

@@ -7,7 +7,7 @@ import { HttpError, badRequest, conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import type { LlmDeps } from '../llm/call';
 import { resolvePromptRef } from '../prompts/service';
-import { parsePromptRef } from '../proxy/service-headers';
+import { parsePromptRef } from '../prompts/ref';
 import { oneProject } from '../score-configs/service';
 import type { Temporal } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { requestWhere } from '../analytics/filters';
+import { requestWhere } from '../filters/request-filter';
 import { listRequests } from '../requests/service';
 import { listRequestsQuery } from '../requests/schemas';
 import { listTraces, spanOut } from '../traces/service';
@@ -122,6 +122,7 @@ export const RESOURCES = {
     columns: experimentColumns,
     page: async (db, projectIds, f, cursor, limit) => {
       // Loaded on use: the experiments service brings the LLM client (~20 MB) into an export worker.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
       const { listItems } = require('../experiments/service') as typeof import('../experiments/service');
       return asPage(await listItems(db, projectIds, f.experiment_id as string, paged(f, limit, cursor)));
     },

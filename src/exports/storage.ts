@@ -25,6 +25,13 @@ export interface ExportStore {
   deletePrefix(prefix: string): Promise<void>;
 }
 
+declare module '../context' {
+  interface FeatureServices {
+    /** Where export files live (EXPORT_DIR or an S3 bucket). */
+    exportStore: ExportStore;
+  }
+}
+
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 export function checkKey(key: string) {
   if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe export storage key: ${key}`);
@@ -62,6 +69,7 @@ export function createLocalStore(root: string): ExportStore {
 export function exportStoreFromConfig(config: Config): ExportStore {
   if (!config.EXPORT_S3_BUCKET) return createLocalStore(config.EXPORT_DIR);
   // Loaded only when configured: the AWS SDK is large.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
   const { createS3Store } = require('./s3-store') as typeof import('./s3-store');
   return createS3Store({
     bucket: config.EXPORT_S3_BUCKET,

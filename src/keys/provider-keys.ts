@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { decryptSecret, encryptSecret, maskSecret, type Keyring } from './crypto';
+import { decryptSecret, encryptSecret, maskSecret, type Keyring } from '../auth/crypto';
 import * as q from './queries';
 
 /**

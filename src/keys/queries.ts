@@ -22,14 +22,6 @@ export const updateApiKeyRow = async (trx: Knex.Transaction, id: string, patch: 
 export const deleteApiKeyRow = async (trx: Knex.Transaction, orgId: string, id: string) =>
   (await trx('api_keys').where({ org_id: orgId, id }).delete().returning(API_KEY_VIEW))[0] ?? null;
 
-/** The key presented by a caller, found by the SHA-256 of its secret. */
-export const apiKeyByHash = (db: Knex, hash: string) =>
-  db('api_keys').select('id', 'org_id', 'project_id', 'name', 'scope', 'is_active', 'last_used_at').where({ key_hash: hash }).first();
-
-/** Advisory: at most once a minute per key, whatever the number of replicas. */
-export const touchApiKey = (db: Knex, id: string) =>
-  db.raw(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [id]);
-
 /** A key with its project and organization, for introspection. */
 export const keyInfoRow = (db: Knex, keyId: string) =>
   db('api_keys as k')

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { request } from 'undici';
 import type { Config } from '../config';
-import type { Keyring } from '../keys/crypto';
+import type { Keyring } from '../auth/crypto';
 import { getProviderKey } from '../keys/provider-keys';
-import type { ProxyPricer } from '../proxy/cost';
-import { applyProviderAuth, baseUrlFor, findProvider } from '../proxy/providers';
-import { insertRequestRows, type RequestRow } from '../proxy/request-row';
-import { anthropicUsage, openaiUsage, type Usage } from '../proxy/usage';
+import type { ProxyPricer } from '../providers/cost';
+import { applyProviderAuth, baseUrlFor, findProvider } from '../providers/providers';
+import { insertRequestRows, type RequestRow } from '../requests/writer';
+import { anthropicUsage, openaiUsage, type Usage } from '../providers/usage';
 
 /**
  * The gateway calling a model itself (the eval judge, the prompt playground): the project's
@@ -92,7 +92,7 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
           continue;
         }
         const delta: string = ev.choices?.[0]?.delta?.content ?? (ev.type === 'content_block_delta' ? ev.delta?.text : '') ?? '';
-        if (delta) content += delta, c.onDelta!(delta);
+        if (delta) { content += delta; c.onDelta!(delta); }
         if (anthropic) Object.assign(parts, ev.message?.usage ?? {}, ev.type === 'message_delta' ? ev.usage : {});
         usage = (anthropic ? anthropicUsage(parts) : openaiUsage(ev.usage)) ?? usage;
       }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
 import { route } from '../http/route';
-import { createProxyPricer } from '../proxy/cost';
+import { createProxyPricer } from '../providers/cost';
 import { playgroundAnswerSchema, playgroundBody } from './schemas';
 import { runPlayground } from './service';
 

@@ -4,7 +4,7 @@ import { callModel, NoProviderKey, type ChatMessage, type LlmDeps } from '../llm
 import { resolvePromptRef } from '../prompts/service';
 import { fillTemplate } from '../prompts/variables';
 import { oneProject } from '../score-configs/service';
-import { parsePromptRef } from '../proxy/service-headers';
+import { parsePromptRef } from '../prompts/ref';
 import type { PlaygroundInput, VariantResult } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { ExperimentDeps } from '../experiments/service';
 import { route } from '../http/route';
-import { createProxyPricer } from '../proxy/cost';
+import { createProxyPricer } from '../providers/cost';
 import { createPromptExperimentBody, gridSchema, projectQuery, promptExperimentParams } from './schemas';
 import { cancelPromptExperiment, createPromptExperiment, getPromptExperiment, listPromptExperiments } from './service';
 

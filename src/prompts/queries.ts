@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PromptRef } from '../proxy/service-headers';
+import type { PromptRef } from './ref';
 import { templateVariables } from './variables';
 import type { PromptView, VersionInput, VersionView } from './schemas';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { timestamp } from '../http/schemas';
-import { PROMPT_LABEL, PROMPT_NAME } from '../proxy/service-headers';
+import { PROMPT_LABEL, PROMPT_NAME } from './ref';
 
 export const promptNameSchema = z.string().regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { parsePromptRef, type PromptRef } from '../proxy/service-headers';
+import { parsePromptRef, type PromptRef } from './ref';
 import * as q from './queries';
 import type { PromptView, VersionInput, VersionView } from './schemas';
 

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { HttpError, notFound } from '../http/errors';
-import type { Keyring } from '../keys/crypto';
+import type { Keyring } from '../auth/crypto';
 import { getProviderKey } from '../keys/provider-keys';
 import { resolvePromptRef } from '../prompts/service';
 import { admit, loadRateLimitConfig, rateLimited } from '../rate-limits/admission';
@@ -13,7 +13,7 @@ import { NO_LIMIT } from './caches';
 import { parseJsonMaybe, RESPONSE_HEADERS, upstreamPathOf, type CallState } from './call';
 import { headerValue, upstreamRequestHeaders } from './headers';
 import type { Upstream } from './forward';
-import { applyProviderAuth, baseUrlFor, requestModel, requestWantsStream, type ProviderDef } from './providers';
+import { applyProviderAuth, baseUrlFor, requestModel, requestWantsStream, type ProviderDef } from '../providers/providers';
 import { readRawBody, requestBodyText } from './request-body';
 import type { ServiceOptions } from './service-headers';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import type { Usage } from './usage';
+import type { Usage } from '../providers/usage';
 
 /**
  * The opt-in response cache, in PostgreSQL so every api replica shares it. A hit needs the same

@@ -1,9 +1,9 @@
 import { errors as undiciErrors } from 'undici';
 import { HttpError } from '../http/errors';
 import type { LogEntry } from './log-writer';
-import type { ProviderDef } from './providers';
+import type { ProviderDef } from '../providers/providers';
 import type { ServiceOptions } from './service-headers';
-import type { Usage } from './usage';
+import type { Usage } from '../providers/usage';
 
 /** Response headers the gateway adds. */
 export const RESPONSE_HEADERS = {

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { bodyKind, NdjsonParser, SseParser, type BodyKind, type StreamParser } from './stream-parse';
-import type { UsageDialect } from './providers';
-import { UsageAccumulator } from './usage';
+import type { UsageDialect } from '../providers/providers';
+import { UsageAccumulator } from '../providers/usage';
 
 /**
  * The gateway's copy of an upstream answer. The caller gets every chunk first; the copy is kept

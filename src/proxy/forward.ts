@@ -8,7 +8,7 @@ import { classifyUpstreamError, type CallState } from './call';
 import { ResponseCapture } from './capture';
 import { downstreamResponseHeaders, headerValue } from './headers';
 import { HeldEnd } from './held-end';
-import { dialectFor } from './providers';
+import { dialectFor } from '../providers/providers';
 import type { Recorder } from './record';
 
 const PARSE_MAX_BYTES = 32 * 1024 * 1024;

@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics/metrics';
 import type { RequestJournal, Segment } from './journal';
-import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from './request-row';
+import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
 
-export { requestCreatedEvent, type LogEntry, type RequestRow } from './request-row';
+export { requestCreatedEvent, type LogEntry, type RequestRow } from '../requests/writer';
 
 export type LogWriterOptions = { queueMax: number; batchSize: number; flushMs: number };
 

@@ -4,13 +4,13 @@ import type { Logger } from '../logger';
 import { cacheStore, CACHE_MAX_BODY_BYTES, replayableHeaders, type CachedResponse } from './cache';
 import { RESPONSE_HEADERS, zeroUsage, type CallState, type Outcome } from './call';
 import type { ResponseCapture } from './capture';
-import type { ProxyPricer } from './cost';
+import type { ProxyPricer } from '../providers/cost';
 import { downstreamResponseHeaders } from './headers';
 import type { RequestLogWriter, RequestRow } from './log-writer';
 import { maskSecrets } from './masking';
 import { storableText } from './request-body';
 import { countTokens, promptText } from './tokenizer';
-import type { Usage } from './usage';
+import type { Usage } from '../providers/usage';
 
 export interface RecorderDeps {
   db: Knex;

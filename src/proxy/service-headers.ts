@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { badRequest } from '../http/errors';
+import { parsePromptRef, type PromptRef } from '../prompts/ref';
 
 /**
  * The `x-service-*` request headers: metadata for the gateway, never forwarded upstream.
@@ -26,8 +27,6 @@ export type LogBodyMode = 'full' | 'meta' | 'none';
 
 export const CACHE_DEFAULT_TTL_S = 3600;
 export const CACHE_MAX_TTL_S = 86_400;
-
-export type PromptRef = { kind: 'id'; id: string } | { kind: 'name'; name: string; version: number | 'latest' | { label: string } };
 
 export interface ServiceOptions {
   logBody: LogBodyMode;
@@ -58,26 +57,6 @@ export function parseCacheTtl(raw: string | undefined): number | null {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n <= 0) return null;
   return Math.min(n, CACHE_MAX_TTL_S);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const PROMPT_NAME = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}$/;
-/** A prompt version label (`production`, `staging`, …); `latest` is automatic, never a label. */
-export const PROMPT_LABEL = /^(?!latest$)[a-z][a-z0-9_-]{0,49}$/;
-
-/** `<name>@<version>`, `<name>@latest`, `<name>@<label>` or a prompt-version UUID; null when malformed. */
-export function parsePromptRef(raw: string): PromptRef | null {
-  const v = raw.trim();
-  if (UUID.test(v)) return { kind: 'id', id: v.toLowerCase() };
-  const at = v.lastIndexOf('@');
-  if (at <= 0) return null;
-  const name = v.slice(0, at);
-  const ver = v.slice(at + 1);
-  if (!PROMPT_NAME.test(name)) return null;
-  if (ver === 'latest') return { kind: 'name', name, version: 'latest' };
-  if (PROMPT_LABEL.test(ver)) return { kind: 'name', name, version: { label: ver } };
-  if (!/^[1-9]\d{0,8}$/.test(ver)) return null;
-  return { kind: 'name', name, version: Number(ver) };
 }
 
 function idHeader(h: IncomingHttpHeaders, name: string, max: number): string | null {

@@ -1,6 +1,6 @@
 import type { AnalyticsStore } from '../analytics/store';
-import { createProxyPricer } from '../proxy/cost';
-import { findProvider } from '../proxy/providers';
+import { createProxyPricer } from '../providers/cost';
+import { findProvider } from '../providers/providers';
 import { cheaperFor } from './substitutes';
 
 /**

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isoSql } from '../http/pagination';
-import { requestWhere } from '../analytics/filters';
+import { requestWhere } from '../filters/request-filter';
 import type { RequestFilters } from './schemas';
 
 const LIST_COLUMNS = [

@@ -1,6 +1,6 @@
 /**
  * One `requests` row as written (column names): the request log's row, shared by the proxy that
- * writes it (src/proxy/request-row.ts), the rollup fold (src/analytics/fold.ts) and the gateway's
+ * writes it (through src/requests/writer.ts), the rollup fold (src/analytics/fold.ts) and the gateway's
  * own model calls. No imports, so anything may depend on it.
  */
 export interface RequestRow {

@@ -3,14 +3,14 @@ import { scoreSchema } from '../scores/schemas';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { boolQuery, timestamp } from '../http/schemas';
-import { requestFilterShape } from '../analytics/filters';
+import { requestFilterShape } from '../filters/request-filter';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 
 export const requestParams = uuidParams('id');
 /** The single read has no filters; `project_id` still narrows the scope. */
 export const readRequestQuery = z.object({ project_id: uuidSchema.optional() });
 
-/** The one filter language of the request log (src/analytics/filters.ts), plus paging. */
+/** The one filter language of the request log (src/filters/request-filter.ts), plus paging. */
 export const listRequestsQuery = z
   .object({
     ...requestFilterShape,

@@ -3,7 +3,7 @@ import { scoresOfRequests } from '../scores/queries';
 import { toView as scoreView } from '../scores/service';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
-import { checkFilter } from '../analytics/filters';
+import { checkFilter } from '../filters/request-filter';
 import * as q from './queries';
 import type { RequestFilters } from './schemas';
 

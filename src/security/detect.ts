@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Keyring } from '../keys/crypto';
+import type { Keyring } from '../auth/crypto';
 import { detectInjection } from './detectors/injection';
 import { detectPii } from './detectors/pii';
 import { createSecretDetector } from './detectors/secrets';

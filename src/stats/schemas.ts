@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRANULARITIES } from '../analytics/buckets';
-import { requestFilterShape } from '../analytics/filters';
+import { requestFilterShape } from '../filters/request-filter';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 import { measuresSchema } from '../analytics/measures';
 import { scoreMeasuresSchema } from '../analytics/score-stats';

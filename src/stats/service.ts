@@ -1,5 +1,5 @@
 import { checkTimeZone, resolveGranularity } from '../analytics/buckets';
-import { checkFilter, requestFilterShape, type RequestFilter } from '../analytics/filters';
+import { checkFilter, requestFilterShape, type RequestFilter } from '../filters/request-filter';
 import type { GroupBy, StatsQuery } from '../analytics/plan';
 import type { AnalyticsStore } from '../analytics/store';
 import { parseMetadataPairs, traceMeasuresOf } from '../analytics/trace-stats';

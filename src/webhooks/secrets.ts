@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, type Keyring } from '../keys/crypto';
+import { decryptSecret, encryptSecret, type Keyring } from '../auth/crypto';
 
 /**
  * Webhook secrets: 32 lowercase hex characters (128 bits) made by the server, shown once, stored

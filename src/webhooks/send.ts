@@ -1,4 +1,4 @@
-import type { Keyring } from '../keys/crypto';
+import type { Keyring } from '../auth/crypto';
 import type { Metrics } from '../metrics/metrics';
 import { attemptEvidence, type AttemptEvidence } from './evidence';
 import type { AttemptOutcome, SafeHttpClient } from './safe-http';

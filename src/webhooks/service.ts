@@ -13,9 +13,17 @@ import * as q from './queries';
 import type { CreateWebhookInput, DeliveryView, TestDeliveryResult, UpdateWebhookInput, WebhookView } from './schemas';
 import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secrets';
 import { sendSigned, type SendDeps } from './send';
+import type { SafeHttpClient } from './safe-http';
 import { refuseWebhookUrl } from './url-policy';
 import { stopRunningRecoveries } from './recoveries/service';
 import { cancelDeliveryWorkflow } from './workflow-client';
+
+declare module '../context' {
+  interface FeatureServices {
+    /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts), built by the runtime. */
+    webhookHttp: SafeHttpClient;
+  }
+}
 
 export interface WebhookDeps extends SendDeps {
   db: Db;

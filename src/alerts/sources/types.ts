@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestFilter } from '../../analytics/filters';
+import type { RequestFilter } from '../../filters/request-filter';
 import type { GroupBy } from '../../analytics/plan';
 import type { AnalyticsStore } from '../../analytics/store';
 import type { AlertFilter } from '../filter-schema';

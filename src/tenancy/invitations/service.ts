@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/audit';
 import type { AuthUser, Principal, Role } from '../../auth/principal';
 import { membershipRole } from '../../auth/queries';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
-import { randomBase62, sha256Hex } from '../../keys/random';
+import { randomBase62, sha256Hex } from '../../util/random';
 import * as q from './queries';
 import type { InvitationRow } from './queries';
 

@@ -1,7 +1,7 @@
 import type { TestApp } from '../../helpers/app';
 import { api, type SeededTenant } from '../../helpers/auth';
 import { requestRow, writeRows } from '../analytics/seed';
-import type { RequestRow } from '../../../src/proxy/request-row';
+import type { RequestRow } from '../../../src/requests/row';
 
 /** Shared steps of the alert tests: rules and projects through the API, request rows through the writer. */
 export const MIN = 60_000;

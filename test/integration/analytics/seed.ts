@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { foldAll } from '../../../src/analytics/fold';
-import { insertRequestRows, type RequestRow } from '../../../src/proxy/request-row';
+import { insertRequestRows, type RequestRow } from '../../../src/requests/writer';
 
 /** A request row as the proxy writes it; tests override what they check. */
 export function requestRow(base: { orgId: string; projectId: string; apiKeyId?: string | null }, over: Partial<RequestRow> = {}): RequestRow {

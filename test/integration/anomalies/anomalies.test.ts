@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { describeReadMatrix } from '../../helpers/read-matrix';
 import { requestRow, writeRows } from '../analytics/seed';
-import type { RequestRow } from '../../../src/proxy/request-row';
+import type { RequestRow } from '../../../src/requests/row';
 
 const H = 3_600_000;
 const NOW = Date.parse('2026-07-08T12:30:00Z');

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream';
-import { providerSlugs } from '../../../src/proxy/providers';
+import { providerSlugs } from '../../../src/providers/providers';
 
 /** Provider keys the harness stores; tests assert these reach the fake upstream and nothing else. */
 export const PROVIDER_SECRET = (slug: string) => `sk-upstream-${slug}-0123456789abcdef`;

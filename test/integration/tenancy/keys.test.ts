@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashApiKey } from '../../../src/keys/api-keys';
-import { resolveMasterKey } from '../../../src/keys/crypto';
+import { hashApiKey } from '../../../src/auth/api-keys';
+import { resolveMasterKey } from '../../../src/auth/crypto';
 import { getProviderKey, reencryptProviderKeys } from '../../../src/keys/provider-keys';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';

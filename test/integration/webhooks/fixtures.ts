@@ -6,7 +6,7 @@ import type { Db } from '../../../src/db/knex';
 import { buildBody } from '../../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import type { ActivityDeps } from '../../../activities';
-import { resolveMasterKey } from '../../../src/keys/crypto';
+import { resolveMasterKey } from '../../../src/auth/crypto';
 import { createLogger } from '../../../src/logger';
 import { createMetrics } from '../../../src/metrics/metrics';
 import { endpointGuardFromConfig } from '../../../src/webhooks/endpoint-guard';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../src/config';
-import { decryptSecret, encryptSecret, maskSecret, parseMasterKey, resolveMasterKey } from '../../../src/keys/crypto';
+import { decryptSecret, encryptSecret, maskSecret, parseMasterKey, resolveMasterKey } from '../../../src/auth/crypto';
 
 const hex = () => randomBytes(32).toString('hex');
 const cfg = (env: Record<string, string>) => loadConfig({ ...env });

@@ -1,6 +1,6 @@
 import { redact, REDACTED } from '../../../src/audit/redact';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../../src/keys/api-keys';
-import { randomBase62 } from '../../../src/keys/random';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../../src/auth/api-keys';
+import { randomBase62 } from '../../../src/util/random';
 
 describe('audit redaction', () => {
   it('removes secret-looking fields at any depth and keeps ids and display fields', () => {

@@ -1,7 +1,7 @@
 import { calcPrice, findProvider } from '@pydantic/genai-prices';
-import { createProxyPricer, flatCost, flatPricesOf } from '../../../src/proxy/cost';
-import { providers } from '../../../src/proxy/providers';
-import type { Usage } from '../../../src/proxy/usage';
+import { createProxyPricer, flatCost, flatPricesOf } from '../../../src/providers/cost';
+import { providers } from '../../../src/providers/providers';
+import type { Usage } from '../../../src/providers/usage';
 
 const catalogueCost = (usage: Usage, model: string, providerId: string): number | null => {
   try {

@@ -1,14 +1,15 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import { cacheKey } from '../../../src/proxy/cache';
-import { createProxyPricer } from '../../../src/proxy/cost';
+import { createProxyPricer } from '../../../src/providers/cost';
 
 const costUsd = createProxyPricer();
 import { downstreamResponseHeaders, upstreamRequestHeaders } from '../../../src/proxy/headers';
 import { maskSecrets } from '../../../src/proxy/masking';
 import { upstreamPathOf } from '../../../src/proxy/call';
-import { applyProviderAuth, baseUrlFor, providers, requestModel, requestWantsStream } from '../../../src/proxy/providers';
+import { applyProviderAuth, baseUrlFor, providers, requestModel, requestWantsStream } from '../../../src/providers/providers';
 import { parseByteSize, storableText } from '../../../src/proxy/request-body';
-import { parseCacheTtl, parsePromptRef, parseServiceHeaders, parseTraceparent } from '../../../src/proxy/service-headers';
+import { parsePromptRef } from '../../../src/prompts/ref';
+import { parseCacheTtl, parseServiceHeaders, parseTraceparent } from '../../../src/proxy/service-headers';
 import { countTokens, promptText } from '../../../src/proxy/tokenizer';
 import { loadConfig } from '../../../src/config';
 

@@ -1,6 +1,6 @@
 import { ResponseCapture } from '../../../src/proxy/capture';
 import { NdjsonParser, SseParser } from '../../../src/proxy/stream-parse';
-import { UsageAccumulator, anthropicUsage, geminiUsage, ollamaUsage, openaiUsage } from '../../../src/proxy/usage';
+import { UsageAccumulator, anthropicUsage, geminiUsage, ollamaUsage, openaiUsage } from '../../../src/providers/usage';
 import zlib from 'node:zlib';
 
 describe('usage parsers', () => {

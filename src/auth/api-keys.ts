@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { ApiKeyScope } from '../auth/principal';
+import { randomBase62, sha256Hex } from '../util/random';
+import type { ApiKeyScope } from './principal';
 import { apiKeyByHash, touchApiKey } from './queries';
-import { randomBase62, sha256Hex } from './random';
 
 /**
  * Service API keys: `sl_live_<43 base62>` (full scope) or `sl_live_pub_<43 base62>` (public,

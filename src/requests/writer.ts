@@ -4,9 +4,15 @@ import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
 import { markPending } from '../analytics/fold';
 import { enqueueRequests } from '../security/queue';
-import type { RequestRow } from '../requests/row';
+import type { RequestRow } from './row';
 
-export type { RequestRow } from '../requests/row';
+export type { RequestRow } from './row';
+
+/*
+ * The request log's writer: how a `requests` row is stored with what goes with it (its
+ * `request.created` event, rate-limit tokens, the rollups' pending mark, the security scan queue).
+ * The proxy's batch writer (src/proxy/log-writer.ts) and the gateway's own model calls (src/llm) use it.
+ */
 
 export interface LogEntry {
   row: RequestRow;

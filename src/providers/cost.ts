@@ -58,8 +58,8 @@ export function flatPricesOf(prices: ModelPrice | unknown[]): FlatPrices | undef
     // Tiers and per-request prices are left to calcPrice; other unit prices meet usage we never send.
     if (typeof v !== 'number' || !Number.isFinite(v) || k === 'requests_kcount') return undefined;
     if (k === 'input_mtok') f.input.push({ leaf: 'input', perMTok: v });
-    else if (k === 'cache_read_mtok') f.input.push({ leaf: 'read', perMTok: v }), (f.read = true);
-    else if (k === 'cache_write_mtok') f.input.push({ leaf: 'write', perMTok: v }), (f.write = true);
+    else if (k === 'cache_read_mtok') { f.input.push({ leaf: 'read', perMTok: v }); f.read = true; }
+    else if (k === 'cache_write_mtok') { f.input.push({ leaf: 'write', perMTok: v }); f.write = true; }
     else if (k === 'output_mtok') f.output = v;
   }
   return f;
