@@ -24,6 +24,8 @@ import * as m020 from './020_shares';
 import * as m021 from './021_exports';
 import * as m022 from './022_security_excerpt_remask';
 import * as m023 from './023_webhook_attempts_recoveries';
+import * as m024 from './024_property_rollups';
+import * as m025 from './025_user_sessions_index';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -55,6 +57,8 @@ const migrations: Record<string, Knex.Migration> = {
   '021_exports': m021,
   '022_security_excerpt_remask': m022,
   '023_webhook_attempts_recoveries': m023,
+  '024_property_rollups': m024,
+  '025_user_sessions_index': m025,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -22,19 +22,25 @@ export interface StatsQuery {
   source: 'auto' | 'raw';
 }
 
-/** The rollup rows a query reads: one dimension, optionally one value of it. */
+/** The rollup rows a query reads: one dimension (a built-in one or a rolled-up property), optionally one value of it. */
 export interface RollupPlan {
-  dim: RollupDim;
+  dim: RollupDim | `property:${string}`;
   value: string | null;
+}
+
+/** The custom property names a query filters or groups by (the rollups answer registered ones). */
+export function queryProperties(q: StatsQuery): string[] {
+  return [...(q.filter.property ?? []).map((p) => p.name), ...(q.groupBy?.kind === 'property' ? [q.groupBy.name] : [])];
 }
 
 /**
  * Chooses the rollups when they answer the query exactly: whole-hour buckets and range, at most
- * one dimension among the filters and the grouping, and that dimension kept in the rollups.
- * Everything else (custom properties, status classes, cost or latency ranges, two dimensions at
- * once) reads the raw rows, through the indexes of the request log.
+ * one dimension among the filters and the grouping, and that dimension kept in the rollups (a
+ * custom property only when `rolledUp`: registered for every project in scope, property-rollups.ts).
+ * Everything else (other custom properties, status classes, cost or latency ranges, two dimensions
+ * at once) reads the raw rows, through the indexes of the request log.
  */
-export function planRollup(q: StatsQuery): RollupPlan | null {
+export function planRollup(q: StatsQuery, rolledUp: ReadonlySet<string> = new Set()): RollupPlan | null {
   if (q.source === 'raw') return null;
   if (!hourAligned(q.tz, Date.parse(q.from), Date.parse(q.to), q.granularity)) return null;
   const fields = activeFields(q.filter);
@@ -43,13 +49,16 @@ export function planRollup(q: StatsQuery): RollupPlan | null {
   if (fields.length === 1) {
     const field = fields[0]!;
     const f = q.filter as Record<string, unknown>;
+    const prop = q.filter.property;
     if (field === 'status' && /^\d+$/.test(String(f.status))) filterDim = { dim: 'status_code', value: String(f.status) };
+    else if (field === 'property' && prop?.length === 1 && rolledUp.has(prop[0]!.name)) filterDim = { dim: `property:${prop[0]!.name}`, value: prop[0]!.value };
     else if (field in ROLLUP_FILTERS) filterDim = { dim: ROLLUP_FILTERS[field as keyof typeof ROLLUP_FILTERS], value: String(f[field]) };
     else return null;
   }
-  // Sessions and custom properties are high-cardinality: raw rows, through their indexes.
-  if (q.groupBy && (q.groupBy.kind === 'property' || !(ROLLUP_DIMS as readonly string[]).includes(q.groupBy.dim))) return null;
-  if (q.groupBy && filterDim && filterDim.dim !== q.groupBy.dim) return null;
-  if (q.groupBy) return { dim: q.groupBy.dim as RollupDim, value: filterDim?.value ?? null };
+  // Sessions and unregistered custom properties are high-cardinality: raw rows, through their indexes.
+  const groupDim = !q.groupBy ? null : q.groupBy.kind === 'property' ? (rolledUp.has(q.groupBy.name) ? (`property:${q.groupBy.name}` as const) : null) : q.groupBy.dim;
+  if (q.groupBy && (groupDim === null || (!groupDim.startsWith('property:') && !(ROLLUP_DIMS as readonly string[]).includes(groupDim)))) return null;
+  if (groupDim && filterDim && filterDim.dim !== groupDim) return null;
+  if (groupDim) return { dim: groupDim as RollupPlan['dim'], value: filterDim?.value ?? null };
   return filterDim ?? { dim: '', value: null };
 }

@@ -10,7 +10,8 @@ import { rankUsers } from './user-days';
  */
 type Row = Record<string, unknown>;
 const HIST_DIMS = new Set(['', 'model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed']);
-export const hasHist = (dim: string) => HIST_DIMS.has(dim);
+/** Rolled-up custom properties (dim `property:<name>`, migrations/024) keep histograms too. */
+export const hasHist = (dim: string) => HIST_DIMS.has(dim) || dim.startsWith('property:');
 
 const SUMS_SQL = SUM_KEYS.map((k) => `sum(${k}) as ${k}`).join(', ');
 const bucketMs = (q: StatsQuery) => `(extract(epoch from ${localBucketSql('bucket', q.granularity)} at time zone ?) * 1000)::bigint`;
@@ -82,22 +83,23 @@ export async function rollupTotalsAndSeries(db: Knex, q: StatsQuery, plan: Rollu
 
 const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 'total_tokens', errors: 'errors' };
 
-export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {
-  const s = scope(q, plan);
+/** The plan's values by the order measure over the range, the first top + 1 (the raw rows rank alike). */
+export async function rankValues(db: Knex, q: StatsQuery, plan: RollupPlan): Promise<string[]> {
   // End users over days rank from the daily per-user rollups (a 30th of the hourly rows).
-  const ranked =
-    plan.dim === 'user' && plan.value === null
-      ? await rankUsers(db, q, q.top + 1)
-      : ((
-          await db.raw(`select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`, [
-            ...s.args,
-            q.top + 1,
-          ])
-        ).rows as Row[]).map((r) => r.k as string);
+  if (plan.dim === 'user' && plan.value === null) return rankUsers(db, q, q.top + 1);
+  const s = scope(q, plan);
+  const { rows } = await db.raw(`select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`, [...s.args, q.top + 1]);
+  return (rows as Row[]).map((r) => r.k as string);
+}
+
+export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {
+  const ranked = await rankValues(db, q, plan);
   const keys = ranked.slice(0, q.top);
   const { totals, series } = await cells(db, q, plan, { byValue: keys, hist: true });
   const items = keys.map((k) => ({ key: k, cell: totals.get(k) ?? emptyCell(), series: series.get(k) ?? new Map<number, Cell>() }));
-  if (ranked.length <= q.top) return { items, other: null };
+  // Calls without a value for the dimension (no end user, no such property) are "other" too, as in the raw rows.
+  const inItems = items.reduce((n, i) => n + i.cell.sums.requests, 0);
+  if (ranked.length <= q.top && total.totals.sums.requests <= inItems) return { items, other: null };
   // The rest: the whole (dim '' rows) less the top groups, bucket by bucket; histograms too.
   const hist = hasHist(plan.dim);
   const other: Cell = subtract(total.totals, items.map((i) => i.cell), hist);

@@ -9,4 +9,11 @@ export const analyticsSchedules = (): ScheduleDef[] => [
     workflowType: 'analyticsFoldWorkflow',
     runTimeout: '10 minutes',
   },
+  {
+    name: 'analytics-property-keys',
+    note: 'Chooses the custom property keys kept in the hourly rollups (busiest keys with few values; docs/analytics.md)',
+    spec: { intervals: [{ every: '1 hour' }] },
+    workflowType: 'analyticsPropertyKeysWorkflow',
+    runTimeout: '30 minutes',
+  },
 ];

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { percentilesOfHists, type Measures } from './measures';
-import { planRollup, type StatsQuery } from './plan';
-import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries } from './raw';
-import { cellMeasures, hasHist, rollupBreakdown, rollupTotalsAndSeries, type Cell } from './rollup';
+import { planRollup, queryProperties, type StatsQuery } from './plan';
+import { rolledUpProperties } from './property-rollups';
+import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries, rawUniques } from './raw';
+import { cellMeasures, hasHist, rankValues, rollupBreakdown, rollupTotalsAndSeries, type Cell } from './rollup';
 import { rollupUniques } from './uniques';
 import { userHists } from './user-days';
 import { anomalyInputs, anomalySamples } from './anomaly-inputs';
@@ -72,15 +73,22 @@ export function createPgAnalytics(db: Knex): AnalyticsStore {
   };
 }
 
+const HOURLY = { unit: 'hour', step: 1, ms: 3_600_000 } as const;
+
 async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
-  const buckets = await bucketList(db, q);
+  const props = q.source === 'raw' ? [] : queryProperties(q);
+  const [buckets, rolledUp] = await Promise.all([bucketList(db, q), props.length ? rolledUpProperties(db, q.projectIds, props) : undefined]);
   const fill = (series: Map<number, Measures>, empty: Measures): SeriesPoint[] =>
     buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(series.get(b) ?? empty) }));
-  const plan = planRollup(q);
+  const plan = planRollup(q, rolledUp);
   if (!plan) {
-    const main = await rawTotalsAndSeries(db, q);
+    // Finer buckets over whole hours (24 h in 30-minute buckets): the rollups still rank the groups.
+    const rankPlan = q.groupBy ? planRollup({ ...q, granularity: HOURLY }, rolledUp) : null;
+    const ranked = rankPlan && rankPlan.dim !== 'user' ? rankValues(db, q, rankPlan) : Promise.resolve(undefined);
+    const groupBy = q.groupBy;
+    // Side by side: each sorts its rows for percentiles and distinct counts.
+    const [main, bd] = await Promise.all([rawTotalsAndSeries(db, q), groupBy ? ranked.then((r) => rawBreakdown(db, q, groupBy, r)) : null]);
     const empty = emptyMeasures(0);
-    const bd = q.groupBy ? await rawBreakdown(db, q, q.groupBy) : null;
     return {
       source: 'raw',
       totals: main.totals,
@@ -99,9 +107,9 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   for (const [b, c] of main.series) series.set(b, cellMeasures(c, u(b)));
   const empty = { ...emptyMeasures(null), unique_users: uniques ? 0 : null, unique_sessions: uniques?.sessions ? 0 : null };
   const out: StatsAnswer = { source: 'rollup', totals: cellMeasures(main.totals, u('total')), series: fill(series, empty), breakdown: null };
-  if (!q.groupBy || q.groupBy.kind !== 'dim') return out;
+  if (!q.groupBy) return out;
   const bd = await rollupBreakdown(db, q, plan, main);
-  const dim = q.groupBy.dim;
+  const dim = plan.dim;
   // Per-user hourly rows keep no histograms: the daily per-user rollups (and edge calls) give the
   // top users theirs, and "other" is the whole less them, bin by bin.
   const hists = hasHist(dim) ? null : await userHists(db, q, bd.items.map((i) => i.key));
@@ -131,12 +139,8 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
 async function wholeUniques(db: Knex, q: StatsQuery, dim: string): Promise<{ users: Map<number | 'total', number>; sessions: Map<number | 'total', number> | null } | null> {
   if (dim === '') return { users: await rollupUniques(db, q), sessions: null };
   if (dim !== 'user') return null;
-  // One end user or session: its rows are few and indexed; count them raw.
-  const raw = await rawTotalsAndSeries(db, q);
-  const users = new Map<number | 'total', number>([['total', raw.totals.unique_users ?? 0]]);
-  const sessions = new Map<number | 'total', number>([['total', raw.totals.unique_sessions ?? 0]]);
-  for (const [b, m] of raw.series) users.set(b, m.unique_users ?? 0), sessions.set(b, m.unique_sessions ?? 0);
-  return { users, sessions };
+  // One end user: its rows are few and indexed; count them raw (index-only).
+  return rawUniques(db, q);
 }
 
 function emptyMeasures(uniques: number | null): Measures {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { badRequest } from '../http/errors';
 import { localBucketSql, type Granularity } from './buckets';
+import { sortingQuery } from './sort-query';
 
 /**
  * Stats of the trace and span views, from the raw traces/spans tables (no rollups: see
@@ -53,10 +54,11 @@ export function parseMetadataPairs(raw: string[] | undefined) {
 }
 
 type Row = Record<string, unknown>;
-const MEASURES = `count(*) as count, count(*) filter (where err) as errors, coalesce(sum(pt), 0) as prompt_tokens,
+const SUMS = `count(*) as count, count(*) filter (where err) as errors, coalesce(sum(pt), 0) as prompt_tokens,
   coalesce(sum(ct), 0) as completion_tokens, coalesce(sum(tt), 0) as total_tokens, coalesce(sum(cost), 0) as cost_usd,
-  avg(dur) as dur_avg, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by dur) as dur_p,
-  count(distinct uid) as users, count(distinct sid) as sessions`;
+  avg(dur) as dur_avg, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by dur) as dur_p`;
+// Spans carry no user or session: their distinct counts (a sort each per group) are skipped.
+const measures = (view: 'traces' | 'spans') => (view === 'traces' ? `${SUMS}, count(distinct uid) as users, count(distinct sid) as sessions` : SUMS);
 
 function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   const a: Knex.RawBinding[] = [];
@@ -78,16 +80,19 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   const group = q.groupBy ? { span_type: 's.span_type', model: 's.model', name: `${t}.name`, user: 't.user_id', session: 't.session_id' }[q.groupBy] : 'null::text';
   const cols =
     q.view === 'traces'
-      ? `t.status = 'error' as err, a.pt, a.ct, a.tt, a.cost, t.duration_ms as dur, t.user_id as uid, t.session_id as sid`
+      ? `t.status = 'error' as err, a.pt, a.ct, a.tt, a.cost, t.duration_ms as dur, t.user_id collate "C" as uid, t.session_id collate "C" as sid`
       : `s.status = 'error' as err, s.prompt_tokens as pt, s.completion_tokens as ct, s.total_tokens as tt, s.cost_usd as cost, s.duration_ms as dur, null::text as uid, null::text as sid`;
   const from =
     q.view === 'traces'
       ? `traces t left join lateral (select sum(prompt_tokens) pt, sum(completion_tokens) ct, sum(total_tokens) tt, sum(cost_usd) cost
            from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`
       : 'spans s';
-  const bucket = `(extract(epoch from ${localBucketSql(time, q.granularity)} at time zone ?) * 1000)::bigint`;
-  return { sql: `select ${bucket} as b, ${group} as g, ${cols} from ${from} where ${w.join(' and ')}`, args: [q.tz, q.tz, ...a] };
+  // b is the bucket's local start (a timestamp): turning it into epoch ms per row (numeric
+  // arithmetic) cost more than the grouping itself; the outer query converts once per group.
+  // Keys compare as bytes ("C"): the same groups, and locale-aware sorting cost twice as much.
+  return { sql: `select ${localBucketSql(time, q.granularity)} as b, ${group} collate "C" as g, ${cols} from ${from} where ${w.join(' and ')}`, args: [q.tz, ...a] };
 }
+const bucketMs = '(extract(epoch from b at time zone ?) * 1000)::bigint';
 
 export function traceMeasuresOf(r: Row, view: 'traces' | 'spans'): TraceMeasures {
   const count = Number(r.count ?? 0);
@@ -112,18 +117,20 @@ export function traceMeasuresOf(r: Row, view: 'traces' | 'spans'): TraceMeasures
   };
 }
 
-/** Totals, non-empty buckets, and per top group totals and buckets, in one or two scans. */
+/** Totals, non-empty buckets, and per top group totals and buckets: two scans, run side by side. */
 export async function traceStats(db: Knex, q: TraceStatsQuery) {
   const i = inner(q);
-  const { rows } = await db.raw(`select b, grouping(b) as is_total, ${MEASURES} from (${i.sql}) x group by grouping sets ((b), ())`, i.args);
+  const m = measures(q.view);
+  const [rows, g] = await Promise.all([
+    sortingQuery(db, `select ${bucketMs} as b, grouping(b) as is_total, ${m} from (${i.sql}) x group by grouping sets ((b), ())`, [q.tz, ...i.args]),
+    q.groupBy
+      ? sortingQuery(db, `select g, ${bucketMs} as b, grouping(b) as is_total, ${m} from (${i.sql}) x where g is not null group by grouping sets ((g), (g, b))`, [q.tz, ...i.args])
+      : null,
+  ]);
   const totals = traceMeasuresOf((rows as Row[]).find((r) => Number(r.is_total) === 1) ?? {}, q.view);
   const series = new Map<number, TraceMeasures>();
   for (const r of rows as Row[]) if (Number(r.is_total) === 0) series.set(Number(r.b), traceMeasuresOf(r, q.view));
-  if (!q.groupBy) return { totals, series, breakdown: null };
-  const { rows: g } = await db.raw(
-    `select g, b, grouping(b) as is_total, ${MEASURES} from (${i.sql}) x where g is not null group by grouping sets ((g), (g, b))`,
-    i.args,
-  );
+  if (!g) return { totals, series, breakdown: null };
   const groups = new Map<string, { measures?: TraceMeasures; series: Map<number, TraceMeasures> }>();
   for (const r of g as Row[]) {
     const cell = groups.get(r.g as string) ?? { series: new Map<number, TraceMeasures>() };
