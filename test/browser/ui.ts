@@ -59,7 +59,7 @@ async function overflow(page: Page): Promise<string[]> {
 }
 
 /** The shell's toggle when the page has one, else the colour-scheme attribute Mantine's CSS reads. */
-export async function setTheme(page: Page, dark: boolean) {
+async function setTheme(page: Page, dark: boolean) {
   const toggle = page.getByRole('button', { name: 'Dark theme' });
   if (await toggle.count()) {
     // With a drawer or dialog open its overlay covers the header: the click is dispatched to the toggle itself.
@@ -68,4 +68,10 @@ export async function setTheme(page: Page, dark: boolean) {
     await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${dark ? 'dark' : 'light'}')`);
   }
   await page.waitForFunction(`document.documentElement.getAttribute('data-mantine-color-scheme') === '${dark ? 'dark' : 'light'}'`);
+}
+
+/** Closes every toast and waits for them to leave, so a screenshot shows the page under them. */
+export async function dismissToasts(page: Page) {
+  for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
+  await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 5000 });
 }

@@ -13,9 +13,9 @@ export const useDataset = (id: string) =>
 export const useDatasetItems = (id: string, version?: string) =>
   useApiQuery(['datasets', 'items', id, version ?? 'latest'], ({ api, signal }) => unwrap(api.GET('/api/v1/datasets/{id}/items', { params: { path: { id }, query: { limit: 1000, ...(version ? { version } : {}) } }, signal })));
 
-/** The dataset's versions, newest first, with what each changed. */
+/** The dataset's versions, newest first, with what each changed (nothing is fetched without an id). */
 export const useDatasetVersions = (id: string) =>
-  useApiQuery(['datasets', 'versions', id], ({ api, signal }) => unwrap(api.GET('/api/v1/datasets/{id}/versions', { params: { path: { id } }, signal })));
+  useApiQuery(['datasets', 'versions', id], ({ api, signal }) => unwrap(api.GET('/api/v1/datasets/{id}/versions', { params: { path: { id } }, signal })), { enabled: Boolean(id) });
 
 type Json<P extends keyof paths, M extends 'post' | 'patch'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 export type DatasetBody = Json<'/api/v1/datasets', 'post'>;

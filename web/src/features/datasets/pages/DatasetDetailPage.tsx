@@ -6,6 +6,7 @@ import type { Schema } from '../../../api/types';
 import { useCurrent } from '../../../app/current';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { ButtonLink } from '../../../components/Links';
+import { ExportButton } from '../../../components/ExportButton';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -58,6 +59,7 @@ export function DatasetDetailPage() {
   const actions = (
     <>
       {canWrite && d && <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => setDialog({ kind: 'edit' })}>Edit</Button>}
+      <ExportButton resource="dataset_items" filter={{ dataset_id: id, version }} what="the items" />
       <ButtonLink to="/datasets" variant="default" size="xs">All datasets</ButtonLink>
     </>
   );

@@ -23,3 +23,9 @@ export const useSavedFilters = (view: 'stats' | 'requests' | 'traces' | 'session
   useApiQuery(['saved-filters', view], ({ api, projectId, signal }) =>
     unwrap(api.GET('/api/v1/saved-filters', { params: { query: { view, ...(projectId ? { project_id: projectId } : {}) } }, signal })),
   );
+
+/** The newest call, polled every 2 s until there is one: the first-run guide waits for it live. */
+export const useFirstCall = () =>
+  useApiQuery(['requests', 'first'], ({ api, projectId, signal }) =>
+    unwrap(api.GET('/api/v1/requests', { params: { query: { limit: 1, ...(projectId ? { project_id: projectId } : {}) } }, signal })),
+  { refetchInterval: (q) => (q.state.data?.length ? false : 2000) });

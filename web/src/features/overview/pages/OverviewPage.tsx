@@ -44,7 +44,7 @@ export function OverviewPage() {
       }
     >
       <QueryState query={stats} what="the statistics" isEmpty={(d) => d.totals.requests === 0} empty={undefined}>
-        {(d) => (d.totals.requests === 0 ? <FirstRun /> : <Dashboard stats={d} />)}
+        {(d) => (d.totals.requests === 0 ? <FirstRun onDone={() => void stats.refetch()} /> : <Dashboard stats={d} />)}
       </QueryState>
     </Page>
   );

@@ -4,6 +4,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useCallback, useMemo, useState } from 'react';
 import { SelectFilter } from '../../../components/Filters';
 import { ButtonLink } from '../../../components/Links';
+import { ExportButton } from '../../../components/ExportButton';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { VirtualTable } from '../../../components/VirtualTable';
@@ -50,11 +51,12 @@ export function RequestsPage() {
     <Page
       title="Requests"
       description="Every call through the gateway: open one for its conversation, cost and trace (arrows and Enter work)."
-      actions={
+      actions={<>
+        <ExportButton resource="requests" filter={query} what="requests" />
         <CopyButton value={typeof location === 'undefined' ? '' : location.href}>
           {({ copied, copy }) => <Button size="xs" variant="default" leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconLink size={14} aria-hidden />} onClick={copy}>{copied ? 'Link copied' : 'Copy link to this view'}</Button>}
         </CopyButton>
-      }
+      </>}
       filters={
         <>
           <RangeControl range={search.range} from={search.from} to={search.to} onChange={(v) => void setSearch({ search: (s) => clean({ ...s, range: v.range, from: v.from, to: v.to }), replace: true })} />

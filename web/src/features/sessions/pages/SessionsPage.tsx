@@ -1,5 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import type { Schema } from '../../../api/types';
+import { ExportButton } from '../../../components/ExportButton';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { VirtualTable, type Column } from '../../../components/VirtualTable';
@@ -19,7 +20,7 @@ export function SessionsPage() {
   const list = useSessionList();
   const navigate = useNavigate();
   return (
-    <Page title="Sessions" description="Conversations: the calls and traces that share a session id.">
+    <Page title="Sessions" description="Conversations: the calls and traces that share a session id." actions={<ExportButton resource="sessions" filter={{}} what="sessions" />}>
       <QueryState query={list} what="sessions" empty={{ title: 'No sessions yet', description: 'Send x-service-session-id with proxied calls, or session_id with traces, to group them into conversations.' }}>
         {(rows) => <VirtualTable label="Sessions" rows={rows} columns={COLUMNS} rowKey={(s) => s.id} onOpen={(s) => void navigate({ to: '/sessions/$id', params: { id: s.id } })} />}
       </QueryState>

@@ -2,6 +2,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { Schema } from '../../../api/types';
 import { SelectFilter, TextFilter } from '../../../components/Filters';
 import { ButtonLink } from '../../../components/Links';
+import { ExportButton } from '../../../components/ExportButton';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -27,13 +28,15 @@ export function TracesPage() {
   const search = route.useSearch();
   const setSearch = route.useNavigate();
   const navigate = useNavigate();
-  const list = useTraces(clean({ status: search.status, name: search.name }));
+  const filter = clean({ status: search.status, name: search.name });
+  const list = useTraces(filter);
   const set = (patch: Partial<typeof search>) => void setSearch({ search: (s) => clean({ ...s, ...patch }), replace: true });
   const filtered = !!(search.status || search.name);
   return (
     <Page
       title="Traces"
       description="Agent runs and multi-step calls, as span trees with timing, tokens and cost."
+      actions={<ExportButton resource="traces" filter={filter} what="traces" />}
       filters={<>
         <SelectFilter label="Status" value={search.status} options={TRACE_STATUSES} onApply={(v) => set({ status: v })} />
         <TextFilter label="Name" value={search.name} onApply={(v) => set({ name: v })} />

@@ -1,0 +1,164 @@
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { api, seedTenant, type SeededTenant } from '../helpers/auth';
+import { findChromium } from '../helpers/browser-path';
+import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import { DESKTOP, review, SHOTS } from './ui';
+
+interface Experiment { id: string; name: string; status: string; repetitions: number; dataset_version: string; subject: Record<string, unknown>; evaluator_ids: string[]; counts: { pending: number; completed: number; error: number }; scores: { name: string; mean: number | null }[] }
+
+/**
+ * Experiments in a real browser against the real service (API and worker): two experiments
+ * started from the form (a stored prompt version with 2 repetitions at a past dataset version,
+ * and a model with an inline prompt), followed live until done, then compared with the 95 %
+ * intervals the API computes. The model is a fake upstream that answers 4 of 6 questions right
+ * under the stored prompt and all of them under the inline one.
+ */
+describe('experiments in a browser', () => {
+  let app: TestApp;
+  let upstream: FakeUpstream;
+  let browser: Browser;
+  let page: Page;
+  let t: SeededTenant;
+  let dataset = '';
+  let firstVersion = '';
+  let evaluator = '';
+  const errors: string[] = [];
+
+  const as = () => ({ token: t.admin.token, orgId: t.orgId });
+  const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
+  const experiments = async () => (await get('/api/v1/experiments')) as Experiment[];
+  const check = async (name: string) => {
+    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
+    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
+    await page.evaluate('window.scrollTo(0, 0)');
+    expect(await review(page, name)).toEqual([]);
+  };
+
+  beforeAll(async () => {
+    const exe = findChromium();
+    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
+    upstream = await startFakeUpstream();
+    upstream.handle(async (req, res) => {
+      const text = JSON.stringify(req.json?.messages ?? []);
+      const q = /q-(\d+)/.exec(text)?.[1] ?? '';
+      await new Promise((r) => setTimeout(r, 150)); // slow enough to watch the progress move
+      const content = text.includes('Briefly') || Number(q) < 4 ? `answer q-${q}` : 'no idea';
+      sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
+    });
+    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
+    t = await seedTenant(app);
+    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
+    await api(app, 'POST', '/api/v1/prompts', { ...as(), body: { project_id: t.projectId, name: 'qa', version: { template: [{ role: 'user', content: 'Answer: {{question}}' }], model: 'gpt-4o-mini' } } });
+    dataset = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })).body.data.id;
+    const items = Array.from({ length: 6 }, (_, i) => ({ id: `i${i}`, input: { question: `q-${i}` }, expected_output: `answer q-${i}` }));
+    await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items } });
+    firstVersion = (await get(`/api/v1/datasets/${dataset}/versions`))[0].version;
+    // A later version with a seventh item: the first experiment runs on the version before it.
+    await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items: [{ id: 'i6', input: { question: 'q-6' }, expected_output: 'answer q-6' }] } });
+    evaluator = (await api(app, 'POST', '/api/v1/evaluators', { ...as(), body: { project_id: t.projectId, name: 'exact', type: 'exact_match', config: { expected_path: '$.expected' } } })).body.data.id;
+    await mkdir(SHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: DESKTOP });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
+    await page.waitForSelector('main h1');
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await upstream?.close();
+    await app?.stop();
+  });
+
+  it('starts an experiment on a prompt version at a past dataset version, and follows it live', async () => {
+    await page.goto(`${app.url}/experiments`);
+    await page.getByText('No experiments yet').waitFor();
+    await page.getByRole('button', { name: 'New experiment' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Start experiment' }).click();
+    await dialog.getByText('Name the experiment').waitFor(); // nothing is sent half-filled
+    await dialog.getByText('Choose a dataset').waitFor();
+    await dialog.getByLabel('Name').fill('qa v1');
+    await dialog.getByLabel('Dataset').selectOption(dataset);
+    await dialog.getByLabel('Version', { exact: true }).selectOption(firstVersion);
+    await dialog.getByLabel('Prompt', { exact: true }).selectOption('qa');
+    await dialog.getByLabel('Prompt version', { exact: true }).selectOption('1');
+    await dialog.getByLabel('exact (exact match)').check();
+    await dialog.getByLabel('Repetitions').fill('2');
+    await check('experiment-start');
+    await dialog.getByRole('button', { name: 'Start experiment' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('experiment-qa v1');
+    await row.getByText('running').waitFor(); // live: the row shows the run going …
+    await row.getByText('completed').waitFor({ timeout: 60_000 }); // … and finishing, with no reload
+    await row.getByText('12 / 12 runs').waitFor();
+    const [x] = await experiments();
+    expect(x).toMatchObject({ name: 'qa v1', status: 'completed', repetitions: 2, dataset_version: firstVersion, evaluator_ids: [evaluator], counts: { completed: 12, error: 0, pending: 0 } });
+    expect(x!.subject).toMatchObject({ kind: 'prompt', provider: 'openai' });
+    expect(x!.scores).toEqual([expect.objectContaining({ name: 'exact', mean: expect.closeTo(4 / 6, 5) })]);
+    await row.getByText(/exact 0\.667/).waitFor();
+  }, 90_000);
+
+  it('starts one on a model with an inline prompt, and compares both with their intervals', async () => {
+    await page.getByRole('button', { name: 'New experiment' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('briefly');
+    await dialog.getByLabel('Dataset').selectOption(dataset);
+    await dialog.getByText('A model').click();
+    await dialog.getByLabel('Prompt', { exact: true }).fill('Briefly: {{question}}');
+    await dialog.getByRole('textbox', { name: 'Model' }).fill('gpt-4o-mini');
+    await dialog.getByLabel('exact (exact match)').check();
+    await dialog.getByRole('button', { name: 'Start experiment' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('experiment-briefly').getByText('completed').waitFor({ timeout: 60_000 });
+    const all = await experiments();
+    const b = all.find((e) => e.name === 'briefly')!;
+    const a = all.find((e) => e.name === 'qa v1')!;
+    expect(b).toMatchObject({ status: 'completed', repetitions: 1, counts: { completed: 7 }, subject: expect.objectContaining({ template: 'Briefly: {{question}}', model: 'gpt-4o-mini' }) });
+    expect(b.dataset_version > firstVersion).toBe(true); // the latest version, with the seventh item
+
+    await page.getByTestId('experiment-qa v1').getByRole('checkbox').check();
+    await page.getByTestId('experiment-briefly').getByRole('checkbox').check();
+    const table = page.getByRole('region', { name: 'Aggregates' });
+    await table.waitFor();
+    const cmp = await get(`/api/v1/experiments/compare?ids=${a.id},${b.id}`);
+    const r3 = (v: number) => String(Math.round(v * 1000) / 1000);
+    const [sa, sb] = cmp.experiments.map((e: { aggregate: { scores: { mean: number; ci_low: number; ci_high: number }[] } }) => e.aggregate.scores[0]);
+    expect(sa.ci_low).toBeLessThan(sa.mean); // 4 of 6 right: a real interval
+    const cells = table.getByTestId('score-exact');
+    expect(await cells.nth(0).locator('p').first().textContent()).toBe(`${r3(sa.mean)} [${r3(sa.ci_low)}, ${r3(sa.ci_high)}]`);
+    expect(await cells.nth(1).locator('p').first().textContent()).toBe(`${r3(sb.mean)} [${r3(sb.ci_low)}, ${r3(sb.ci_high)}]`);
+    expect(await cells.nth(1).textContent()).toContain(`+${r3(sb.mean - sa.mean)}`);
+    await page.getByText('0 regressed items').waitFor();
+    await check('experiments-compare');
+  }, 90_000);
+
+  it('starts a prompt experiment over two prompt versions, and shows the winner and the grid', async () => {
+    const prompt = ((await get('/api/v1/prompts')) as { id: string; name: string }[]).find((p) => p.name === 'qa')!;
+    await api(app, 'POST', `/api/v1/prompts/${prompt.id}/versions`, { ...as(), body: { template: [{ role: 'user', content: 'Briefly: {{question}}' }], model: 'gpt-4o-mini' } });
+    await page.reload();
+    await page.getByRole('button', { name: 'New prompt experiment' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('qa v1 vs v2');
+    await dialog.getByLabel('Dataset').selectOption(dataset);
+    await dialog.getByLabel('qa v1').check();
+    await dialog.getByRole('button', { name: 'Start prompt experiment' }).click();
+    await dialog.getByText('Choose 2 to 8 prompt versions').waitFor(); // one version is not a comparison
+    await dialog.getByLabel('qa v2').check();
+    await dialog.getByLabel('exact (exact match)').check();
+    await dialog.getByRole('button', { name: 'Start prompt experiment' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('prompt-experiment-qa v1 vs v2');
+    await card.getByTestId('winner').waitFor({ timeout: 60_000 }); // followed live to its end
+    const [g] = (await get('/api/v1/prompt-experiments')) as { status: string; variants: { label: string; experiment_id: string }[]; winners: { name: string; label: string; mean: number }[]; rows: unknown[] }[];
+    expect(g!.variants.map((v) => v.label)).toEqual(['qa v1', 'qa v2']);
+    expect(g!.winners).toEqual([expect.objectContaining({ name: 'exact', label: 'qa v2', mean: 1 })]);
+    expect(g!.rows).toHaveLength(7);
+    expect(await card.getByTestId('winner').textContent()).toBe('exact: qa v2 wins (1)');
+    await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).getByText('no idea').first().waitFor(); // v1's wrong answers, cell by cell
+    await card.getByText('completed').first().waitFor();
+    await check('prompt-experiment');
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
