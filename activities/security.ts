@@ -3,7 +3,7 @@ import { scanBatch } from '../src/security/scan';
 import type { ActivityDeps } from './deps';
 
 /** Queue rows (writer batches of up to 500 bodies each) per activity: a few seconds of scanning at most (bench:security). */
-export const SCAN_BATCHES = 4;
+const SCAN_BATCHES = 4;
 
 /** Side effects of the security scan workflow; the detector (and its loaded rule corpus) is built once per worker. */
 export function securityActivities({ db, keyring }: ActivityDeps) {

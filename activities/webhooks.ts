@@ -35,10 +35,10 @@ export interface AttemptInput {
 /** An attempt failed at once by the webhook's open circuit: counted, nothing sent. */
 const CIRCUIT_OPEN: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: CIRCUIT_OPEN_ERROR };
 
-export const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
+const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
 
 /** The record after an attempt: delivered, failed with next_retry_at, or dead-lettered after the last attempt. */
-export function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFields {
+function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFields {
   const endedAt = new Date(Date.parse(input.attemptedAt) + o.durationMs);
   const common = {
     attempt_count: input.attempt,

@@ -24,7 +24,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -70,7 +70,7 @@ process.on('disconnect', () => process.exit(0));
 function cpuOf(pid: number | undefined): number {
   if (!pid) return 0;
   try {
-    const f = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
     return (Number(parts[11]) + Number(parts[12])) / 100;
   } catch {
@@ -79,12 +79,11 @@ function cpuOf(pid: number | undefined): number {
 }
 /** CPU seconds used by all postgres processes (the server forks one per connection). */
 function cpuOfPostgres(): number {
-  const fs = require('node:fs');
   let total = 0;
-  for (const d of fs.readdirSync('/proc')) {
+  for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuOf(Number(d));
+      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuOf(Number(d));
     } catch {
       // gone
     }
@@ -97,7 +96,7 @@ function cpuOfPids(pids: Iterable<number>): Map<number, number> {
 }
 /** Whole-machine busy CPU seconds (all processes, including other people's). */
 function cpuOfMachine(): number {
-  const line = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
   return (line[0] + line[1] + line[2] + line[5] + line[6] + line[7]) / 100;
 }
 

@@ -8,6 +8,7 @@ import { dashboard, sharePage } from './web/static';
 /**
  * The api: every route contract of every feature (src/routes.ts), mounted in one place. Routes that
  * read the raw body (proxy, OTLP, ingest) are mounted before the JSON parser; the rest get parsed JSON.
+ * @public loaded lazily by src/runtime.ts (api roles only)
  */
 export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   const app = express();

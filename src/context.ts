@@ -15,6 +15,7 @@ import type { Temporal } from './temporal/client';
  * member to this interface beside the service's code (TypeScript declaration merging,
  * `declare module '../context'`), so the kernel names no feature. Today: `webhookHttp`
  * (src/webhooks/service.ts) and `exportStore` (src/exports/storage.ts).
+ * @public merged into by features (an import the dead-code check cannot see)
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
 export interface FeatureServices {}

@@ -17,6 +17,7 @@ export interface Services {
   analytics: AnalyticsStore;
 }
 
+/** @public loaded lazily by src/runtime.ts (api roles only) */
 export function buildServices(ctx: AppContext): Services {
   const folder = createRollupFolder(ctx.db, ctx.logger.child({ component: 'rollup-fold' }));
   // Registered first, so it runs after the proxy has drained its last batch.

@@ -4,7 +4,7 @@ import type { SecurityActivities } from '../activities/security';
 const { scanSecurityBatch } = proxyActivities<SecurityActivities>({ startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } });
 
 /** Batches per run at most: a backlog is worked off over the next runs, each history stays short. */
-export const MAX_BATCHES = 40;
+const MAX_BATCHES = 40;
 
 /** Drains the security scan queue (the `security-scan` schedule, every minute), one batch per activity. */
 export async function securityScanWorkflow(): Promise<{ batches: number; scanned: number; detections: number; created: number }> {

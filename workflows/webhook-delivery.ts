@@ -18,7 +18,7 @@ import { deliveryStatusTracker } from './delivery-status';
  * Deterministic: workflow time only (passed to the activities as data), no I/O.
  */
 
-export type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/webhooks/workflow-types';
+export type {  WebhookDeliveryResult } from '../src/webhooks/workflow-types';
 
 // Each attempt is a local activity: it runs inside the workflow task that decided to make it, so
 // the usual success path (start → attempt → done) is one workflow task and a marker in history

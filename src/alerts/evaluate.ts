@@ -22,7 +22,7 @@ export interface EvalDeps {
 const MIN = 60_000;
 const LEVEL_RANK: Record<Level, number> = { alert: 3, warning: 2, no_data: 1, ok: 0 };
 
-export function windowOf(windowMinutes: number, now: Date) {
+function windowOf(windowMinutes: number, now: Date) {
   const to = Math.floor(now.getTime() / MIN) * MIN;
   return { from: new Date(to - windowMinutes * MIN).toISOString(), to: new Date(to).toISOString() };
 }
@@ -122,7 +122,7 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
  * window_minutes} plus documented extras inside it, and `organization`, whose `name` the
  * dispatcher fills in when it builds the delivery (src/events/queries.ts).
  */
-export function alertPayload(rule: q.RuleRow, o: Observation, eventId: string, at: Date) {
+function alertPayload(rule: q.RuleRow, o: Observation, eventId: string, at: Date) {
   return {
     alert: {
       id: rule.id,

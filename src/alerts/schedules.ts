@@ -15,11 +15,11 @@ import * as q from './queries';
  * - paused exactly when the rule is inactive.
  * The rule row is the truth; the reconcile makes Temporal match it (worker start and every 5 minutes).
  */
-export const ALERT_WORKFLOW = 'alertEvaluationWorkflow';
-export const ruleScheduleName = (ruleId: string) => `alert-rule-${ruleId}`;
+const ALERT_WORKFLOW = 'alertEvaluationWorkflow';
+const ruleScheduleName = (ruleId: string) => `alert-rule-${ruleId}`;
 export const ruleScheduleId = (taskQueue: string, ruleId: string) => scheduleId(taskQueue, ruleScheduleName(ruleId));
 export const intervalMinutes = (windowMinutes: number) => Math.min(15, Math.max(1, Math.ceil(windowMinutes / 12)));
-export const CATCHUP_WINDOW = '1 minute';
+const CATCHUP_WINDOW = '1 minute';
 
 type RuleLike = Pick<q.RuleRow, 'id' | 'name' | 'window_minutes' | 'is_active' | 'org_id'>;
 

@@ -7,7 +7,7 @@ import { ALERT_TYPES, measureSources } from './sources';
 
 /** Request and response contracts of /api/v1/alerts (docs/alerts.md). */
 
-export { alertFilterSchema, NON_REQUEST_FILTER_KEYS, type AlertFilter } from './filter-schema';
+export {  NON_REQUEST_FILTER_KEYS, type AlertFilter } from './filter-schema';
 
 const GROUP_BY = /^(model|provider|user|api_key|prompt_version|status_code|property:[A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
 const groupBy = z.string().regex(GROUP_BY, 'one of model, provider, user, api_key, prompt_version, status_code, or property:<name>');

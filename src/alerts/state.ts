@@ -10,9 +10,9 @@ import type { Observation } from './sources';
  * `cooldown_minutes` (> 0) have passed since the last notification; a group that resolved and
  * breaches again notifies again.
  */
-export type Operator = 'gt' | 'gte' | 'lt' | 'lte';
-export type StateName = 'ok' | 'warning' | 'triggered' | 'resolved';
-export type EventKind = 'triggered' | 'warning' | 'resolved' | 'no_data';
+type Operator = 'gt' | 'gte' | 'lt' | 'lte';
+type StateName = 'ok' | 'warning' | 'triggered' | 'resolved';
+type EventKind = 'triggered' | 'warning' | 'resolved' | 'no_data';
 export type Level = 'ok' | 'warning' | 'alert' | 'no_data';
 
 export interface RuleLimits {
@@ -32,7 +32,7 @@ export interface GroupState {
   last_notified_at: Date | null;
 }
 
-export const breaches = (op: Operator, value: number, limit: number): boolean =>
+const breaches = (op: Operator, value: number, limit: number): boolean =>
   op === 'gt' ? value > limit : op === 'gte' ? value >= limit : op === 'lt' ? value < limit : value <= limit;
 
 /** How an observation stands against the rule; `guarded` sources need min_requests calls for a value. */
@@ -76,8 +76,8 @@ export function transition(rule: RuleLimits, prev: GroupState | undefined, level
     else if (cur.state !== 'warning') events.push('warning');
     state = 'warning';
   } else if (eff === 'ok') {
-    if (cur.state === 'triggered') (state = 'resolved'), events.push('resolved');
-    else if (cur.state === 'warning') (state = 'ok'), events.push('resolved');
+    if (cur.state === 'triggered') { state = 'resolved'; events.push('resolved'); }
+    else if (cur.state === 'warning') { state = 'ok'; events.push('resolved'); }
   }
   const next: GroupState = {
     state,

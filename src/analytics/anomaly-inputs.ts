@@ -33,7 +33,7 @@ export interface AnomalyInputs {
 }
 
 /** The busiest end users of the window that are judged (each costs a baseline read). */
-export const MAX_USERS = 50;
+const MAX_USERS = 50;
 const DIM: Record<string, AnomalyDimension> = { '': 'project', model: 'model', user: 'user' };
 
 export async function anomalyInputs(db: Knex, projectId: string, windowStart: string, windowEnd: string, baselineStart: string): Promise<AnomalyInputs> {

@@ -5,7 +5,7 @@ import { badRequest } from '../http/errors';
  * local midnight (23 or 25 hours long across a DST change), a week on Monday, a month on the 1st;
  * minute and hour buckets are wall-clock multiples from local midnight.
  */
-export type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month';
+type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month';
 export interface Granularity {
   unit: Unit;
   step: number;
@@ -31,7 +31,7 @@ const LADDER: Granularity[] = [
   { unit: 'month', step: 1, ms: 30 * D },
 ];
 export const GRANULARITIES = ['auto', 'minute', 'hour', 'day', 'week', 'month'] as const;
-export const MAX_BUCKETS = 2_000;
+const MAX_BUCKETS = 2_000;
 const AUTO_BUCKETS = 50;
 
 export function resolveGranularity(g: (typeof GRANULARITIES)[number], fromMs: number, toMs: number): Granularity {
@@ -54,7 +54,7 @@ export function checkTimeZone(tz: string): string {
 }
 
 /** Offset of `tz` from UTC in minutes at an instant. */
-export function offsetMinutes(tz: string, at: number): number {
+function offsetMinutes(tz: string, at: number): number {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(at);
   const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'));
@@ -78,4 +78,3 @@ export function localBucketSql(expr: string, g: Granularity): string {
   return `date_trunc('${g.unit}', ${expr} at time zone ?)`;
 }
 
-export const stepSql = (g: Granularity) => `interval '${g.step} ${g.unit}'`;

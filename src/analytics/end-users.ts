@@ -7,7 +7,7 @@ import { windowStartSql } from '../rate-limits/queries';
  * the request log; top models, sessions and the current rate-limit window are joined per page.
  */
 export const USER_SORTS = ['cost_usd', 'requests', 'total_tokens', 'errors', 'error_rate', 'last_seen', 'first_seen', 'user_id'] as const;
-export type UserSort = (typeof USER_SORTS)[number];
+type UserSort = (typeof USER_SORTS)[number];
 
 const SORT_SQL: Record<UserSort, string> = {
   cost_usd: 'u.cost_usd',
@@ -55,8 +55,8 @@ export async function listEndUsers(db: Knex, q: UserListQuery) {
   const dir = q.order === 'asc' ? '>' : '<';
   const w = ['u.project_id = any(?::uuid[])'];
   const a: Knex.RawBinding[] = [q.projectIds];
-  if (q.search) w.push("u.user_id ilike ? escape '\\'"), a.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  if (q.after) w.push(`(${key}, u.project_id, u.user_id) ${dir} (?::${CAST[q.sort]}, ?::uuid, ?)`), a.push(...q.after);
+  if (q.search) { w.push("u.user_id ilike ? escape '\\'"); a.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`); }
+  if (q.after) { w.push(`(${key}, u.project_id, u.user_id) ${dir} (?::${CAST[q.sort]}, ?::uuid, ?)`); a.push(...q.after); }
   const { rows } = await db.raw(
     `select ${USER_COLUMNS}, (${key})::text as sort_key from end_users u
       where ${w.join(' and ')}

@@ -29,7 +29,7 @@ export async function markPending(trx: Knex.Transaction, rows: readonly RequestR
 }
 
 /** Folds up to `limit` pending batches; returns how many. Concurrent folds take disjoint batches. */
-export async function foldPending(db: Knex, limit = 100): Promise<number> {
+async function foldPending(db: Knex, limit = 100): Promise<number> {
   const { rows } = await db.raw<{ rows: { n: number }[] }>('select fold_rollups(?) as n', [limit]);
   return rows[0]!.n;
 }
@@ -65,7 +65,7 @@ export function createRollupFolder(db: Knex, logger: Logger, delayMs = 3000): Ro
       timer.unref?.();
     },
     async drain() {
-      if (timer) clearTimeout(timer), run();
+      if (timer) { clearTimeout(timer); run(); }
       await running;
     },
   };

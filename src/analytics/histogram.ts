@@ -9,16 +9,15 @@ const GAMMA = 1.03;
 const LOG_GAMMA = Math.log(GAMMA);
 /** One hour: larger values share the last bin (a call that long is an outlier whatever its length). */
 const MAX_MS = 3_600_000;
-export const HIST_BINS = binOf(MAX_MS) + 1;
 
-export function binOf(ms: number): number {
+function binOf(ms: number): number {
   const v = Math.max(0, Math.min(Math.round(ms), MAX_MS));
   if (v < EXACT) return v;
   return EXACT + Math.ceil(Math.log(v / EXACT) / LOG_GAMMA - 1e-9);
 }
 
 /** The value a bin stands for: itself below EXACT, else the point of least relative error in (lower, upper]. */
-export function binValue(bin: number): number {
+function binValue(bin: number): number {
   if (bin < EXACT) return bin;
   const upper = EXACT * GAMMA ** (bin - EXACT);
   const lower = upper / GAMMA;

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  * the last day whose values are few, and drops a registered key once it holds too many values.
  * Registering adds the key's rollups for every row already logged (SQL: register_property_rollups).
  */
-export interface PropertyKeyPolicy {
+interface PropertyKeyPolicy {
   /** The window whose calls are counted (ms before `now`). */
   windowMs: number;
   /** A key is rolled up while its values in the window are at most this many. */
@@ -15,7 +15,7 @@ export interface PropertyKeyPolicy {
   /** At most this many keys per project (the busiest by calls). */
   maxKeys: number;
 }
-export const DEFAULT_PROPERTY_KEY_POLICY: PropertyKeyPolicy = { windowMs: 86_400_000, maxValues: 200, maxKeys: 10 };
+const DEFAULT_PROPERTY_KEY_POLICY: PropertyKeyPolicy = { windowMs: 86_400_000, maxValues: 200, maxKeys: 10 };
 
 export interface PropertyKeyChanges {
   registered: { projectId: string; names: string[] }[];
@@ -50,8 +50,8 @@ export async function refreshPropertyRollups(db: Knex, now = Date.now(), policy 
       .sort((a, b) => b.calls - a.calls || (a.name < b.name ? -1 : 1))
       .slice(0, Math.max(0, policy.maxKeys - kept))
       .map((k) => k.name);
-    if (drop.length) await db.raw('select unregister_property_rollups(?, ?::text[])', [projectId, drop]), out.dropped.push({ projectId, names: drop });
-    if (add.length) await db.raw('select register_property_rollups(?, ?::text[])', [projectId, add]), out.registered.push({ projectId, names: add });
+    if (drop.length) { await db.raw('select unregister_property_rollups(?, ?::text[])', [projectId, drop]); out.dropped.push({ projectId, names: drop }); }
+    if (add.length) { await db.raw('select register_property_rollups(?, ?::text[])', [projectId, add]); out.registered.push({ projectId, names: add }); }
   }
   return out;
 }

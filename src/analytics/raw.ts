@@ -37,7 +37,7 @@ export const measuresOf = (row: Row): Measures =>
   );
 
 /** SQL of a group's key over `requests r`. */
-export function groupKeySql(g: GroupBy): { sql: string; args: string[] } {
+function groupKeySql(g: GroupBy): { sql: string; args: string[] } {
   if (g.kind === 'property') return { sql: 'r.properties ->> ?', args: [g.name] };
   const col: Record<string, string> = {
     model: 'r.model', provider: 'r.provider', user: 'r.user_id', session: 'r.session_id',
@@ -87,7 +87,7 @@ export async function rawUniques(db: Knex, q: StatsQuery) {
   const sessions = new Map<number | 'total', number>();
   for (const r of rows as Row[]) {
     const b = Number(r.is_total) === 1 ? 'total' : Number(r.b);
-    users.set(b, Number(r.users)), sessions.set(b, Number(r.sessions));
+    users.set(b, Number(r.users)); sessions.set(b, Number(r.sessions));
   }
   return { users, sessions };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
-import { addSums, LATENCY_PS, mergeHist, noPercentiles, percentilesOfHists, SUM_KEYS, sumsOf, toMeasures, TTFT_PS, zeroSums, type Measures, type Sums } from './measures';
+import { addSums, mergeHist, noPercentiles, percentilesOfHists, SUM_KEYS, sumsOf, toMeasures, zeroSums, type Measures, type Sums } from './measures';
 import type { RollupPlan, StatsQuery } from './plan';
 import { rankUsers } from './user-days';
 
@@ -19,8 +19,8 @@ const bucketMs = (q: StatsQuery) => `(extract(epoch from ${localBucketSql('bucke
 function scope(q: StatsQuery, plan: RollupPlan, values?: string[]): { sql: string; args: Knex.RawBinding[] } {
   const w = ['project_id = any(?::uuid[])', 'dim = ?', 'bucket >= ?', 'bucket < ?'];
   const a: Knex.RawBinding[] = [q.projectIds, plan.dim, q.from, q.to];
-  if (plan.value !== null) w.push('value = ?'), a.push(plan.value);
-  if (values) w.push('value = any(?::text[])'), a.push(values);
+  if (plan.value !== null) { w.push('value = ?'); a.push(plan.value); }
+  if (values) { w.push('value = any(?::text[])'); a.push(values); }
   return { sql: w.join(' and '), args: a };
 }
 
@@ -121,4 +121,4 @@ function subtract(whole: Cell, parts: Cell[], hist: boolean): Cell {
   return { sums, latency: minus(whole.latency, parts.map((p) => p.latency)), ttft: minus(whole.ttft, parts.map((p) => p.ttft)) };
 }
 
-export { LATENCY_PS, TTFT_PS };
+;

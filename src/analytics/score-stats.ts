@@ -46,7 +46,7 @@ type Groups = Map<string | null, { measures: ScoreMeasures; series: Map<number, 
 async function scan(db: Knex, q: ScoreStatsQuery): Promise<Groups> {
   const w = ['project_id = any(?::uuid[])', 'created_at >= ?', 'created_at < ?'];
   const args: Knex.RawBinding[] = [q.projectIds, q.from, q.to];
-  if (q.name) w.push('name = ?'), args.push(q.name);
+  if (q.name) { w.push('name = ?'); args.push(q.name); }
   const g = q.groupBy ?? 'null::text';
   const bucket = `(extract(epoch from ${localBucketSql('created_at', q.granularity)} at time zone ?) * 1000)::bigint`;
   // Label counts per (group, bucket) cell, then the measures with the labels folded into one object.

@@ -18,7 +18,7 @@ import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
  * so a columnar store (ClickHouse) can replace PostgreSQL for them without touching the routes
  * (docs/analytics.md says what such an implementation needs).
  */
-export interface SeriesPoint extends Measures {
+interface SeriesPoint extends Measures {
   bucket: string;
 }
 export interface StatsAnswer {

@@ -68,15 +68,15 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   w.push(`${t}.project_id = any(?::uuid[])`, `${time} >= ?`, `${time} < ?`);
   a.push(q.projectIds, q.from, q.to);
   if (q.view === 'traces') {
-    if (q.userId) w.push('t.user_id = ?'), a.push(q.userId);
-    if (q.sessionId) w.push('t.session_id = ?'), a.push(q.sessionId);
-    if (q.name) w.push('t.name = ?'), a.push(q.name);
+    if (q.userId) { w.push('t.user_id = ?'); a.push(q.userId); }
+    if (q.sessionId) { w.push('t.session_id = ?'); a.push(q.sessionId); }
+    if (q.name) { w.push('t.name = ?'); a.push(q.name); }
   } else {
-    if (q.name) w.push('s.name = ?'), a.push(q.name);
-    if (q.model) w.push('s.model = ?'), a.push(q.model);
-    if (q.spanType) w.push('s.span_type = ?'), a.push(q.spanType);
+    if (q.name) { w.push('s.name = ?'); a.push(q.name); }
+    if (q.model) { w.push('s.model = ?'); a.push(q.model); }
+    if (q.spanType) { w.push('s.span_type = ?'); a.push(q.spanType); }
   }
-  for (const m of q.metadata) w.push(`${t}.metadata @> ?::jsonb`), a.push(JSON.stringify({ [m.key]: m.value }));
+  for (const m of q.metadata) { w.push(`${t}.metadata @> ?::jsonb`); a.push(JSON.stringify({ [m.key]: m.value })); }
   const group = q.groupBy ? { span_type: 's.span_type', model: 's.model', name: `${t}.name`, user: 't.user_id', session: 't.session_id' }[q.groupBy] : 'null::text';
   const cols =
     q.view === 'traces'

@@ -18,7 +18,7 @@ interface Split {
   edges: [string, string][];
 }
 
-export function splitDays(q: StatsQuery): Split {
+function splitDays(q: StatsQuery): Split {
   const from = Date.parse(q.from);
   const to = Date.parse(q.to);
   const d0 = Math.ceil(from / D) * D;
@@ -70,7 +70,7 @@ export async function userHists(db: Knex, q: StatsQuery, keys: string[]): Promis
           [q.projectIds, keys, ...s.days],
         )
         .then(({ rows }) => {
-          for (const r of rows) merge(of(r.k).latency, r.latency_hist), merge(of(r.k).ttft, r.ttft_hist);
+          for (const r of rows) { merge(of(r.k).latency, r.latency_hist); merge(of(r.k).ttft, r.ttft_hist); }
         }),
     );
   }

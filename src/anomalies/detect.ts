@@ -12,9 +12,9 @@ import { activeProjects, resolveQuiet, upsertAnomaly } from './queries';
  */
 const H = 3_600_000;
 const D = 24 * H;
-export const WINDOW_MS = H;
-export const BASELINE_DAYS = 7;
-export const QUIET_MS = H;
+const WINDOW_MS = H;
+const BASELINE_DAYS = 7;
+const QUIET_MS = H;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

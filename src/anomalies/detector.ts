@@ -9,16 +9,15 @@
 export const MEASURES = ['cost', 'requests', 'error_rate', 'latency_p95', 'tokens_per_request'] as const;
 export type Measure = (typeof MEASURES)[number];
 export const DIMENSIONS = ['project', 'model', 'user'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
 
 /** A score at or above this is an anomaly (about 5 standard deviations of the baseline). */
-export const SCORE_THRESHOLD = 5;
+const SCORE_THRESHOLD = 5;
 /** Baseline hours with traffic needed before a measure is judged at all. */
 export const MIN_BASELINE_HOURS = 24;
 /** Calls needed in the window for rates, percentiles and per-call averages. */
-export const MIN_WINDOW_REQUESTS = 20;
+const MIN_WINDOW_REQUESTS = 20;
 /** Same-hour-of-day points (of 7) with traffic needed to compare with that hour only. */
-export const MIN_SEASONAL_POINTS = 5;
+const MIN_SEASONAL_POINTS = 5;
 
 interface Rule {
   /** Which ways count: a drop in errors or latency is good news. */
@@ -28,7 +27,7 @@ interface Rule {
   /** Whether the window needs MIN_WINDOW_REQUESTS calls (ratios and percentiles do). */
   needsCalls: boolean;
 }
-export const RULES: Record<Measure, Rule> = {
+const RULES: Record<Measure, Rule> = {
   requests: { directions: ['up', 'down'], floor: 5, needsCalls: false },
   cost: { directions: ['up'], floor: 0.01, needsCalls: false },
   error_rate: { directions: ['up'], floor: 0.02, needsCalls: true },

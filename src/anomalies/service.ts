@@ -10,7 +10,7 @@ import type { ListAnomaliesParams } from './schemas';
 const cursor = cursorCodec('ts', 'uuid');
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
 
-export function toView(r: Record<string, unknown>) {
+function toView(r: Record<string, unknown>) {
   const b = r.baseline as { points: number; seasonal: boolean; from: string; to: string };
   return {
     id: r.id as string,

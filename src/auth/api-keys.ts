@@ -8,8 +8,8 @@ import { apiKeyByHash, touchApiKey } from './queries';
  * read-only). 43 base62 characters carry ~256 bits, so a single SHA-256 is the right hash: lookups
  * are one indexed equality on `key_hash`, never a scan, and the plaintext is never stored.
  */
-export const API_KEY_PREFIX = 'sl_live_';
-export const PUBLIC_KEY_PREFIX = 'sl_live_pub_';
+const API_KEY_PREFIX = 'sl_live_';
+const PUBLIC_KEY_PREFIX = 'sl_live_pub_';
 const SECRET_LENGTH = 43;
 const KEY_FORMAT = /^sl_live_(pub_)?[0-9A-Za-z]{43}$/;
 

@@ -21,8 +21,6 @@ export function parseMasterKey(value: string, name = 'MASTER_KEY'): Buffer {
   return buf;
 }
 
-export const DEV_MASTER_KEY_FILE = path.join('.data', 'master.key');
-
 /**
  * Builds the keyring from MASTER_KEY (+ MASTER_KEY_ID, MASTER_KEYS_OLD). Production roles must set
  * MASTER_KEY; with `{role:'dev'}` a random key is created once and kept in `.data/master.key`, so
@@ -83,7 +81,7 @@ export function encryptSecret(ring: Keyring, plaintext: string, aad: string): { 
   return { ciphertext: `${VERSION}.${blob}`, keyId: ring.currentId };
 }
 
-export class DecryptionError extends Error {}
+class DecryptionError extends Error {}
 
 export function decryptSecret(ring: Keyring, ciphertext: string, keyId: string, aad: string): string {
   const key = ring.keys.get(keyId);

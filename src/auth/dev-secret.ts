@@ -7,7 +7,7 @@ import path from 'node:path';
  * `<dataDir>/jwt-secret` (mode 0600), read by `npm run dev` and `npm run token`. Nothing published
  * in the repository can mint a token this server accepts.
  */
-export const DEV_JWT_SECRET_FILE = 'jwt-secret';
+const DEV_JWT_SECRET_FILE = 'jwt-secret';
 
 export function devJwtSecret(dataDir: string): string {
   const file = path.join(dataDir, DEV_JWT_SECRET_FILE);

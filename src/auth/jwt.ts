@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors';
 import { loadJose, type Jose } from './jose';
 
 /** Claims we use from a verified token. */
-export interface VerifiedIdentity {
+interface VerifiedIdentity {
   sub: string;
   email: string | null;
   emailVerified: boolean | null;

@@ -8,15 +8,15 @@ import type { AuthUser, Principal, Role } from './principal';
 import { firstOrganizations, membershipRole, projectIdsOfOrg, projectOfOrg } from './queries';
 import type { UserDirectory } from './users';
 
-export { isUuid, membershipRole };
-export const ORG_HEADER = 'x-organization-id';
+;
+const ORG_HEADER = 'x-organization-id';
 
 const challenge = { 'www-authenticate': 'Bearer' };
 const missingCredentials = () =>
   new HttpError(401, 'unauthorized', 'Missing credentials: send Authorization: Bearer <token>', {}, challenge);
 const apiKeyRequired = () => new HttpError(401, 'api_key_required', 'This endpoint needs a service API key (sl_live_...)', {}, challenge);
 
-export function bearerToken(req: Request): string | null {
+function bearerToken(req: Request): string | null {
   const h = req.header('authorization');
   if (!h) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
@@ -193,6 +193,3 @@ export function requireWriteAccess(): RequestHandler {
     next(forbidden(`This action needs role admin or editor; you are ${p.role}`, 'insufficient_role'));
   };
 }
-
-/** True when the principal may write (full key or admin/editor); for handlers mixing reads and writes. */
-export const canWrite = (p: Principal) => (p.kind === 'api_key' ? p.scope === 'full' : p.role === 'admin' || p.role === 'editor');

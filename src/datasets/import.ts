@@ -13,7 +13,7 @@ import { ITEM_ID, itemInput, type ItemInput } from './schemas';
  * (requests or traces matching a filter). Upload rows that do not make an item are reported by
  * row number; the others are added.
  */
-export const MAX_UPLOAD_ROWS = 10_000;
+const MAX_UPLOAD_ROWS = 10_000;
 const json = (v: unknown) => {
   if (typeof v !== 'string') return v;
   const s = v.trim();

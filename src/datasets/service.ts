@@ -17,7 +17,7 @@ const toView = (r: Record<string, any>) => ({
   id: r.id as string, project_id: r.project_id as string, name: r.name as string, description: (r.description as string | null) ?? null, metadata: r.metadata ?? {},
   latest_version: iso(r.latest_version), items: Number(r.items ?? 0), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
 });
-export const itemView = (r: Record<string, any>): ItemView => ({
+const itemView = (r: Record<string, any>): ItemView => ({
   id: r.item_id, dataset_id: r.dataset_id, version: iso(r.version)!, input: r.input ?? null, expected_output: r.expected_output ?? null, metadata: r.metadata ?? {},
   source_request_id: r.source_request_id ?? null, source_trace_id: r.source_trace_id ?? null, source_span_id: r.source_span_id ?? null, split: r.split ?? null, status: r.status,
 });

@@ -10,7 +10,7 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-export function databaseName(url: string): string {
+function databaseName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
 }
 

@@ -11,12 +11,12 @@ import type { OnlineConfig } from './schemas';
  * filter, sampled, become pending items of its rolling run; the workflow then evaluates them like
  * any run's. The window stops LAG_MS before now so batches still being written are not skipped.
  */
-export const LAG_MS = 30_000;
+const LAG_MS = 30_000;
 /** Targets taken per evaluator and tick; the watermark stops at the last one taken. */
-export const MAX_PER_TICK = 2000;
+const MAX_PER_TICK = 2000;
 
 /** Deterministic sampling: the same target is in or out whatever run looks at it. */
-export function sampled(evaluatorId: string, targetId: string, rate: number): boolean {
+function sampled(evaluatorId: string, targetId: string, rate: number): boolean {
   if (rate >= 1) return true;
   if (rate <= 0) return false;
   return createHash('sha256').update(`${evaluatorId}\0${targetId}`).digest().readUInt32BE(0) / 2 ** 32 < rate;

@@ -5,8 +5,8 @@ import { isoDateTime, timestamp } from '../http/schemas';
 import { storedFilterShape } from '../filters/stored';
 
 /** Request and response contracts of /api/v1/eval-runs (docs/evals.md). */
-export const RUN_STATUSES = ['pending', 'running', 'completed', 'cancelled', 'failed'] as const;
-export const ITEM_STATUSES = ['pending', 'completed', 'error', 'delayed'] as const;
+const RUN_STATUSES = ['pending', 'running', 'completed', 'cancelled', 'failed'] as const;
+const ITEM_STATUSES = ['pending', 'completed', 'error', 'delayed'] as const;
 
 const requestFilter = z.object(storedFilterShape).strict().optional().describe('the analytics filter (as in alert rules)');
 const traceFilter = z.object({ name: z.string().max(512).optional(), user_id: z.string().max(256).optional(), session_id: z.string().max(256).optional() }).strict().optional();

@@ -10,7 +10,7 @@ const expected = { expected: z.string().max(100_000).optional(), expected_path: 
 const oneExpected = (c: { expected?: string | undefined; expected_path?: string | undefined }) => (c.expected === undefined) !== (c.expected_path === undefined);
 
 /** Providers a judge can call: Anthropic's Messages API and the OpenAI-compatible chat completions of the rest. */
-export const JUDGE_PROVIDERS = ['openai', 'anthropic', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter', 'ollama'] as const;
+const JUDGE_PROVIDERS = ['openai', 'anthropic', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter', 'ollama'] as const;
 
 export const evaluatorConfig = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regex'), config: z.object({ pattern: z.string().min(1).max(1000), flags: z.string().regex(/^[imsu]*$/).optional(), field }).strict() }),
@@ -41,7 +41,7 @@ export const evaluatorConfig = z.discriminatedUnion('type', [
   }),
 ]);
 export type EvaluatorConfig = z.infer<typeof evaluatorConfig>;
-export const EVALUATOR_TYPES = ['llm_judge', 'regex', 'contains', 'exact_match', 'json_schema', 'levenshtein', 'latency', 'cost'] as const;
+const EVALUATOR_TYPES = ['llm_judge', 'regex', 'contains', 'exact_match', 'json_schema', 'levenshtein', 'latency', 'cost'] as const;
 
 const common = {
   project_id: uuidSchema.optional().describe('required when the organization has more than one project (JWT)'),

@@ -13,7 +13,7 @@ type Scope = { orgId: string; projectIds: string[] };
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
 export const configOf = (r: Record<string, unknown>) => ({ type: r.type, config: r.config }) as EvaluatorConfig;
-export const toView = (r: Record<string, unknown>): EvaluatorView => ({
+const toView = (r: Record<string, unknown>): EvaluatorView => ({
   id: r.id as string,
   project_id: r.project_id as string,
   name: r.name as string,

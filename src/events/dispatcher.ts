@@ -19,7 +19,7 @@ import { WorkflowStarter, type StarterOptions } from './starter';
  *   back until they start. Starting a delivery twice is a no-op (workflow id = delivery id).
  */
 
-export interface DispatcherOptions extends Omit<StarterOptions, 'concurrency'> {
+interface DispatcherOptions extends Omit<StarterOptions, 'concurrency'> {
   /** Connection string for the LISTEN connection (none: polling only). */
   listenUrl?: string;
   pollMs: number;
@@ -27,7 +27,7 @@ export interface DispatcherOptions extends Omit<StarterOptions, 'concurrency'> {
   startConcurrency?: number;
 }
 
-export class OutboxDispatcher {
+class OutboxDispatcher {
   private stopped = false;
   private wakeRequested = false;
   private wakeUp: (() => void) | undefined;

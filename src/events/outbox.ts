@@ -5,7 +5,7 @@ import { insertOutboxRows } from './queries';
 export const eventKinds = ['request.created', 'trace.completed', 'alert.triggered'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
-export { OUTBOX_CHANNEL } from './queries';
+;
 
 export interface OutboxEvent {
   orgId: string;

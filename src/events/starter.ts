@@ -7,7 +7,7 @@ import { startDeliveryWorkflow } from '../webhooks/workflow-client';
 import { markWorkflowsStarted, type DeliveryToDispatch } from './queries';
 
 /** How often started records are marked (the sweep leaves records younger than 2 s alone). */
-export const MARK_STARTED_EVERY_MS = 1_000;
+const MARK_STARTED_EVERY_MS = 1_000;
 
 export interface StarterOptions {
   db: Db;
@@ -76,7 +76,8 @@ export class WorkflowStarter {
     while (this.inflight < this.concurrency && this.queue.length && Date.now() >= this.retryAt) {
       const r = this.queue.shift()!;
       this.inflight++;
-      this.start(r).finally(() => {
+      // start() catches its own errors (counted and backed off), so this promise never rejects.
+      void this.start(r).finally(() => {
         this.inflight--;
         this.claimed.delete(r.id);
         this.pump();

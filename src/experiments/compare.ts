@@ -3,6 +3,7 @@ import { notFound } from '../http/errors';
 import * as q from './queries';
 
 // simple-statistics ships CommonJS next to its ESM build, typed as ESM only: required with the ESM types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
 const { mean, quantile, sampleStandardDeviation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
 
 /**

@@ -21,7 +21,7 @@ import { whileOpen } from './queries';
 const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Template variables of a dataset item: the fields of an object input, or `input` for a plain one; plus `expected_output`. */
-export function itemVariables(item: { input: unknown; expected_output: unknown }): Record<string, string> {
+function itemVariables(item: { input: unknown; expected_output: unknown }): Record<string, string> {
   const base = item.input && typeof item.input === 'object' && !Array.isArray(item.input) ? Object.fromEntries(Object.entries(item.input).map(([k, v]) => [k, text(v)])) : {};
   return { input: text(item.input), ...base, expected_output: text(item.expected_output) };
 }

@@ -1,5 +1,5 @@
 /** The type of an exported column: how CSV, JSONL and Parquet write it (docs/exports.md). */
-export type ColType = 'string' | 'int' | 'float' | 'bool' | 'json' | 'time';
+type ColType = 'string' | 'int' | 'float' | 'bool' | 'json' | 'time';
 export interface Column {
   name: string;
   type: ColType;
@@ -15,7 +15,7 @@ export const cols = (...specs: string[]): Column[] =>
   });
 
 /** A row value as the API's JSON answers it (dates as ISO text, bigint as number). */
-export function jsonValue(v: unknown): unknown {
+function jsonValue(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'bigint') return Number(v);
   return v === undefined ? null : v;

@@ -26,7 +26,7 @@ const PAGE_ROWS = 1_000;
 const PAGE_ROWS_WITH_BODIES = 100;
 const COUNT_TIMEOUT_MS = 10_000;
 
-export const partKey = (id: string, part: number) => `${id}/part-${String(part).padStart(5, '0')}`;
+const partKey = (id: string, part: number) => `${id}/part-${String(part).padStart(5, '0')}`;
 export const fileKey = (id: string, format: Format) => `${id}/export.${format}`;
 
 /** The export can no longer go on (cancelled, deleted, its dataset gone): retrying cannot help. */
@@ -120,7 +120,7 @@ export async function finalize(deps: ExportRunDeps, id: string, parts: number, o
           let batch: Record<string, unknown>[] = [];
           for await (const r of readParquet(local.path)) {
             batch.push(r);
-            if (batch.length === 1000) await writer.write(batch), (batch = []), onProgress();
+            if (batch.length === 1000) { await writer.write(batch); batch = []; onProgress(); }
           }
           await writer.write(batch);
         } finally {

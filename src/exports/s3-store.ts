@@ -8,7 +8,7 @@ import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObject
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, type ExportStore } from './storage';
 
-export interface S3Settings {
+interface S3Settings {
   bucket: string;
   region: string;
   endpoint?: string | undefined;
@@ -22,6 +22,7 @@ const missing = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as { n
  * An S3-compatible bucket (AWS, MinIO, R2, …) through the AWS SDK; credentials come from the SDK's
  * usual chain (AWS_ACCESS_KEY_ID…, a profile, an instance role). Uploads are multipart streams, so
  * a large file never sits in memory. Documented in docs/exports.md; the tests run the local store.
+ * @public loaded lazily by storage.ts (only when S3 is configured)
  */
 export function createS3Store(s: S3Settings): ExportStore {
   const client = new S3Client({ region: s.region, endpoint: s.endpoint, forcePathStyle: s.forcePathStyle });

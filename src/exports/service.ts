@@ -32,7 +32,7 @@ export const exportTaskQueue = (c: Config) => c.EXPORT_TASK_QUEUE ?? `${c.TEMPOR
 const sign = (key: string, id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
 
 /** The view, with a freshly signed link for a completed export (valid EXPORT_LINK_TTL_MINUTES, never past the file). */
-export function toView(r: q.ExportRow, base: string, linkTtlMinutes: number, now = Date.now()): ExportView {
+function toView(r: q.ExportRow, base: string, linkTtlMinutes: number, now = Date.now()): ExportView {
   const total = r.estimated_total === null ? null : Number(r.estimated_total);
   const rows = Number(r.rows_written);
   const ready = r.status === 'completed';

@@ -39,7 +39,7 @@ export function checkKey(key: string) {
 }
 
 /** The local filesystem under `root`: written to `<file>.tmp` and renamed into place when complete. */
-export function createLocalStore(root: string): ExportStore {
+function createLocalStore(root: string): ExportStore {
   const abs = path.resolve(root);
   const file = (key: string) => path.join(abs, checkKey(key));
   return {

@@ -31,9 +31,10 @@ export const csvHeader = (columns: Column[]) => stringify([columns.map((c) => c.
 
 const PARQUET_TYPES = { string: 'UTF8', time: 'UTF8', int: 'INT64', float: 'DOUBLE', bool: 'BOOLEAN', json: 'JSON' } as const;
 /** parquetjs, loaded on first use: ~15 MB that CSV and JSON Lines exports never need. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
 const parquet = () => require('@dsnp/parquetjs') as typeof Parquet;
 
-export const parquetSchema = (columns: Column[]) =>
+const parquetSchema = (columns: Column[]) =>
   new (parquet().ParquetSchema)(Object.fromEntries(columns.map((c) => [c.name, { type: PARQUET_TYPES[c.type], optional: true, compression: 'SNAPPY' }])) as never);
 
 /**

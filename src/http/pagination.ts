@@ -9,7 +9,7 @@ import { isUuid } from './ids';
  */
 export type CursorPart = 'ts' | 'uuid' | 'text' | 'int';
 
-export const invalidCursor = () =>
+const invalidCursor = () =>
   new HttpError(400, 'invalid_cursor', 'cursor is not valid: pass next_cursor from the previous page unchanged');
 
 /** The `cursor` query parameter of every list. */

@@ -20,7 +20,7 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface Call<P, Q, B> {
+interface Call<P, Q, B> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -49,7 +49,7 @@ export interface Page<T> {
 }
 
 /** How the response body is shaped. */
-export type Envelope =
+type Envelope =
   /** `{ success: true, data }` (the default). */
   | 'data'
   /** `{ success: true, data: [...], next_cursor }`; the handler returns a Page. */
@@ -57,7 +57,7 @@ export type Envelope =
   /** The handler writes the response itself (proxy passthrough, OTLP protobuf, health). */
   | 'raw';
 
-export interface RawResponseDoc {
+interface RawResponseDoc {
   description: string;
   /** One content type, or several (a static file route). Default application/json. */
   contentType?: string | string[];

@@ -43,9 +43,6 @@ export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true)
 /** A timestamp as it appears in JSON responses. */
 export const timestamp = z.string().meta({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
 
-/** Any JSON value (bodies, metadata). */
-export const jsonValue = z.unknown();
-
 /**
  * A secret the caller hands over (a provider key, an invitation token): `format: password` and
  * `writeOnly` in the document, so clients mask it and the fuzz run fills it with secret-shaped

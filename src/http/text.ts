@@ -14,7 +14,7 @@ export const hasUnstorableText = (s: string) => BAD.test(s);
 export const storableText = (s: string) => (BAD.test(s) ? s.replace(BAD_GLOBAL, (c) => (c === '\u0000' ? '' : '\ufffd')) : s);
 
 /** Deepest JSON nesting the REST API accepts in a body (ingest has its own, documented limit). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Walks a parsed JSON value (iteratively: a 10,000-deep body must not overflow the stack) and

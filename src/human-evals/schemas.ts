@@ -4,7 +4,7 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { nameSchema, timestamp } from '../http/schemas';
 
 /** Contracts of /api/v1/human-evals and /api/v1/annotation/queue (docs/human-evals.md). */
-export const targetRef = z.union([
+const targetRef = z.union([
   z.object({ request_id: uuidSchema }).strict(),
   z.object({ trace_id: z.string().min(1).max(128), span_id: z.string().min(1).max(128).optional() }).strict(),
   z.object({ session_id: z.string().min(1).max(256) }).strict(),

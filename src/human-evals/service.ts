@@ -9,10 +9,11 @@ import type { CreateHumanEvalInput, TargetRef } from './schemas';
 
 /** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
 type Scope = { orgId: string; projectIds: string[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
 const { sampleCorrelation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
-export function targetKey(t: TargetRef): string {
+function targetKey(t: TargetRef): string {
   if ('request_id' in t) return `request:${t.request_id}`;
   if ('session_id' in t) return `session:${t.session_id}`;
   if ('experiment_id' in t) return `experiment:${t.experiment_id}/${t.experiment_item_id}/${t.repetition ?? 0}`;
@@ -34,7 +35,7 @@ async function view(db: Knex, e: Record<string, any>) {
   };
 }
 
-export async function requireHumanEval(db: Knex, projectIds: string[], id: string) {
+async function requireHumanEval(db: Knex, projectIds: string[], id: string) {
   const e = await db('human_evals').whereIn('project_id', projectIds).andWhere({ id }).first();
   if (!e) throw notFound('Human eval');
   return e as Record<string, any>;

@@ -23,7 +23,7 @@ export const MAX_LABEL = 256;
 const PREVIEW_CHARS = 16_384;
 
 /** Size of a JSON value in UTF-8 bytes, or -1 when it is not serializable. */
-export function jsonSize(v: unknown): number {
+function jsonSize(v: unknown): number {
   if (v === undefined) return 0;
   return Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
 }
@@ -38,7 +38,7 @@ export function assertFieldSizes(fields: Record<string, unknown>, maxBytes: numb
   }
 }
 
-export const fieldTooLarge = (field: string, size: number, limit: number) =>
+const fieldTooLarge = (field: string, size: number, limit: number) =>
   new HttpError(413, 'field_too_large', `${field} is ${size} bytes; the limit is ${limit} bytes per input/output/metadata field`, {
     field,
     size_bytes: size,
@@ -49,7 +49,7 @@ export const fieldTooLarge = (field: string, size: number, limit: number) =>
  * An upper bound of a value's JSON size in UTF-8 bytes, without building the JSON (a walk with no
  * allocation is several times cheaper than JSON.stringify). Stops early once above `cap`.
  */
-export function jsonBytesUpperBound(v: unknown, cap: number): number {
+function jsonBytesUpperBound(v: unknown, cap: number): number {
   return boundOf(v, cap, 0);
 }
 

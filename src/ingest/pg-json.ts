@@ -24,6 +24,3 @@ function scrub(v: unknown): unknown {
   }
   return v;
 }
-
-/** Size of a value as stored JSON, in UTF-8 bytes. */
-export const jsonBytes = (v: unknown): number => (v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8'));

@@ -6,7 +6,7 @@ import { limitsFrom, type IngestLimits } from './limits';
 import type { IngestOp, OpKind, OpResult } from './types';
 import { IngestWriter } from './writer';
 
-export type IngestSource = 'sdk' | 'otlp';
+type IngestSource = 'sdk' | 'otlp';
 
 export interface IngestService {
   limits: IngestLimits;

@@ -7,7 +7,7 @@ import { hasUnstorableText, storableText } from '../http/text';
  * nesting deeper than MAX_INGEST_DEPTH is refused: serialising such a value (JSON.stringify is
  * recursive) would overflow the stack, and no trace payload needs it (docs/ingest.md).
  */
-export const MAX_INGEST_DEPTH = 100;
+const MAX_INGEST_DEPTH = 100;
 
 interface Shape {
   tooDeep: boolean;

@@ -7,13 +7,13 @@ export const SPAN_TYPES = ['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedd
 export type SpanType = (typeof SPAN_TYPES)[number];
 
 export const TRACE_STATUSES = ['running', 'completed', 'error'] as const;
-export type TraceStatus = (typeof TRACE_STATUSES)[number];
+type TraceStatus = (typeof TRACE_STATUSES)[number];
 
 export const SPAN_STATUSES = ['ok', 'error'] as const;
-export type SpanStatus = (typeof SPAN_STATUSES)[number];
+type SpanStatus = (typeof SPAN_STATUSES)[number];
 
 /** Timestamps travel as ISO 8601 strings (microsecond precision for OTLP) straight into timestamptz. */
-export type IsoTime = string;
+type IsoTime = string;
 
 export interface TraceFields {
   name?: string;

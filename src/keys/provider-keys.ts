@@ -7,7 +7,6 @@ import * as q from './queries';
  * bound to its (project, provider) so a ciphertext copied onto another row does not decrypt.
  */
 export const PROVIDER_SLUGS = ['openai', 'anthropic', 'gemini', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter', 'ollama'] as const;
-export type ProviderSlug = (typeof PROVIDER_SLUGS)[number];
 /** Providers usable without an upstream key (self-hosted runtimes). */
 export const KEYLESS_PROVIDERS: ReadonlySet<string> = new Set(['ollama']);
 

@@ -34,8 +34,8 @@ export const createdApiKeySchema = apiKeySchema
   .extend({ key: z.string().meta({ description: 'The full key: shown in this response only', example: 'sl_live_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg' }) })
   .meta({ id: 'CreatedApiKey' });
 
-export const providerSlugSchema = z.enum(PROVIDER_SLUGS);
-export const baseUrlSchema = z
+const providerSlugSchema = z.enum(PROVIDER_SLUGS);
+const baseUrlSchema = z
   .string()
   .max(2048)
   .refine((s) => {

@@ -4,7 +4,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponse
 import { openApiPath, pathParamNames, type AuthScheme, type RouteContract } from '../http/route';
 
 /** The error envelope of every non-2xx answer of the REST API. */
-export const errorSchema = z
+const errorSchema = z
   .object({
     success: z.literal(false),
     error: z.string().meta({ description: 'A message for a person' }),
@@ -45,7 +45,7 @@ function security(auth: AuthScheme, method: string): Record<string, string[]>[] 
 }
 
 /** The error statuses a contract can answer with, from its scheme and inputs. */
-export function errorStatuses(c: RouteContract): number[] {
+function errorStatuses(c: RouteContract): number[] {
   const s = new Set<number>([500]);
   if (c.params || c.query || c.body || c.auth === 'jwt') s.add(400);
   if (c.auth !== 'none') s.add(401);
@@ -120,7 +120,7 @@ function operation(c: RouteContract): ZodOpenApiOperationObject {
   };
 }
 
-export function operationId(c: RouteContract): string {
+function operationId(c: RouteContract): string {
   const words = c.path
     .replace(/^\/(api\/v1\/)?/, '')
     .split(/[/_-]+/)

@@ -25,7 +25,7 @@ export const playgroundBody = z
   .strict();
 export type PlaygroundInput = z.infer<typeof playgroundBody>;
 
-export const variantResultSchema = z.object({
+const variantResultSchema = z.object({
   index: z.number().int(),
   prompt_version_id: z.uuid().nullable(),
   provider: z.string(),

@@ -3,9 +3,9 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { timestamp } from '../http/schemas';
 import { PROMPT_LABEL, PROMPT_NAME } from './ref';
 
-export const promptNameSchema = z.string().regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
+const promptNameSchema = z.string().regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
 
-export const labelsSchema = z.array(z.string().regex(PROMPT_LABEL, 'lower-case letters, digits, _ and -, starting with a letter; not latest')).max(20);
+const labelsSchema = z.array(z.string().regex(PROMPT_LABEL, 'lower-case letters, digits, _ and -, starting with a letter; not latest')).max(20);
 export const labelsBody = z.object({ labels: labelsSchema.describe('the version’s labels, replacing the ones it had') }).strict();
 const message = z.object({ role: z.string().min(1).max(64), content: z.unknown() }).passthrough();
 export const versionInputSchema = z

@@ -24,7 +24,7 @@ const versionNotFound = () => notFound('Prompt version', 'prompt_version_not_fou
 export const listPrompts = (db: Knex, projectIds: string[]) => q.listPromptRows(db, projectIds);
 
 /** A prompt of these projects or 404. */
-export async function requirePrompt(db: Knex | Knex.Transaction, projectIds: string[], id: string): Promise<PromptView> {
+async function requirePrompt(db: Knex | Knex.Transaction, projectIds: string[], id: string): Promise<PromptView> {
   const prompt = await q.findPrompt(db, projectIds, id);
   if (!prompt) throw notFound('Prompt');
   return prompt;

@@ -55,7 +55,7 @@ export function findProvider(slug: string): ProviderDef | undefined {
   return Object.prototype.hasOwnProperty.call(providers, slug) ? providers[slug as ProviderSlug] : undefined;
 }
 
-export const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
+const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
 
 /**
  * The upstream base URL. Only self-hosted runtimes (ollama) take the address stored with the

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Logger } from '../logger';
 import type { Usage } from '../providers/usage';
 
 /**
@@ -93,12 +92,3 @@ export async function sweepExpired(db: Knex, batch = 5000): Promise<number> {
   }
 }
 
-export function startCacheSweeper(db: Knex, intervalMs: number, logger: Logger): { stop(): void } {
-  const timer = setInterval(() => {
-    sweepExpired(db)
-      .then((n) => n && logger.debug({ deleted: n }, 'proxy cache sweep'))
-      .catch((err) => logger.warn({ err }, 'proxy cache sweep failed'));
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { RateLimitConfig } from '../rate-limits/admission';
 import { TtlCache } from './ttl-cache';
 
-export const INVALIDATE_CHANNEL = 'proxy_invalidate';
+const INVALIDATE_CHANNEL = 'proxy_invalidate';
 
 export interface AuthEntry {
   keyId: string;

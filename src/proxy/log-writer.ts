@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics/metrics';
 import type { RequestJournal, Segment } from './journal';
 import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
 
-export { requestCreatedEvent, type LogEntry, type RequestRow } from '../requests/writer';
+export {  type LogEntry, type RequestRow } from '../requests/writer';
 
 export type LogWriterOptions = { queueMax: number; batchSize: number; flushMs: number };
 

@@ -6,7 +6,7 @@
  */
 const KEY_PATTERN = /(?<![A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{3,}|AIza[0-9A-Za-z_-]{3,}|sl_live_[A-Za-z0-9_-]{3,})/g;
 
-export const MASK = '[REDACTED]';
+const MASK = '[REDACTED]';
 
 export function maskSecrets(text: string): string {
   // Fast path: most bodies contain none of the prefixes.

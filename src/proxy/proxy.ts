@@ -17,7 +17,7 @@ import { parseServiceHeaders } from './service-headers';
 import { sweepCounters } from '../rate-limits/admission';
 import { preloadTokenizer } from './tokenizer';
 
-export { RESPONSE_HEADERS, upstreamPathOf } from './call';
+;
 
 export interface Proxy {
   handle(req: Request, res: Response): Promise<void>;

@@ -7,7 +7,7 @@ import { parsePromptRef, type PromptRef } from '../prompts/ref';
  * Invalid values that would change what is stored or linked are rejected with 400 before
  * anything is sent upstream; the cache header instead degrades to "no caching" as the spec says.
  */
-export const SERVICE_HEADERS = {
+const SERVICE_HEADERS = {
   logBody: 'x-service-log-body',
   cache: 'x-service-cache',
   promptVersion: 'x-service-prompt-version',
@@ -18,15 +18,15 @@ export const SERVICE_HEADERS = {
 } as const;
 
 /** `x-service-property-<name>: <value>`: custom properties, stored per request, filter and group like dimensions. */
-export const PROPERTY_PREFIX = 'x-service-property-';
-export const MAX_PROPERTIES = 20;
+const PROPERTY_PREFIX = 'x-service-property-';
+const MAX_PROPERTIES = 20;
 const PROPERTY_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 const MAX_PROPERTY_VALUE = 256;
 
-export type LogBodyMode = 'full' | 'meta' | 'none';
+type LogBodyMode = 'full' | 'meta' | 'none';
 
-export const CACHE_DEFAULT_TTL_S = 3600;
-export const CACHE_MAX_TTL_S = 86_400;
+const CACHE_DEFAULT_TTL_S = 3600;
+const CACHE_MAX_TTL_S = 86_400;
 
 export interface ServiceOptions {
   logBody: LogBodyMode;
@@ -67,7 +67,7 @@ function idHeader(h: IncomingHttpHeaders, name: string, max: number): string | n
 }
 
 /** The custom properties of a call: names are case-insensitive (HTTP header names), values trimmed. */
-export function parseProperties(h: IncomingHttpHeaders): Record<string, string> | null {
+function parseProperties(h: IncomingHttpHeaders): Record<string, string> | null {
   let out: Record<string, string> | null = null;
   let n = 0;
   for (const header of Object.keys(h)) {

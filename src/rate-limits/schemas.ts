@@ -3,7 +3,7 @@ import { uuidSchema } from '../http/ids';
 import { timestamp } from '../http/schemas';
 
 /** The caps of one project: requests and/or tokens per fixed window. */
-export const rateLimitSchema = z
+const rateLimitSchema = z
   .object({
     requests_per_window: z.number().int().positive().max(1_000_000_000).nullable().optional(),
     tokens_per_window: z.number().int().positive().max(1e15).nullable().optional(),

@@ -7,15 +7,15 @@ import { cheaperFor } from './substitutes';
  * The recommendations of one project from its last WINDOW_DAYS of calls (docs/recommendations.md).
  * Savings are monthly: the window's figure × 30 / WINDOW_DAYS, priced with genai-prices.
  */
-export const WINDOW_DAYS = 7;
-export const MONTH = 30 / WINDOW_DAYS;
-export const SHORT = { prompt: 2000, completion: 500 };
-export const MIN_CALLS = 50;
-export const MIN_SHORT_SHARE = 0.6;
-export const MIN_REPEATS = 10;
-export const MIN_GROWTH = { ratio: 0.1, tokens: 50 };
-export const MIN_FAILURES = 10;
-export const LONG = { latencyMs: 10_000, completion: 500, calls: 10 };
+const WINDOW_DAYS = 7;
+const MONTH = 30 / WINDOW_DAYS;
+const SHORT = { prompt: 2000, completion: 500 };
+const MIN_CALLS = 50;
+const MIN_SHORT_SHARE = 0.6;
+const MIN_REPEATS = 10;
+const MIN_GROWTH = { ratio: 0.1, tokens: 50 };
+const MIN_FAILURES = 10;
+const LONG = { latencyMs: 10_000, completion: 500, calls: 10 };
 
 export interface Recommendation {
   kind: 'cheaper_model' | 'cache_repeats' | 'prompt_growth' | 'rate_limited' | 'upstream_errors' | 'stream_long_completions';

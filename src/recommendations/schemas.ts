@@ -3,7 +3,7 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { limitQuery } from '../http/pagination';
 import { timestamp } from '../http/schemas';
 
-export const KINDS = ['cheaper_model', 'cache_repeats', 'prompt_growth', 'rate_limited', 'upstream_errors', 'stream_long_completions'] as const;
+const KINDS = ['cheaper_model', 'cache_repeats', 'prompt_growth', 'rate_limited', 'upstream_errors', 'stream_long_completions'] as const;
 
 export const recommendationParams = uuidParams('id');
 export const listRecommendationsQuery = z

@@ -2,7 +2,7 @@
  * Cheaper models of the same provider for calls that are mostly short (facts about each
  * provider's line-up; matched by prefix, longest first). Prices come from @pydantic/genai-prices.
  */
-export const SUBSTITUTES: { provider: string; prefix: string; cheaper: string }[] = [
+const SUBSTITUTES: { provider: string; prefix: string; cheaper: string }[] = [
   { provider: 'openai', prefix: 'gpt-4o-mini', cheaper: '' },
   { provider: 'openai', prefix: 'gpt-4o', cheaper: 'gpt-4o-mini' },
   { provider: 'openai', prefix: 'gpt-4.1-mini', cheaper: 'gpt-4.1-nano' },

@@ -21,7 +21,7 @@ export interface LogEntry {
 }
 
 /** The `request.created` event body: exactly the request fields the spec lists. */
-export function requestCreatedEvent(row: RequestRow): OutboxEvent {
+function requestCreatedEvent(row: RequestRow): OutboxEvent {
   return {
     orgId: row.org_id,
     kind: 'request.created',

@@ -12,7 +12,7 @@ import { createPartition, deleteOlderThan, dropPartition, emptyBodies, getMark, 
  * 3. with BODY_RETENTION_DAYS, empties the bodies of rows older than that cutoff, from where
  *    the last run stopped, in bounded batches.
  */
-export const MONTHS_AHEAD = 3;
+const MONTHS_AHEAD = 3;
 const DAY = 86_400_000;
 const BODY_BATCH = 5_000;
 /** Rows emptied per run at most; a backlog continues the next day. */

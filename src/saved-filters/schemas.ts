@@ -3,7 +3,7 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { nameSchema, timestamp } from '../http/schemas';
 
 /** Contracts of /api/v1/saved-filters (docs/saved-filters.md). */
-export const VIEWS = ['requests', 'traces', 'sessions', 'users', 'stats'] as const;
+const VIEWS = ['requests', 'traces', 'sessions', 'users', 'stats'] as const;
 export type View = (typeof VIEWS)[number];
 const param = z.union([z.string().max(2000), z.number().finite(), z.boolean(), z.array(z.string().max(2000)).max(20)]);
 const filter = z

@@ -9,7 +9,7 @@ import type { ConfigView, CreateConfigInput, DataType, UpdateConfigInput } from 
 type Scope = { orgId: string; projectIds: string[] };
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
-export const toView = (r: Record<string, unknown>): ConfigView => ({
+const toView = (r: Record<string, unknown>): ConfigView => ({
   id: r.id as string,
   project_id: r.project_id as string,
   name: r.name as string,

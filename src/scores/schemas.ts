@@ -5,8 +5,8 @@ import { isoDateTime, timestamp } from '../http/schemas';
 import { DATA_TYPES } from '../score-configs/schemas';
 
 /** Request and response contracts of /api/v1/scores (docs/scores.md). */
-export const SOURCES = ['api', 'eval', 'annotation'] as const;
-export const TARGETS = ['request', 'trace', 'span', 'session', 'experiment_item'] as const;
+const SOURCES = ['api', 'eval', 'annotation'] as const;
+const TARGETS = ['request', 'trace', 'span', 'session', 'experiment_item'] as const;
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 export const createScoreBody = z

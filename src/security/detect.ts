@@ -21,7 +21,7 @@ export interface Found extends Detection {
 
 const CONTEXT = 32;
 /** Bodies larger than this are scanned on their first MAX_CHARS characters. */
-export const MAX_CHARS = 256 * 1024;
+const MAX_CHARS = 256 * 1024;
 
 /**
  * The text a detector reads: JSON's string values one per line (so an escaped private key has its
@@ -77,7 +77,7 @@ function hiddenSpan(text: string, d: Detection): [number, number] {
 }
 
 /** One flag per character of the text: 1 where an excerpt must not show it (see hiddenSpan). */
-export function hiddenMask(text: string, ds: Detection[]): Uint8Array {
+function hiddenMask(text: string, ds: Detection[]): Uint8Array {
   const mask = new Uint8Array(text.length);
   for (const d of ds) mask.fill(1, ...hiddenSpan(text, d));
   return mask;
@@ -89,7 +89,7 @@ export function hiddenMask(text: string, ds: Detection[]): Uint8Array {
  * (`hidden`, from hiddenMask: overlapped ones included, a secret's continuation) is a `*`, so no
  * part of a value shows whichever finding's excerpt it falls in.
  */
-export function excerptOf(text: string, d: Detection, shown: Detection[], hidden: Uint8Array): string {
+function excerptOf(text: string, d: Detection, shown: Detection[], hidden: Uint8Array): string {
   const others = shown.filter((o) => o !== d && !(o.start < d.end && d.start < o.end));
   let from = Math.max(0, d.start - CONTEXT);
   let to = Math.min(text.length, d.end + CONTEXT);

@@ -5,7 +5,7 @@ import { isoDateTime, timestamp } from '../http/schemas';
 import { FINDING_KINDS, SEVERITIES } from './detectors/types';
 
 /** Request and response contracts of /api/v1/security (docs/security.md). */
-export const STATUSES = ['open', 'resolved', 'dismissed'] as const;
+const STATUSES = ['open', 'resolved', 'dismissed'] as const;
 const SOURCES = ['request', 'span', 'trace'] as const;
 
 export const findingParams = uuidParams('id');

@@ -11,10 +11,10 @@ function sessionsSql(f: Scope, sessionId?: string) {
   const ta: Knex.RawBinding[] = [f.projectIds];
   const rw: string[] = ['project_id = any(?::uuid[])', 'session_id is not null'];
   const ra: Knex.RawBinding[] = [f.projectIds];
-  if (sessionId !== undefined) tw.push('session_id = ?'), ta.push(sessionId), rw.push('session_id = ?'), ra.push(sessionId);
-  if (f.from) tw.push('start_time >= ?'), ta.push(f.from), rw.push('created_at >= ?'), ra.push(f.from);
-  if (f.to) tw.push('start_time < ?'), ta.push(f.to), rw.push('created_at < ?'), ra.push(f.to);
-  if (f.user_id) tw.push('user_id = ?'), ta.push(f.user_id), rw.push('user_id = ?'), ra.push(f.user_id);
+  if (sessionId !== undefined) { tw.push('session_id = ?'); ta.push(sessionId); rw.push('session_id = ?'); ra.push(sessionId); }
+  if (f.from) { tw.push('start_time >= ?'); ta.push(f.from); rw.push('created_at >= ?'); ra.push(f.from); }
+  if (f.to) { tw.push('start_time < ?'); ta.push(f.to); rw.push('created_at < ?'); ra.push(f.to); }
+  if (f.user_id) { tw.push('user_id = ?'); ta.push(f.user_id); rw.push('user_id = ?'); ra.push(f.user_id); }
   const sql = `
     with t as (
       select project_id, session_id, count(*)::int as trace_count, min(start_time) as first_at,

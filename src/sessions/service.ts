@@ -19,7 +19,7 @@ type Row = Record<string, unknown>;
 const cursor = cursorCodec('ts', 'uuid', 'text');
 
 /** Traces and requests returned with one session. */
-export const SESSION_ITEMS_LIMIT = 500;
+const SESSION_ITEMS_LIMIT = 500;
 
 const keyOf = (r: Row) => `${r.project_id}/${r.session_id}`;
 

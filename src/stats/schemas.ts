@@ -35,7 +35,7 @@ export const statsQuery = z
   })
   .strict();
 export type StatsParams = z.output<typeof statsQuery>;
-export { GROUP_DIMS, SCORE_GROUPS, SPAN_GROUPS };
+export { GROUP_DIMS, SCORE_GROUPS,  };
 
 const bucket = z.string().meta({ format: 'date-time' });
 const point = <T extends z.ZodObject>(m: T) => m.extend({ bucket });

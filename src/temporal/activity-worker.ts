@@ -24,7 +24,7 @@ export function installRuntime(logger: Logger) {
   }
 }
 
-export interface ActivityWorkerOptions {
+interface ActivityWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
@@ -38,6 +38,7 @@ export interface ActivityWorkerOptions {
 /**
  * An activity-only worker (no workflow bundle, so a light process): the export task queue, whose
  * heavy file writing is kept apart from deliveries and limited to `concurrency` at once.
+ * @public loaded lazily by src/runtime.ts
  */
 export async function startActivityWorker(opts: ActivityWorkerOptions): Promise<{ stop(): Promise<void> }> {
   installRuntime(opts.logger);

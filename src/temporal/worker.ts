@@ -11,7 +11,7 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   });
 }
 
-export interface WorkerOptions {
+interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
@@ -35,6 +35,7 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/** @public loaded lazily by src/runtime.ts (worker roles only) */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   installRuntime(opts.logger);
   const connection = await NativeConnection.connect({ address: opts.address });

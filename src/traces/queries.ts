@@ -19,13 +19,13 @@ export function traceWhere(projectIds: string[], f: Omit<TraceFilters, 'limit'>)
   // One project as an equality, so a keyset page walks the index in order (see requestWhere).
   const where: string[] = [projectIds.length === 1 ? 't.project_id = ?::uuid' : 't.project_id = any(?::uuid[])'];
   const args: Knex.RawBinding[] = [projectIds.length === 1 ? projectIds[0]! : projectIds];
-  if (f.from) where.push('t.start_time >= ?'), args.push(f.from);
-  if (f.to) where.push('t.start_time < ?'), args.push(f.to);
-  if (f.status) where.push('t.status = ?'), args.push(f.status);
-  if (f.name) where.push('t.name = ?'), args.push(f.name);
-  if (f.user_id) where.push('t.user_id = ?'), args.push(f.user_id);
-  if (f.session_id) where.push('t.session_id = ?'), args.push(f.session_id);
-  if (f.min_duration_ms !== undefined) where.push('t.duration_ms >= ?'), args.push(f.min_duration_ms);
+  if (f.from) { where.push('t.start_time >= ?'); args.push(f.from); }
+  if (f.to) { where.push('t.start_time < ?'); args.push(f.to); }
+  if (f.status) { where.push('t.status = ?'); args.push(f.status); }
+  if (f.name) { where.push('t.name = ?'); args.push(f.name); }
+  if (f.user_id) { where.push('t.user_id = ?'); args.push(f.user_id); }
+  if (f.session_id) { where.push('t.session_id = ?'); args.push(f.session_id); }
+  if (f.min_duration_ms !== undefined) { where.push('t.duration_ms >= ?'); args.push(f.min_duration_ms); }
   return { sql: where.join(' and '), args };
 }
 

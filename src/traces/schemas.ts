@@ -58,7 +58,7 @@ export const traceSummarySchema = z
   .meta({ id: 'TraceSummary' });
 
 const tokens = count.nullable();
-export const spanSchema = z
+const spanSchema = z
   .object({
     id: z.string(),
     trace_id: z.string(),

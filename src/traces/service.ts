@@ -9,7 +9,7 @@ import type { TraceFilters } from './schemas';
 /** Read side of traces and spans: the list with filters and keyset pagination, one trace with its spans. */
 
 /** Spans returned with one trace; larger traces say `spans_truncated: true`. */
-export const MAX_SPANS_PER_TRACE = 5000;
+const MAX_SPANS_PER_TRACE = 5000;
 
 /** Cursor of the trace list: (start_time with microseconds, project_id, id) of the last row. */
 const cursor = cursorCodec('ts', 'uuid', 'text');
@@ -19,7 +19,7 @@ type Row = Record<string, unknown>;
 /** bigint/numeric aggregates and nullable counts as numbers (null stays null). */
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export function traceOut(r: Row) {
+function traceOut(r: Row) {
   return {
     id: r.id as string,
     project_id: r.project_id as string,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 
-export const uiConfigSchema = z
+const uiConfigSchema = z
   .object({
     oidc: z.object({ issuer: z.string(), client_id: z.string(), scope: z.string() }).nullable().describe('sign in through this identity provider (authorization code + PKCE); null: token sign-in'),
     temporal_ui_url: z.string().nullable().describe('the Temporal Web UI, for links to workflows'),

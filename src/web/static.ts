@@ -9,7 +9,7 @@ const NOT_THE_APP = /^\/(api|proxy|ingest|v1|share|health|metrics)(\/|$)/;
  * Whether the Accept header names `text/html` itself (with q > 0). `*\/*` does not count: curl,
  * fetch and API clients send it, and an unknown path must give them the 404 envelope, not the app.
  */
-export function namesHtml(accept: string | undefined): boolean {
+function namesHtml(accept: string | undefined): boolean {
   if (!accept) return false;
   return accept.split(',').some((part) => {
     const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());

@@ -41,7 +41,7 @@ export const blockedAddressMessage = (host: string, verdict: AddressVerdict) =>
 
 const inCidr = (addr: ipaddr.IPv4 | ipaddr.IPv6, [net, bits]: Cidr) => addr.kind() === net.kind() && addr.match(net, bits);
 
-export function parseCidrList(list: string | readonly string[] | undefined): Cidr[] {
+function parseCidrList(list: string | readonly string[] | undefined): Cidr[] {
   const items = typeof list === 'string' ? list.split(',') : (list ?? []);
   return items
     .map((s) => s.trim())

@@ -5,7 +5,7 @@ import { deliveryUpdate, type DeliveryRecordFields } from './queries';
 type Conn = Knex | Knex.Transaction;
 
 /** Who made an attempt: the delivery's own workflow, the test route, a redelivery run, a recovery. */
-export type AttemptSource = 'delivery' | 'test' | 'redelivery' | 'recovery';
+type AttemptSource = 'delivery' | 'test' | 'redelivery' | 'recovery';
 
 /** One attempt of the history (webhook_delivery_attempts, migration 023). */
 export interface AttemptRecord {
@@ -21,7 +21,7 @@ export interface AttemptRecord {
 }
 
 /** Most recent attempts a delivery's detail lists (attempt_count says how many there were). */
-export const ATTEMPTS_LISTED = 100;
+const ATTEMPTS_LISTED = 100;
 
 const columns = (deliveryId: string, a: AttemptRecord) => ({
   delivery_id: deliveryId,

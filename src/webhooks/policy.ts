@@ -32,7 +32,6 @@ export const redeliveryWorkflowId = (deliveryId: string, n: number) => `${delive
 export const WEBHOOK_RECOVERY_WORKFLOW = 'webhookRecoveryWorkflow';
 export const recoveryWorkflowId = (recoveryId: string) => `webhook-recovery-${recoveryId}`;
 export const recoverableStatuses = ['failed', 'dead_lettered'] as const;
-export type RecoverableStatus = (typeof recoverableStatuses)[number];
 /** Deliveries read per page activity, sent at most this many at once, and per workflow run before continue-as-new. */
 export const RECOVERY_PAGE_SIZE = 100;
 export const RECOVERY_CONCURRENCY = 10;

@@ -41,7 +41,7 @@ export interface RedirectHop {
   location: string;
 }
 
-export interface CapturedResponse {
+interface CapturedResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The first `captureBytes` bytes of the body. */
   head: Buffer;
@@ -69,7 +69,7 @@ export interface SafeHttpOptions {
   userAgent?: string;
 }
 
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
   constructor(readonly host: string, readonly verdict: AddressVerdict) {
     super(blockedAddressMessage(host, verdict));

@@ -9,7 +9,7 @@ import { decryptSecret, encryptSecret, type Keyring } from '../auth/crypto';
 export const generateWebhookSecret = () => randomBytes(16).toString('hex');
 
 /** What reads show instead of the secret: its first 4 characters and an ellipsis. */
-export const SECRET_HINT_LENGTH = 4;
+const SECRET_HINT_LENGTH = 4;
 export const secretHint = (secret: string) => secret.slice(0, SECRET_HINT_LENGTH);
 export const maskedSecret = (hint: string) => `${hint}…`;
 

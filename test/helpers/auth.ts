@@ -70,7 +70,7 @@ async function must<T = any>(p: Promise<ApiResult<T>>, expected: number, what: s
   return r.body.data;
 }
 
-export interface SeededUser {
+interface SeededUser {
   token: string;
   userId: string;
   sub: string;

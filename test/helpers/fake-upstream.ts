@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * the providers' own shapes (OpenAI-compatible, Anthropic, Gemini, Ollama), streamed or not.
  * Tests swap the handler to script errors, hangs, big or odd bodies.
  */
-export interface Recorded {
+interface Recorded {
   method: string;
   url: string;
   path: string;
@@ -115,7 +115,7 @@ export function openaiStreamEvents(model: string, withUsage: boolean) {
   return events;
 }
 
-export function anthropicMessage(model: string) {
+function anthropicMessage(model: string) {
   return {
     id: 'msg_fake',
     type: 'message',
@@ -128,7 +128,7 @@ export function anthropicMessage(model: string) {
   };
 }
 
-export function anthropicStreamEvents(model: string) {
+function anthropicStreamEvents(model: string) {
   const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
   return [
     ev('message_start', {
@@ -142,7 +142,7 @@ export function anthropicStreamEvents(model: string) {
   ];
 }
 
-export function geminiResponse(model: string, text = TEXT_PARTS.join(''), usage = true) {
+function geminiResponse(model: string, text = TEXT_PARTS.join(''), usage = true) {
   return {
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
     ...(usage

@@ -60,7 +60,7 @@ export function testCertificates(): Promise<TestCertificates> {
   return certs;
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

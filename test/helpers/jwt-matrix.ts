@@ -16,7 +16,7 @@ export interface JwtMatrixRow {
   write?: boolean;
 }
 
-export function jwtExpected(row: JwtMatrixRow, who: ReadIdentity): number {
+function jwtExpected(row: JwtMatrixRow, who: ReadIdentity): number {
   if (['none', 'expired', 'garbage', 'revoked_key'].includes(who)) return 401;
   if (who === 'full_key' || who === 'public_key') return 403;
   if (who === 'other_org') return 404;

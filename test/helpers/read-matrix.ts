@@ -47,7 +47,7 @@ export function credentials(t: SeededTenant, other: SeededTenant, who: ReadIdent
   }
 }
 
-export function expectedStatus(row: ReadMatrixRow, who: ReadIdentity): number {
+function expectedStatus(row: ReadMatrixRow, who: ReadIdentity): number {
   if (['none', 'expired', 'garbage', 'revoked_key'].includes(who)) return 401;
   if (who === 'other_org') return 404;
   if (row.write && (who === 'public_key' || who === 'viewer')) return 403;

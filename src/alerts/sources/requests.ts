@@ -3,7 +3,7 @@ import type { OrderBy } from '../../analytics/plan';
 import type { MeasureSource, Observation } from './types';
 
 /** Groups evaluated per rule at most (the first ones by the type's ranking measure). */
-export const MAX_GROUPS = 100;
+const MAX_GROUPS = 100;
 
 /**
  * Alert types measured on the request log through the analytics store: one window read, in total

@@ -9,7 +9,7 @@ import type { AlertFilter } from '../filter-schema';
  * type is one entry of the registry (sources/index.ts); a type reading another table (anomalies,
  * security findings) is one more file implementing this interface.
  */
-export interface RuleScope {
+interface RuleScope {
   id: string;
   orgId: string;
   /** The projects the rule covers at evaluation time (its project, or every project of the organization). */
@@ -31,7 +31,7 @@ export interface Observation {
   detail?: Record<string, unknown>;
 }
 
-export interface SourceDeps {
+interface SourceDeps {
   store: AnalyticsStore;
   db: Knex;
 }

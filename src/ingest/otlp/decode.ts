@@ -15,7 +15,7 @@ const generated = require('otlp-proto-root/build/src/generated/root.js') as Gene
 const { google } = require('@temporalio/proto') as { google: { rpc: { Status: MessageType<RpcStatus> } } };
 
 /** The decoded message shapes we read (protobufjs objects; every field may be missing or null). */
-export interface LongLike {
+interface LongLike {
   low: number;
   high: number;
   unsigned?: boolean;
@@ -34,12 +34,12 @@ export interface KeyValue {
   key?: string | null;
   value?: AnyValue | null;
 }
-export interface OtlpEvent {
+interface OtlpEvent {
   timeUnixNano?: Int64;
   name?: string | null;
   attributes?: KeyValue[] | null;
 }
-export interface OtlpLink {
+interface OtlpLink {
   traceId?: Uint8Array | null;
   spanId?: Uint8Array | null;
   traceState?: string | null;
@@ -63,12 +63,12 @@ export interface OtlpSpan {
   droppedLinksCount?: number | null;
   status?: { message?: string | null; code?: number | null } | null;
 }
-export interface ScopeSpans {
+interface ScopeSpans {
   scope?: { name?: string | null; version?: string | null; attributes?: KeyValue[] | null } | null;
   spans?: OtlpSpan[] | null;
   schemaUrl?: string | null;
 }
-export interface ResourceSpans {
+interface ResourceSpans {
   resource?: { attributes?: KeyValue[] | null } | null;
   scopeSpans?: ScopeSpans[] | null;
   schemaUrl?: string | null;

@@ -103,7 +103,7 @@ function firstCount(attrs: Record<string, unknown>, keys: string[]): number | un
 }
 
 /** Content attributes are often JSON serialized into a string attribute. */
-export function maybeJson(v: unknown): unknown {
+function maybeJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trimStart();
   if (t.startsWith('{') || t.startsWith('[')) {

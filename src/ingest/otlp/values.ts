@@ -52,7 +52,7 @@ export function isoConverter(): (v: Int64) => string | null {
 /** One conversion, without a shared prefix cache. */
 export const nanosToIso = (v: Int64) => isoConverter()(v);
 
-export function anyValue(v: AnyValue | null | undefined): unknown {
+function anyValue(v: AnyValue | null | undefined): unknown {
   if (!v) return null;
   if (v.stringValue !== null && v.stringValue !== undefined) return v.stringValue;
   if (v.boolValue !== null && v.boolValue !== undefined) return v.boolValue;

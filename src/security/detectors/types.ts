@@ -2,7 +2,7 @@
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 export const FINDING_KINDS = ['secret', 'pii', 'prompt_injection'] as const;
-export type FindingKind = (typeof FINDING_KINDS)[number];
+type FindingKind = (typeof FINDING_KINDS)[number];
 
 export interface Detection {
   kind: FindingKind;

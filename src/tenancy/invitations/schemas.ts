@@ -3,7 +3,7 @@ import { ROLES } from '../../auth/principal';
 import { uuidParams } from '../../http/ids';
 import { secretInput, timestamp } from '../../http/schemas';
 
-export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
 export const orgInvitationParams = uuidParams('orgId', 'id');
 export const invitationParams = uuidParams('id');

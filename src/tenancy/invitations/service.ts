@@ -8,10 +8,10 @@ import * as q from './queries';
 import type { InvitationRow } from './queries';
 
 /** Invitation tokens: `inv_<43 base62>`, shown once, stored as SHA-256. */
-export const INVITATION_TOKEN_PREFIX = 'inv_';
+const INVITATION_TOKEN_PREFIX = 'inv_';
 const TOKEN_FORMAT = /^inv_[0-9A-Za-z]{43}$/;
 
-export function invitationStatus(r: Pick<InvitationRow, 'accepted_at' | 'revoked_at' | 'expires_at'>, now = new Date()) {
+function invitationStatus(r: Pick<InvitationRow, 'accepted_at' | 'revoked_at' | 'expires_at'>, now = new Date()) {
   if (r.accepted_at) return 'accepted';
   if (r.revoked_at) return 'revoked';
   if (r.expires_at <= now) return 'expired';

@@ -9,5 +9,3 @@ export const updateProjectBody = z.object({ name: nameSchema }).strict();
 export const projectSchema = z
   .object({ id: z.uuid(), org_id: z.uuid(), name: z.string(), created_at: timestamp, updated_at: timestamp })
   .meta({ id: 'Project' });
-
-export type ProjectRow = z.input<typeof projectSchema> & { created_at: Date | string; updated_at: Date | string };

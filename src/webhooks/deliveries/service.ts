@@ -28,7 +28,7 @@ const TEMPORAL_WAIT_MS = 5_000;
 /** Run numbers tried past one whose workflow exists without the record knowing (a start whose transaction then failed). */
 const ORPHAN_RUNS = 3;
 
-export async function requireWebhook(db: Db, orgId: string, id: string): Promise<WebhookRow> {
+async function requireWebhook(db: Db, orgId: string, id: string): Promise<WebhookRow> {
   const row = await findWebhookRow(db, orgId, id);
   if (!row) throw notFound('Webhook');
   return row;

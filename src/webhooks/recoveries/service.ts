@@ -30,7 +30,7 @@ export const recoveryDeps = (ctx: AppContext): RecoveryDeps => ({ db: ctx.db, te
 const TEMPORAL_WAIT_MS = 5_000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const toRecoveryView = (r: q.RecoveryRow): RecoveryView => ({
+const toRecoveryView = (r: q.RecoveryRow): RecoveryView => ({
   id: r.id,
   webhook_id: r.webhook_id,
   since: r.since.toISOString(),

@@ -62,7 +62,7 @@ describe('request log batch writer', () => {
     const rows = Array.from({ length: 1000 }, () => row());
     for (const r of rows) {
       expect(w.reserve()).toBe(true);
-      w.enqueue({ row: r });
+      void w.enqueue({ row: r });
     }
     // Two full batches go without waiting for the (10 minute) timer.
     await h.rows(1000, { provider: 'openai', model: 'gpt-4o-mini', request_body: rows[0]!.request_body });
@@ -80,7 +80,7 @@ describe('request log batch writer', () => {
     const bad = row({ project_id: randomUUID() }); // no such project: foreign key violation
     for (const r of [good[0]!, good[1]!, bad, good[2]!, good[3]!]) {
       w.reserve();
-      w.enqueue({ row: r });
+      void w.enqueue({ row: r });
     }
     await w.drain(5000);
     const ids = (await h.app.database.db('requests').select('id')).map((r) => r.id).sort();
@@ -94,7 +94,7 @@ describe('request log batch writer', () => {
     const dead = createDb('postgres://postgres@127.0.0.1:1/none', 1);
     const w = new RequestLogWriter(dead, logger, { queueMax: 100, batchSize: 10, flushMs: 5 });
     w.reserve();
-    w.enqueue({ row: row() });
+    void w.enqueue({ row: row() });
     const deadline = Date.now() + 5000;
     while (w.stats.failedBatches === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(w.stats.failedBatches).toBeGreaterThan(0);

@@ -107,7 +107,7 @@ describe('request log: unstorable text and rejected rows', () => {
     const bad = row({ prompt_version_id: randomUUID() }); // no such prompt version: foreign key violation
     for (const r of [good[0]!, good[1]!, bad, good[2]!, good[3]!]) {
       w.reserve();
-      w.enqueue({ row: r });
+      void w.enqueue({ row: r });
     }
     await w.drain(5000);
     const rows = await ctx.db('requests').whereIn('id', [...good, bad].map((r) => r.id));

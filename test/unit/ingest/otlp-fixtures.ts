@@ -6,7 +6,7 @@ export const hex = (n: number) => randomBytes(n).toString('hex');
 
 export type Attr = string | number | boolean | Attr[] | { [k: string]: Attr };
 
-export function anyValue(v: Attr): Record<string, unknown> {
+function anyValue(v: Attr): Record<string, unknown> {
   if (typeof v === 'string') return { stringValue: v };
   if (typeof v === 'boolean') return { boolValue: v };
   if (typeof v === 'number') return Number.isInteger(v) ? { intValue: v } : { doubleValue: v };
@@ -14,7 +14,7 @@ export function anyValue(v: Attr): Record<string, unknown> {
   return { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: anyValue(x) })) } };
 }
 
-export const kv = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, value]) => ({ key, value: anyValue(value) }));
+const kv = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, value]) => ({ key, value: anyValue(value) }));
 
 export interface SpanSpec {
   traceId: string;
