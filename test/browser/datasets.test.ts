@@ -6,7 +6,7 @@ import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 /**
  * Datasets in a real browser against the real service: a dataset created and renamed; items
@@ -30,10 +30,7 @@ describe('datasets in a browser', () => {
   const rows = () => page.locator('[role=table][aria-label="Dataset items"] [role=row][data-index]');
   const rowIds = async () => (await rows().locator('[role=cell]:first-child').allTextContents()).sort();
   const waitRows = (n: number) => page.waitForFunction(`document.querySelectorAll('[role=table][aria-label="Dataset items"] [role=row][data-index]').length === ${n}`, undefined, { timeout: 15_000 });
-  const quiet = async () => {
-    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
-  };
+  const quiet = () => dismissToasts(page);
   const check = async (name: string) => {
     await quiet();
     await page.evaluate('window.scrollTo(0, 0)');

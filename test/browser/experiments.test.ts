@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
 import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 interface Experiment { id: string; name: string; status: string; repetitions: number; dataset_version: string; subject: Record<string, unknown>; evaluator_ids: string[]; counts: { pending: number; completed: number; error: number }; scores: { name: string; mean: number | null }[] }
 
@@ -30,8 +30,7 @@ describe('experiments in a browser', () => {
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const experiments = async () => (await get('/api/v1/experiments')) as Experiment[];
   const check = async (name: string) => {
-    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
+    await dismissToasts(page);
     await page.evaluate('window.scrollTo(0, 0)');
     expect(await review(page, name)).toEqual([]);
   };

@@ -6,7 +6,7 @@ import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 interface ExportRecord { id: string; resource: string; format: string; filter: Record<string, unknown>; status: string; rows_written: number }
 
@@ -30,10 +30,7 @@ describe('exports from the lists in a browser', () => {
   const call = (model: string, session: string) =>
     new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0, defaultHeaders: { 'x-service-session-id': session } })
       .chat.completions.create({ model, messages: [{ role: 'user', content: `hello ${model}` }] });
-  const quiet = async () => {
-    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
-  };
+  const quiet = () => dismissToasts(page);
 
   /** Opens the list's Export dialog, checks the filter it shows, exports, and returns the downloaded file's text. */
   async function exportFrom(path: string, format: 'CSV' | 'JSON Lines' | 'Parquet', filterText: RegExp, shot?: string) {

@@ -5,7 +5,7 @@ import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 /**
  * Prompts in a real browser against the real service: a prompt created with a text template, a
@@ -27,10 +27,7 @@ describe('prompts in a browser', () => {
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const prompt = () => get(`/api/v1/prompts/${promptId}`);
-  const quiet = async () => {
-    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
-  };
+  const quiet = () => dismissToasts(page);
   const check = async (name: string) => {
     await quiet();
     await page.evaluate('window.scrollTo(0, 0)');

@@ -7,7 +7,7 @@ import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 /**
  * The request explorer in a real browser against the real service, with calls made through the
@@ -31,10 +31,7 @@ describe('request explorer in a browser', () => {
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const rows = () => page.locator('[role=table][aria-label=Requests] [role=row][data-index]');
   const waitRows = (n: number) => page.waitForFunction(`document.querySelectorAll('[role=table][aria-label=Requests] [role=row][data-index]').length === ${n}`, undefined, { timeout: 15_000 });
-  const quiet = async () => {
-    for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
-  };
+  const quiet = () => dismissToasts(page);
   const check = async (name: string) => {
     await quiet();
     await page.evaluate('window.scrollTo(0, 0)'); // a full-page shot from the top, the header in place

@@ -70,8 +70,11 @@ async function setTheme(page: Page, dark: boolean) {
   await page.waitForFunction(`document.documentElement.getAttribute('data-mantine-color-scheme') === '${dark ? 'dark' : 'light'}'`);
 }
 
-/** Closes every toast and waits for them to leave, so a screenshot shows the page under them. */
+/**
+ * Closes every toast and waits for them to leave, so a screenshot (and axe) sees the page under
+ * them. A toast under a dialog's overlay cannot be clicked: it closes itself within 4 s.
+ */
 export async function dismissToasts(page: Page) {
-  for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-  await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 5000 });
+  for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click({ timeout: 1000 }).catch(() => {});
+  await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 10_000 });
 }

@@ -6,7 +6,7 @@ import { findChromium } from '../helpers/browser-path';
 import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { requestRow, writeRows } from '../integration/analytics/seed';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
 
 /**
  * The evaluation and workspace areas in a real browser against the real service: evaluators of
@@ -34,10 +34,7 @@ describe('evaluation and workspace in a browser', () => {
     await on.waitForSelector('main h1');
   };
   /** Toasts confirm each write; they go before a screenshot so they do not cover the view. */
-  const quiet = async (on: Page) => {
-    for (const b of await on.locator('.mantine-Notification-root button').all()) await b.click().catch(() => {});
-    await on.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 3000 }).catch(() => {});
-  };
+  const quiet = (on: Page) => dismissToasts(on);
   const check = async (name: string, on: Page = page) => {
     await quiet(on);
     expect(await review(on, name)).toEqual([]);
