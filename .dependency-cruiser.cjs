@@ -15,10 +15,8 @@
  * src/webhooks/workflow-types.ts), and the runtime hands them what they need. Each workflow imports
  * the type of its own activities only (`XActivities` beside `xActivities` in activities/).
  *
- * Type-only imports count: a cycle through types is still a cycle for a reader. Violations that a
- * later step removes are listed in .dependency-cruiser-known-violations.json (`--ignore-known`);
- * fix them, then shrink the list (never grow it) with
- * `npm run lint:deps -- --baseline .dependency-cruiser-known-violations.json --baseline-mode shrink-only`.
+ * Type-only imports count: a cycle through types is still a cycle for a reader. No violation is
+ * tolerated (there is no baseline of known ones).
  */
 
 /** Modules a workflow may load at run time (bundled into the workflow sandbox: deterministic, no I/O). */

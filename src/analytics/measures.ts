@@ -106,3 +106,15 @@ export function toMeasures(s: Sums, p: Percentiles, uniques: { users: number | n
     unique_sessions: uniques.sessions,
   };
 }
+
+/** A point of a stats series: the bucket's start and its measures. */
+export interface SeriesPoint extends Measures {
+  bucket: string;
+}
+/** What a stats question answers (the analytics boundary's shape; src/analytics/store.ts). */
+export interface StatsAnswer {
+  source: 'rollup' | 'raw';
+  totals: Measures;
+  series: SeriesPoint[];
+  breakdown: { items: (Measures & { key: string; series: SeriesPoint[] })[]; other: (Measures & { series: SeriesPoint[] }) | null } | null;
+}

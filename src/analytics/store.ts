@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { percentilesOfHists, type Measures } from './measures';
+import { percentilesOfHists, type Measures, type SeriesPoint, type StatsAnswer } from './measures';
 import { planRollup, queryProperties, type StatsQuery } from './plan';
 import { rolledUpProperties } from './property-rollups';
 import { bucketList, measuresOf, rawBreakdown, rawTotalsAndSeries, rawUniques } from './raw';
@@ -18,15 +18,6 @@ import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
  * so a columnar store (ClickHouse) can replace PostgreSQL for them without touching the routes
  * (docs/analytics.md says what such an implementation needs).
  */
-interface SeriesPoint extends Measures {
-  bucket: string;
-}
-export interface StatsAnswer {
-  source: 'rollup' | 'raw';
-  totals: Measures;
-  series: SeriesPoint[];
-  breakdown: { items: (Measures & { key: string; series: SeriesPoint[] })[]; other: (Measures & { series: SeriesPoint[] }) | null } | null;
-}
 
 export interface AnalyticsStore {
   requestStats(q: StatsQuery): Promise<StatsAnswer>;

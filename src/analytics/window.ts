@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { requestWhere, type RequestFilter } from '../filters/request-filter';
-import { addSums, mergeHist, sumsOf, type Measures } from './measures';
+import { addSums, mergeHist, sumsOf, type Measures, type StatsAnswer } from './measures';
 import { planRollup, type GroupBy, type OrderBy, type StatsQuery } from './plan';
 import { cellMeasures, hasHist, rollupTotalsAndSeries } from './rollup';
-import type { StatsAnswer } from './store';
 
 /**
  * The measures of one time window, in total or per group (alert rules, docs/alerts.md). A window
