@@ -1,7 +1,25 @@
 import type { Granularity } from './buckets';
 import { hourAligned } from './buckets';
-import { activeFields, ROLLUP_FILTERS, type RequestFilter } from '../filters/request-filter';
+import type { RequestFilter } from '../filters/request-filter';
 import { ROLLUP_DIMS, type RollupDim } from './dims';
+
+/** Filters the hourly rollups can answer, with the rollup dimension each maps to. */
+const ROLLUP_FILTERS = {
+  model: 'model',
+  provider: 'provider',
+  api_key_id: 'api_key',
+  prompt_version_id: 'prompt_version',
+  cache_hit: 'cache_hit',
+  streamed: 'streamed',
+  user_id: 'user',
+} as const;
+
+/** The filter's fields beyond the time range and the project, by name. */
+function activeFields(f: RequestFilter): string[] {
+  return Object.entries(f)
+    .filter(([k, v]) => v !== undefined && !['project_id', 'from', 'to'].includes(k))
+    .map(([k]) => k);
+}
 
 /** A dimension to group by: a built-in one or a custom property. */
 export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> | 'session' } | { kind: 'property'; name: string };

@@ -108,21 +108,3 @@ export function requestWhere(projectIds: string[], f: RequestFilter, opts: { pro
   for (const p of f.property ?? []) { w.push('r.properties @> ?::jsonb'); a.push(JSON.stringify({ [p.name]: p.value })); }
   return { sql: w.join(' and '), args: a };
 }
-
-/** Filters the hourly rollups can answer, with the rollup dimension each maps to. */
-export const ROLLUP_FILTERS = {
-  model: 'model',
-  provider: 'provider',
-  api_key_id: 'api_key',
-  prompt_version_id: 'prompt_version',
-  cache_hit: 'cache_hit',
-  streamed: 'streamed',
-  user_id: 'user',
-} as const;
-
-/** The filter's fields beyond the time range and the project, by name. */
-export function activeFields(f: RequestFilter): string[] {
-  return Object.entries(f)
-    .filter(([k, v]) => v !== undefined && !['project_id', 'from', 'to'].includes(k))
-    .map(([k]) => k);
-}
