@@ -24,9 +24,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cpuOf, cpuOfMachine, cpuOfPids, cpuOfPostgres } from './proc';
+import { print, type RunResult } from './webhooks-report';
 
 const REPO = path.resolve(__dirname, '..');
 /** The code under test: this tree, or the `before` worktree. */
@@ -66,40 +68,6 @@ server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }
 process.on('disconnect', () => process.exit(0));
 `;
 
-/** CPU seconds used so far by a process (user + system), from /proc. */
-function cpuOf(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(parts[11]) + Number(parts[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-/** CPU seconds used by all postgres processes (the server forks one per connection). */
-function cpuOfPostgres(): number {
-  let total = 0;
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuOf(Number(d));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-/** CPU seconds used by the given processes (PostgreSQL backends of the bench database). */
-function cpuOfPids(pids: Iterable<number>): Map<number, number> {
-  return new Map([...pids].map((p) => [p, cpuOf(p)]));
-}
-/** Whole-machine busy CPU seconds (all processes, including other people's). */
-function cpuOfMachine(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
-  return (line[0] + line[1] + line[2] + line[5] + line[6] + line[7]) / 100;
-}
-
 /**
  * The dev server as src/temporal/dev-server.ts starts it, plus BENCH_TEMPORAL_DYNAMIC_CONFIG
  * (comma-separated KEY=VALUE, e.g. system.enableActivityEagerExecution=true) to compare settings.
@@ -116,18 +84,6 @@ async function startBenchTemporal(port: number) {
 }
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
-
-/** One run's results (one child process), printed side by side with the other run's. */
-interface RunResult {
-  label: string;
-  rev: string;
-  rows: string[][];
-  stageRows: string[][];
-  cpuRows: string[][];
-  historyEvents: number | null;
-  loadavg: string;
-}
-
 const backendsSql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 async function run(label: string, rev: string): Promise<RunResult> {
@@ -183,7 +139,6 @@ async function run(label: string, rev: string): Promise<RunResult> {
   // Warm-up: bundle, connections, JIT.
   for (let i = 0; i < 50; i++) await emitEvent(db, orgId, 'request.created', { request: { id: `warm-${i}`, emitted_at: Date.now() } });
   await waitDelivered(db, 50, 60_000);
-
   const rows: string[][] = [];
   const stageRows: string[][] = [];
   const cpuRows: string[][] = [];
@@ -273,38 +228,6 @@ async function run(label: string, rev: string): Promise<RunResult> {
   return { label, rev, rows, stageRows, cpuRows, historyEvents, loadavg };
 }
 
-function table(title: string, header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
-  console.log(`\n${title}`);
-  console.log(line(header));
-  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of rows) console.log(line(r));
-}
-
-function print(results: RunResult[]): void {
-  const multi = results.length > 1;
-  const tag = (r: RunResult, cells: string[]) => (multi ? [`${r.label} (${r.rev})`, ...cells] : cells);
-  const head = (h: string[]) => (multi ? ['build', ...h] : h);
-  table(
-    `Webhook delivery (1 webhook, ${SECONDS} s per rate, ${os.cpus().length} cores): event → first attempt latency at the receiver`,
-    head(['target ev/s', 'emitted ev/s', 'delivered/s', 'received', 'p50 ms', 'p95 ms', 'p99 ms', 'all delivered']),
-    results.flatMap((r) => r.rows.map((row) => tag(r, row))),
-  );
-  table(
-    'Median time per stage (ms): event → delivery record (dispatcher), record → first attempt begins (start + first workflow task), attempt duration',
-    head(['target ev/s', 'emit→record', 'record→first attempt', 'attempt']),
-    results.flatMap((r) => r.stageRows.map((row) => tag(r, row))),
-  );
-  table(
-    'CPU milliseconds per delivery, by process (from emit start until all delivered; /proc utime+stime)',
-    head(['target ev/s', 'service', 'temporal server', 'postgres (bench db)', 'sum', 'postgres (all)', 'receiver', 'whole machine']),
-    results.flatMap((r) => r.cpuRows.map((row) => tag(r, row))),
-  );
-  console.log('');
-  for (const r of results) console.log(`${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; load average at the end ${r.loadavg}`);
-}
-
 /** Parent: a worktree of BENCH_BEFORE, then a child per build, then both side by side. */
 async function compare(): Promise<void> {
   const ref = process.env.BENCH_BEFORE ?? 'HEAD';
@@ -346,14 +269,14 @@ async function compare(): Promise<void> {
     }
   }
   console.log('\n===== before and after =====');
-  print(results);
+  print(results, SECONDS);
 }
 
 async function main(): Promise<void> {
   if (!process.env.BENCH_OUT) return compare();
   const result = await run(process.env.BENCH_LABEL ?? 'after', process.env.BENCH_REV ?? '');
   writeFileSync(process.env.BENCH_OUT, JSON.stringify(result));
-  print([result]);
+  print([result], SECONDS);
 }
 
 async function waitDelivered(db: ReturnType<typeof createDb>, expected: number, timeoutMs: number): Promise<{ count: number; at: number }> {
