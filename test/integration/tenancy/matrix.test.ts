@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../helpers/app';
 import { buildRoutes } from '../../../src/routes';
+import { startTestApp } from '../../helpers/app';
+import { api, seedTenant } from '../../helpers/auth';
+import { ADMIN, adminCall, ALL, credentials, expected, IDENTITIES, limitedProject, newMember, newProject, tag, WRITERS, type Ctx, type Endpoint } from './matrix-rules';
 
 const TENANCY_TAGS = new Set(['Organizations', 'Projects', 'API keys', 'Provider keys', 'Key introspection', 'Members', 'Invitations', 'Billing', 'Audit logs', 'Me', 'Rate limits']);
-import { api, mintJwt, seedTenant, type SeededTenant } from '../../helpers/auth';
 
 /**
  * Role × endpoint matrix for every endpoint of tenancy/auth/keys. Each row names who may call the
@@ -11,75 +11,6 @@ import { api, mintJwt, seedTenant, type SeededTenant } from '../../helpers/auth'
  * 401 for missing/invalid/expired/revoked credentials, 403 for a valid identity without the right
  * (including API keys on JWT-only endpoints), 404 for another organization's resources.
  */
-
-type Identity =
-  | 'none'
-  | 'expired'
-  | 'bad_signature'
-  | 'revoked_key'
-  | 'full_key'
-  | 'public_key'
-  | 'other_org'
-  | 'other_org_own_context'
-  | 'viewer'
-  | 'editor'
-  | 'admin';
-// Admin last: its successful writes happen after everyone else's attempts on the same endpoint.
-const IDENTITIES: Identity[] = ['none', 'expired', 'bad_signature', 'revoked_key', 'full_key', 'public_key', 'other_org', 'other_org_own_context', 'viewer', 'editor', 'admin'];
-
-type Role = 'admin' | 'editor' | 'viewer';
-const ALL: Role[] = ['admin', 'editor', 'viewer'];
-const WRITERS: Role[] = ['admin', 'editor'];
-const ADMIN: Role[] = ['admin'];
-
-interface Prepared {
-  path: string;
-  body?: unknown;
-}
-
-interface Endpoint {
-  name: string;
-  /** jwt: JWT only; key: API key only (introspection). */
-  auth: 'jwt' | 'key';
-  /** How the organization is chosen: from the path, the header, or not at all (user-level). */
-  org: 'path' | 'header' | 'none';
-  roles: Role[];
-  ok: number;
-  method: string;
-  prepare: (t: Ctx, who: Identity) => Promise<Prepared> | Prepared;
-  /** Expected status for an admin of another organization acting in their own context, when not 404. */
-  ownContext?: number;
-  /** Per-identity overrides where the rule above does not tell the whole story. */
-  override?: Partial<Record<Identity, number>>;
-}
-
-interface Ctx {
-  app: TestApp;
-  t: SeededTenant;
-  other: SeededTenant;
-}
-
-const tag = () => randomBytes(3).toString('hex');
-const adminCall = async (c: Ctx, method: string, path: string, body?: unknown) => {
-  const r = await api(c.app, method, path, { token: c.t.admin.token, orgId: c.t.orgId, body });
-  if (r.status >= 300) throw new Error(`setup ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.data;
-};
-const newProject = (c: Ctx) => adminCall(c, 'POST', '/api/v1/projects', { name: `p-${tag()}` });
-const limitedProject = async (c: Ctx) => {
-  const p = await newProject(c);
-  await adminCall(c, 'PUT', '/api/v1/rate-limits', { project_id: p.id, requests_per_window: 10, window_seconds: 60 });
-  return p;
-};
-const newMember = async (c: Ctx, role: Role) => {
-  const sub = `m-${tag()}`;
-  const email = `${sub}@example.test`;
-  const inv = await adminCall(c, 'POST', `/api/v1/organizations/${c.t.orgId}/invitations`, { email, role });
-  const token = mintJwt({ sub, email });
-  const r = await api(c.app, 'POST', '/api/v1/invitations/accept', { token, body: { token: inv.token } });
-  if (r.status !== 200) throw new Error(`accept: ${r.status}`);
-  return (await api(c.app, 'GET', '/api/v1/me', { token })).body.data.user.id as string;
-};
 
 const endpoints: Endpoint[] = [
   // Organizations
@@ -327,51 +258,6 @@ const endpoints: Endpoint[] = [
   // Last: the owner deletes the workspace.
   { name: 'DELETE /organizations/:orgId', method: 'DELETE', auth: 'jwt', org: 'path', roles: ADMIN, ok: 200, prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}` }) },
 ];
-
-function expected(e: Endpoint, who: Identity): number {
-  const o = e.override?.[who];
-  if (o !== undefined) return o;
-  switch (who) {
-    case 'none':
-    case 'expired':
-    case 'bad_signature':
-    case 'revoked_key':
-      return 401;
-    case 'full_key':
-    case 'public_key':
-      return e.auth === 'key' ? e.ok : 403;
-    default:
-      break;
-  }
-  if (e.auth === 'key') return 401; // a JWT where an API key is required
-  if (who === 'other_org') return e.org === 'none' ? e.ok : 404;
-  if (who === 'other_org_own_context') return e.org === 'none' ? e.ok : (e.ownContext ?? 404);
-  return e.roles.includes(who) ? e.ok : 403;
-}
-
-function credentials(c: Ctx, who: Identity, e: Endpoint): { token?: string; orgId?: string } {
-  const orgId = e.org === 'header' ? c.t.orgId : undefined;
-  switch (who) {
-    case 'none':
-      return {};
-    case 'expired':
-      return { token: mintJwt({ sub: c.t.admin.sub, email: c.t.admin.email, expiresInSeconds: -120 }), orgId };
-    case 'bad_signature':
-      return { token: mintJwt({ sub: c.t.admin.sub, email: c.t.admin.email, secret: 'not-the-server-secret-0123456789' }), orgId };
-    case 'revoked_key':
-      return { token: c.t.revokedKey };
-    case 'full_key':
-      return { token: c.t.fullKey, orgId };
-    case 'public_key':
-      return { token: c.t.publicKey, orgId };
-    case 'other_org':
-      return { token: c.other.admin.token, orgId };
-    case 'other_org_own_context':
-      return { token: c.other.admin.token, orgId: e.org === 'header' ? c.other.orgId : undefined };
-    default:
-      return { token: c.t[who].token, orgId };
-  }
-}
 
 describe('role × endpoint matrix (tenancy, auth, keys)', () => {
   const c = {} as Ctx;
