@@ -1,6 +1,6 @@
 import {
   IconBell, IconBinaryTree, IconBulb, IconChartDots, IconChecklist, IconDatabase, IconFlask, IconHistory, IconLayoutDashboard, IconListDetails,
-  IconMessages, IconPencil, IconPlayerPlay, IconPrompt, IconRun, IconSettings, IconShare, IconShieldLock, IconUsers, IconWebhook,
+  IconMessages, IconPencil, IconPlayerPlay, IconPrompt, IconRun, IconSettings, IconShare, IconShieldLock, IconStars, IconUsers, IconWebhook,
 } from '@tabler/icons-react';
 
 /** The navigation, grouped the way people work: watch, build, judge, get told, configure. */
@@ -22,6 +22,7 @@ export const NAV = [
     { to: '/evaluators', label: 'Evaluators', icon: IconChecklist },
     { to: '/eval-runs', label: 'Eval runs', icon: IconRun },
     { to: '/annotation', label: 'Annotation', icon: IconPencil },
+    { to: '/scores', label: 'Scores', icon: IconStars },
   ] },
   { label: 'Monitor', items: [
     { to: '/alerts', label: 'Alerts', icon: IconBell },

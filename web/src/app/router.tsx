@@ -7,6 +7,7 @@ import { overviewSearch } from '../features/overview/search';
 import { playgroundSearch } from '../features/playground/search';
 import { recommendationsSearch } from '../features/recommendations/search';
 import { requestsSearch } from '../features/requests/search';
+import { scoresSearch } from '../features/scores/search';
 import { securitySearch } from '../features/security/search';
 import { settingsSearch } from '../features/settings/search';
 import { tracesSearch } from '../features/traces/search';
@@ -46,6 +47,7 @@ const routes = [
   createRoute({ getParentRoute: at, path: '/datasets', component: lazy(() => import('../features/datasets/pages/DatasetsPage'), 'DatasetsPage') }),
   createRoute({ getParentRoute: at, path: '/datasets/$id', validateSearch: datasetSearch, component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage') }),
   createRoute({ getParentRoute: at, path: '/experiments', component: lazy(() => import('../features/experiments/pages/ExperimentsPage'), 'ExperimentsPage') }),
+  createRoute({ getParentRoute: at, path: '/scores', validateSearch: scoresSearch, component: lazy(() => import('../features/scores/pages/ScoresPage'), 'ScoresPage') }),
   createRoute({ getParentRoute: at, path: '/annotation', component: lazy(() => import('../features/annotation/pages/AnnotationPage'), 'AnnotationPage') }),
   createRoute({ getParentRoute: at, path: '/alerts', component: lazy(() => import('../features/alerts/pages/AlertsPage'), 'AlertsPage') }),
   createRoute({ getParentRoute: at, path: '/anomalies', validateSearch: anomaliesSearch, component: lazy(() => import('../features/anomalies/pages/AnomaliesPage'), 'AnomaliesPage') }),

@@ -8,6 +8,7 @@ import { QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { usePromptExperiments } from '../hooks/useExperiments';
+import { CancelRun } from './CancelRun';
 import { StartPromptExperiment } from './StartPromptExperiment';
 
 type Grid = Schema<'PromptExperiment'>;
@@ -22,6 +23,7 @@ function GridView({ g }: { g: Grid }) {
         <Group gap="sm" wrap="wrap">
           <Title order={3} size="h5">{g.name}</Title>
           <StatusBadge value={g.status} />
+          <CancelRun kind="prompt experiment" id={g.id} name={g.name} status={g.status} />
           <Text size="xs" c="dimmed">{fmt.time(g.created_at)}</Text>
           {g.winners.map((w) => <Badge key={w.name} variant="light" color="green" tt="none" data-testid="winner">{w.name}: {w.label} wins ({r3(w.mean)})</Badge>)}
         </Group>

@@ -31,3 +31,11 @@ export const usePromptExperiments = () =>
 /** Starts a prompt experiment: one experiment per variant over the same items. */
 export const useStartPromptExperiment = () =>
   useApiMutation((api, body: PromptExperimentBody) => unwrap(api.POST('/api/v1/prompt-experiments', { body })), { invalidates: ['prompt-experiments', 'experiments'], success: 'Prompt experiment started' });
+
+/** Stops a running experiment: pending items are not run; finished ones and their scores stay. */
+export const useCancelExperiment = () =>
+  useApiMutation((api, id: string) => unwrap(api.POST('/api/v1/experiments/{id}/cancel', { params: { path: { id } } })), { invalidates: ['experiments', 'prompt-experiments'], success: 'Experiment cancelled' });
+
+/** Stops every variant of a running prompt experiment. */
+export const useCancelPromptExperiment = () =>
+  useApiMutation((api, id: string) => unwrap(api.POST('/api/v1/prompt-experiments/{id}/cancel', { params: { path: { id } } })), { invalidates: ['prompt-experiments', 'experiments'], success: 'Prompt experiment cancelled' });

@@ -6,6 +6,7 @@ import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
+import { CancelRun } from '../components/CancelRun';
 import { Comparison } from '../components/Comparison';
 import { PromptExperiments } from '../components/PromptExperiments';
 import { StartExperiment } from '../components/StartExperiment';
@@ -20,6 +21,7 @@ function Row({ x, picked, onPick }: { x: Schema<'Experiment'>; picked: boolean; 
     <Group gap="sm" wrap="wrap" data-testid={`experiment-${x.name}`} py={4} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
       <Checkbox checked={picked} onChange={(e) => onPick(e.currentTarget.checked)} label={x.name} miw={160} style={{ flex: '1 1 160px' }} />
       <StatusBadge value={x.status} />
+      <CancelRun kind="experiment" id={x.id} name={x.name} status={x.status} />
       <Group gap={6} wrap="nowrap" style={{ flex: '1 1 200px' }}>
         <Progress value={total ? (done / total) * 100 : 0} size="sm" w={120} aria-label={`Progress of ${x.name}`} color={x.counts.error ? 'orange' : undefined} />
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{fmt.int(done)} / {fmt.int(total)} runs{x.counts.error ? ` · ${fmt.int(x.counts.error)} failed` : ''}</Text>
