@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
 import { route } from '../../http/route';
 import type { IngestService } from '../service';
 import { encodeResponse, encodeStatus } from './decode';
+import { CONTENT_TYPES, exportResponseSchema, grpcCode, rpcStatusSchema } from './schemas';
 import { receiveExport, type Format } from './service';
-const CONTENT_TYPES: Record<Format, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
 
 function formatOf(req: Request): Format | null {
   const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -15,16 +14,6 @@ function formatOf(req: Request): Format | null {
   return null;
 }
 
-/** HTTP status → google.rpc.Code, for the Status body OTLP clients read. */
-function grpcCode(status: number): number {
-  if (status === 400 || status === 413 || status === 415) return 3; // INVALID_ARGUMENT
-  if (status === 401) return 16; // UNAUTHENTICATED
-  if (status === 403) return 7; // PERMISSION_DENIED
-  if (status === 404) return 5; // NOT_FOUND
-  if (status === 429) return 8; // RESOURCE_EXHAUSTED
-  if (status === 503) return 14; // UNAVAILABLE
-  return 13; // INTERNAL
-}
 
 /**
  * OTLP/HTTP trace receiver, POST /v1/traces (docs/ingest.md). Binary protobuf or JSON, optionally
@@ -99,13 +88,13 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
         200: {
           description: 'ExportTraceServiceResponse in the request encoding; partial_success counts refused spans',
           contentType: ['application/x-protobuf', 'application/json'],
-          schema: z.object({ partialSuccess: z.object({ rejectedSpans: z.union([z.number(), z.string()]), errorMessage: z.string() }).partial().optional() }),
+          schema: exportResponseSchema,
           example: {},
         },
       },
       errorBody: {
         contentTypes: ['application/json', 'application/x-protobuf'],
-        schema: z.object({ code: z.number().int(), message: z.string(), details: z.array(z.unknown()).optional() }).meta({ id: 'RpcStatus', description: 'google.rpc.Status' }),
+        schema: rpcStatusSchema,
         example: { code: 16, message: 'Missing credentials: send Authorization: Bearer <token>', details: [] },
       },
       errors: { 413: 'Body above OTLP_MAX_REQUEST_BYTES after decompression', 415: 'Content-Type or Content-Encoding not supported', 503: 'Storage unavailable or overloaded; retry after Retry-After' },
