@@ -1,10 +1,9 @@
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
-import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app';
+import { api, type SeededTenant } from '../helpers/auth';
+import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
+import { dismissToasts, review } from './ui';
+import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Experiment { id: string; name: string; status: string; repetitions: number; dataset_version: string; subject: Record<string, unknown>; evaluator_ids: string[]; counts: { pending: number; completed: number; error: number }; scores: { name: string; mean: number | null }[] }
 
@@ -36,9 +35,7 @@ describe('experiments in a browser', () => {
   };
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
-    upstream = await startFakeUpstream();
+    ({ upstream, app, t } = await startWithOpenAI());
     upstream.handle(async (req, res) => {
       const text = JSON.stringify(req.json?.messages ?? []);
       const q = /q-(\d+)/.exec(text)?.[1] ?? '';
@@ -46,9 +43,6 @@ describe('experiments in a browser', () => {
       const content = text.includes('Briefly') || Number(q) < 4 ? `answer q-${q}` : 'no idea';
       sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
     });
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
-    t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
     await api(app, 'POST', '/api/v1/prompts', { ...as(), body: { project_id: t.projectId, name: 'qa', version: { template: [{ role: 'user', content: 'Answer: {{question}}' }], model: 'gpt-4o-mini' } } });
     dataset = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })).body.data.id;
     const items = Array.from({ length: 6 }, (_, i) => ({ id: `i${i}`, input: { question: `q-${i}` }, expected_output: `answer q-${i}` }));
@@ -57,18 +51,9 @@ describe('experiments in a browser', () => {
     // A later version with a seventh item: the first experiment runs on the version before it.
     await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items: [{ id: 'i6', input: { question: 'q-6' }, expected_output: 'answer q-6' }] } });
     evaluator = (await api(app, 'POST', '/api/v1/evaluators', { ...as(), body: { project_id: t.projectId, name: 'exact', type: 'exact_match', config: { expected_path: '$.expected' } } })).body.data.id;
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await upstream?.close();
-    await app?.stop();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('starts an experiment on a prompt version at a past dataset version, and follows it live', async () => {
     await page.goto(`${app.url}/experiments`);

@@ -1,12 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import OpenAI from 'openai';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
-import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app';
+import { api, type SeededTenant } from '../helpers/auth';
+import type { FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { dismissToasts, review } from './ui';
+import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface ExportRecord { id: string; resource: string; format: string; filter: Record<string, unknown>; status: string; rows_written: number }
 
@@ -56,12 +55,7 @@ describe('exports from the lists in a browser', () => {
   }
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
-    upstream = await startFakeUpstream();
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
-    t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
+    ({ upstream, app, t } = await startWithOpenAI());
     await call('gpt-4o-mini', 'chat-a');
     await call('gpt-4o-mini', 'chat-a');
     await call('gpt-4o', 'chat-b');
@@ -69,18 +63,9 @@ describe('exports from the lists in a browser', () => {
     await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-1', name: 'agent run', start_time: now } });
     await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-2', name: 'nightly batch', start_time: now } });
     await waitUntil(async () => (await get('/api/v1/requests')).length === 3 && (await get('/api/v1/traces')).length === 2, 15_000, 'calls and traces stored');
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await upstream?.close();
-    await app?.stop();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('exports the requests matching the list’s filter as JSON Lines', async () => {
     const { text, record } = await exportFrom('/requests?model=gpt-4o-mini', 'JSON Lines', /^model=gpt-4o-mini$/, 'export-requests');

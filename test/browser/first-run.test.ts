@@ -1,11 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import OpenAI from 'openai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { dismissToasts, review } from './ui';
+import { openSignedIn, stopAll } from './stack';
 
 /**
  * The first run, in a real browser against the real service: an empty project's overview shows
@@ -26,24 +25,13 @@ describe('first run in a browser', () => {
   };
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
     upstream = await startFakeUpstream();
     app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
     t = await seedTenant(app);
     await api(app, 'PUT', '/api/v1/provider-keys', { token: t.admin.token, orgId: t.orgId, body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await upstream?.close();
-    await app?.stop();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('shows a snippet for each way in, with the gateway’s address and a placeholder key', async () => {
     await page.goto(`${app.url}/`);

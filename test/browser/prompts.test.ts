@@ -1,11 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
-import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app';
+import { api, type SeededTenant } from '../helpers/auth';
+import type { FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { dismissToasts, review } from './ui';
+import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 /**
  * Prompts in a real browser against the real service: a prompt created with a text template, a
@@ -35,24 +34,10 @@ describe('prompts in a browser', () => {
   };
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
-    upstream = await startFakeUpstream();
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
-    t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ upstream, app, t } = await startWithOpenAI());
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await upstream?.close();
-    await app?.stop();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('creates a prompt with a text template', async () => {
     await page.goto(`${app.url}/prompts`);

@@ -1,13 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { mkdir } from 'node:fs/promises';
 import OpenAI from 'openai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { dismissToasts, review } from './ui';
+import { openSignedIn, stopAll } from './stack';
 
 /**
  * The request explorer in a real browser against the real service, with calls made through the
@@ -50,8 +49,6 @@ describe('request explorer in a browser', () => {
     });
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
     upstream = await startFakeUpstream(); // answers like each provider, streamed or not
     app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url, PROVIDER_ANTHROPIC_BASE_URL: upstream.url } });
     t = await seedTenant(app);
@@ -71,18 +68,9 @@ describe('request explorer in a browser', () => {
     await waitUntil(async () => (await get('/api/v1/requests')).length === 5, 15_000, 'five calls logged');
     await api(app, 'POST', '/api/v1/saved-filters', { ...as(), body: { project_id: t.projectId, view: 'requests', name: 'free tier', filter: { property: 'tier:free' } } });
     datasetId = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'golden answers' } })).body.data.id;
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await upstream?.close();
-    await app?.stop();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('filters the list with the builder, and the URL carries the view', async () => {
     await page.goto(`${app.url}/requests`);

@@ -1,12 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import OpenAI from 'openai';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
-import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app';
+import { api, type SeededTenant } from '../helpers/auth';
+import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, review } from './ui';
+import { openSignedIn, startWithOpenAI } from './stack';
 
 interface Score { id: string; name: string; target_type: string; request_id: string | null }
 interface Experiment { id: string; name: string; status: string; counts: { pending: number; completed: number; error: number } }
@@ -40,17 +39,12 @@ describe('scores and cancelling experiments in a browser', () => {
       .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
-    upstream = await startFakeUpstream();
+    ({ upstream, app, t } = await startWithOpenAI());
     upstream.handle(async (req, res) => {
       // The experiment's model is slow (seconds a call), so it is still running when cancelled.
       if (JSON.stringify(req.json?.messages ?? []).includes('Slowly')) await new Promise((r) => setTimeout(r, 4000));
       sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
     });
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
-    t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
     await call('first question', 'chat-a');
     await call('second question', 'chat-a');
     await call('third question', 'chat-b');
@@ -62,12 +56,7 @@ describe('scores and cancelling experiments in a browser', () => {
     await score({ request_id: requests[2], name: 'correct', data_type: 'boolean', string_value: 'false' });
     await score({ trace_id: 'tr-1', name: 'helpfulness', value: 0.4 });
     await score({ session_id: 'chat-a', name: 'helpfulness', value: 0.7 });
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
