@@ -38,8 +38,16 @@ export const pct = (v: N) => (v === null || v === undefined ? DASH : `${(v * 100
 /** A count with its noun: 1 item, 2 items. */
 export const count = (n: number, noun: string) => `${grouped.format(n)} ${noun}${n === 1 ? '' : 's'}`;
 
-/** A timestamp in the reader's locale and zone. */
-export const time = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : DASH);
+/**
+ * A moment in the reader's locale and zone, short enough for a table cell on a phone:
+ * "Nov 26, 4:47:05 PM" (the year only when it is not this one).
+ */
+export function time(v: string | null | undefined): string {
+  if (!v) return DASH;
+  const d = new Date(v);
+  const year = d.getFullYear() === new Date().getFullYear() ? {} : { year: 'numeric' as const };
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', ...year });
+}
 
 /** Axis labels by unit, so no axis reads `0 0 0 0`. */
 export type Unit = 'usd' | 'ms' | 'count' | 'tokens';
