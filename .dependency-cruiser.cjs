@@ -16,7 +16,8 @@
  * the type of its own activities only (`XActivities` beside `xActivities` in activities/).
  *
  * Type-only imports count: a cycle through types is still a cycle for a reader. No violation is
- * tolerated (there is no baseline of known ones).
+ * tolerated (there is no baseline of known ones). Cycles between folders are the second run's
+ * (.dependency-cruiser-folders.cjs).
  */
 
 /** Modules a workflow may load at run time (bundled into the workflow sandbox: deterministic, no I/O). */

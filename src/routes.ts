@@ -23,7 +23,7 @@ import { healthRoutes } from './health/routes';
 import { ingestRoutes } from './ingest/routes';
 import { otlpRoutes } from './ingest/otlp/routes';
 import { keyRoutes } from './keys/routes';
-import { metricsRoutes } from './metrics/routes';
+import { metricsRoutes } from './health/metrics-routes';
 import { openApiRoutes } from './openapi/routes';
 import { promptRoutes } from './prompts/routes';
 import { proxyRoutes } from './proxy/routes';

@@ -1,14 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/knex';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { createApiKeyAuthenticator, looksLikeApiKey, type ApiKeyRecord } from './api-keys';
 import type { JwtVerifier } from './jwt';
-import type { AuthUser, Principal, Role } from './principal';
+import type { AuthUser, Principal } from './principal';
 import { firstOrganizations, membershipRole, projectIdsOfOrg, projectOfOrg } from './queries';
 import type { UserDirectory } from './users';
 
-;
 const ORG_HEADER = 'x-organization-id';
 
 const challenge = { 'www-authenticate': 'Bearer' };
@@ -171,25 +170,3 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-/** After jwt/read: the user must have one of these roles (API keys never do). */
-export function requireRole(...roles: readonly Role[]): RequestHandler {
-  return (req, _res, next) => {
-    const p = req.principal;
-    if (!p) return next(unauthorized());
-    if (p.kind !== 'user') return next(forbidden('This action needs a user token (JWT) with a suitable role', 'jwt_required'));
-    if (!roles.includes(p.role)) return next(forbidden(`This action needs role ${roles.join(' or ')}; you are ${p.role}`, 'insufficient_role'));
-    next();
-  };
-}
-
-/** Evals-style writes: a full-scope key, or a user who is admin or editor. */
-export function requireWriteAccess(): RequestHandler {
-  return (req, _res, next) => {
-    const p = req.principal;
-    if (!p) return next(unauthorized());
-    if (p.kind === 'api_key') return next(p.scope === 'full' ? undefined : forbidden('Public keys are read-only', 'public_key_read_only'));
-    if (p.role === 'admin' || p.role === 'editor') return next();
-    next(forbidden(`This action needs role admin or editor; you are ${p.role}`, 'insufficient_role'));
-  };
-}

@@ -1,30 +1,9 @@
 import type { Request } from 'express';
 import { forbidden, unauthorized } from '../http/errors';
+import type { AuthUser, Principal } from '../http/principal';
 
-export const ROLES = ['admin', 'editor', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
-
-export type ApiKeyScope = 'full' | 'public';
-
-/** Who is calling: a signed-in user acting in one organization, or a project API key. */
-export type Principal =
-  | { kind: 'user'; userId: string; sub: string; email: string | null; orgId: string; role: Role }
-  | { kind: 'api_key'; keyId: string; projectId: string; orgId: string; scope: ApiKeyScope };
-
-/** A user authenticated by JWT, before (or without) an organization context. */
-export interface AuthUser {
-  userId: string;
-  sub: string;
-  email: string | null;
-  emailVerified: boolean | null;
-}
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    principal?: Principal;
-    authUser?: AuthUser;
-  }
-}
+// Defined with the route contracts (src/http/principal.ts); features import them from here.
+export { ROLES, type ApiKeyScope, type AuthUser, type Principal, type Role } from '../http/principal';
 
 /** The caller set by the auth middleware; 401 when a route forgot to mount it. */
 export function principalOf(req: Request): Principal {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { requestWhere } from '../filters/request-filter';
 import { requestFilterOf, type StoredFilter } from '../filters/stored';
 import { insertItems } from './queries';
-import type { OnlineConfig } from './schemas';
+import type { OnlineConfig } from '../evaluators/schemas';
 
 /**
  * Online evaluation (the `online-evaluation` schedule, every minute): for each evaluator with

@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { cursorQuery, limitQuery } from '../http/pagination';
 import { isoDateTime, timestamp } from '../http/schemas';
-import { storedFilterShape } from '../filters/stored';
+import { requestFilter, traceFilter } from '../evaluators/schemas';
 
 /** Request and response contracts of /api/v1/eval-runs (docs/evals.md). */
 const RUN_STATUSES = ['pending', 'running', 'completed', 'cancelled', 'failed'] as const;
 const ITEM_STATUSES = ['pending', 'completed', 'error', 'delayed'] as const;
 
-const requestFilter = z.object(storedFilterShape).strict().optional().describe('the analytics filter (as in alert rules)');
-const traceFilter = z.object({ name: z.string().max(512).optional(), user_id: z.string().max(256).optional(), session_id: z.string().max(256).optional() }).strict().optional();
 export const targetSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('requests'),
@@ -21,13 +19,6 @@ export const targetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('traces'), from: isoDateTime, to: isoDateTime, limit: z.number().int().min(1).max(10_000).default(1000), filter: traceFilter }).strict(),
 ]);
 
-/** Online evaluation of an evaluator: new matching requests (as they are logged) or traces (as they complete), sampled. */
-const sampling = z.number().min(0).max(1).describe('the share of matching targets scored (deterministic per target)');
-export const onlineSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('requests'), filter: requestFilter, sampling_rate: sampling }).strict(),
-  z.object({ kind: z.literal('traces'), filter: traceFilter, sampling_rate: sampling }).strict(),
-]);
-export type OnlineConfig = z.infer<typeof onlineSchema>;
 export type RunTarget = z.infer<typeof targetSchema>;
 
 export const createRunBody = z

@@ -1,7 +1,31 @@
 import { z } from 'zod';
 import { uuidParams, uuidSchema } from '../http/ids';
 import { nameSchema, timestamp } from '../http/schemas';
-import { onlineSchema } from '../eval-runs/schemas';
+import { storedFilterShape } from '../filters/stored';
+
+// The target filters of online evaluation, shared with eval runs' targets (src/eval-runs imports
+// evaluators, never the other way).
+export const requestFilter = z
+  .object(storedFilterShape)
+  .strict()
+  .optional()
+  .describe('the analytics filter (as in alert rules)');
+export const traceFilter = z
+  .object({
+    name: z.string().max(512).optional(),
+    user_id: z.string().max(256).optional(),
+    session_id: z.string().max(256).optional(),
+  })
+  .strict()
+  .optional();
+
+/** Online evaluation of an evaluator: new matching requests (as logged) or traces (as they complete), sampled. */
+const sampling = z.number().min(0).max(1).describe('the share of matching targets scored (deterministic per target)');
+const onlineSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('requests'), filter: requestFilter, sampling_rate: sampling }).strict(),
+  z.object({ kind: z.literal('traces'), filter: traceFilter, sampling_rate: sampling }).strict(),
+]);
+export type OnlineConfig = z.infer<typeof onlineSchema>;
 
 /** Request and response contracts of /api/v1/evaluators (docs/evals.md). */
 const field = z.enum(['output', 'input']).default('output').describe('the text evaluated: the target’s output (default) or input');

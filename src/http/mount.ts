@@ -1,20 +1,20 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { requireRole, requireWriteAccess, type Auth } from '../auth/middleware';
 import type { Metrics } from '../metrics/metrics';
 import { HttpError, notFound, validationError } from './errors';
+import { requireRole, requireWriteAccess, type SchemeGuards } from './guards';
 import { Reply, type Page, type RouteContract } from './route';
 import { assertStorable } from './text';
 
 export interface MountOptions {
-  auth: Auth;
+  auth: SchemeGuards;
   metrics: Metrics;
   /** Check every response against its contract (on in tests): a mismatch is a 500 naming the issue. */
   checkResponses: boolean;
 }
 
 /** The auth middleware a scheme implies, then the role or write rule of the contract. */
-function guards(c: RouteContract, auth: Auth): RequestHandler[] {
+function guards(c: RouteContract, auth: SchemeGuards): RequestHandler[] {
   const out: RequestHandler[] = [];
   if (c.authenticate) out.push(c.authenticate);
   else if (c.auth === 'jwt') out.push(auth.jwt());

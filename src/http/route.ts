@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import type { Principal, Role } from '../auth/principal';
+import type { Principal, Role } from './principal';
 
 /**
  * Route contracts: every HTTP route of the service is one of these. The contract validates the

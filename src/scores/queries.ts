@@ -7,6 +7,19 @@ export async function targetProjects(db: Knex, projectIds: string[], t: { reques
   return (await db('traces').whereIn('project_id', projectIds).andWhere('id', t.trace_id!).select('project_id')).map((r) => r.project_id as string);
 }
 
+/**
+ * The projects where a session id has traces or requests (a session is only those). Asked here, not
+ * of src/sessions/, because sessions' and traces' views include scores: scores depend on neither.
+ */
+export async function sessionProjects(db: Knex, projectIds: string[], sessionId: string): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: { project_id: string }[] }>(
+    `select project_id from traces where project_id = any(?::uuid[]) and session_id = ?
+     union select project_id from requests where project_id = any(?::uuid[]) and session_id = ?`,
+    [projectIds, sessionId, projectIds, sessionId],
+  );
+  return rows.map((r) => r.project_id);
+}
+
 /** Inserts or (same id, same project) updates a score; undefined when the id belongs to another project. */
 export async function upsertScore(db: Knex, row: Record<string, unknown>): Promise<{ row: Record<string, unknown>; created: boolean } | undefined> {
   const cols = 'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, request_id, trace_id, span_id, session_id, experiment_id, experiment_item_id, experiment_repetition, created_by';

@@ -4,7 +4,6 @@ import { type Principal, actorLabel } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { findConfig } from '../score-configs/queries';
-import { sessionRows } from '../sessions/queries';
 import * as q from './queries';
 import type { CreateScoreInput, ListScoresParams, ScoreView } from './schemas';
 import { normalizeValue, type ConfigShape } from './value';
@@ -40,7 +39,7 @@ export const toView = (r: Record<string, unknown>): ScoreView => ({
 /** The project of the score's target, which must exist in the caller's projects. */
 async function projectOfTarget(db: Knex, scope: Scope, input: CreateScoreInput): Promise<string> {
   const found = input.session_id !== undefined
-    ? [...new Set((await sessionRows(db, scope.projectIds, input.session_id)).map((r) => r.project_id as string))]
+    ? await q.sessionProjects(db, scope.projectIds, input.session_id)
     : input.experiment_id !== undefined
       ? await q.experimentItemProjects(db, scope.projectIds, input.experiment_id, input.experiment_item_id!, input.repetition ?? 0)
       : await q.targetProjects(db, scope.projectIds, input);

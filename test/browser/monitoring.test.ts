@@ -1,11 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { seedFinishedDeliveries, waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, review, SHOTS } from './ui';
+import { openSignedIn, stopAll } from './stack';
+import { DESKTOP, review } from './ui';
 
 /**
  * The Monitoring and Webhooks areas acted on in a real browser against the real service: an
@@ -49,8 +48,6 @@ describe('monitoring and webhooks in a browser', () => {
   const answerAfter = (ms: number) => receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), ms));
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
     receiver = await startHttpsReceiver();
     const { caFile } = await testCertificates();
     app = await startTestApp({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, TEMPORAL_UI_URL: 'http://127.0.0.1:8233' } });
@@ -77,17 +74,11 @@ describe('monitoring and webhooks in a browser', () => {
     // Deliveries a receiver outage left dead-lettered an hour ago.
     const dead = await seedFinishedDeliveries(db, ids.webhook, t.orgId, 6, { createdAt: new Date(NOW - H) });
     ids.delivery = dead[0].id;
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await app?.stop();
+    await stopAll(browser, undefined, app);
   });
 
   it('acknowledges then resolves an anomaly, beside its evidence chart', async () => {

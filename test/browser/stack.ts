@@ -9,10 +9,13 @@ import { DESKTOP, SHOTS } from './ui';
 /**
  * What the dashboard's browser tests share: the whole service (`all` role) with a fake OpenAI
  * upstream, a seeded tenant whose project has an OpenAI key, and a signed-in headless chromium.
+ * `env` adds settings of the service (e.g. TEMPORAL_UI_URL for workflow links).
  */
-export async function startWithOpenAI(): Promise<{ upstream: FakeUpstream; app: TestApp; t: SeededTenant }> {
+export async function startWithOpenAI(
+  env: Record<string, string> = {},
+): Promise<{ upstream: FakeUpstream; app: TestApp; t: SeededTenant }> {
   const upstream = await startFakeUpstream();
-  const app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
+  const app = await startTestApp({ role: 'all', env: { ...env, PROVIDER_OPENAI_BASE_URL: upstream.url } });
   const t = await seedTenant(app);
   const body = { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' };
   await api(app, 'PUT', '/api/v1/provider-keys', { token: t.admin.token, orgId: t.orgId, body });

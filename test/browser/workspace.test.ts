@@ -1,12 +1,11 @@
-import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { findChromium } from '../helpers/browser-path';
-import { sendJson, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app';
+import { api, type SeededTenant } from '../helpers/auth';
+import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { requestRow, writeRows } from '../integration/analytics/seed';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review, SHOTS } from './ui';
+import { openSignedIn, startWithOpenAI, stopAll } from './stack';
+import { DESKTOP, dismissToasts, review } from './ui';
 
 /**
  * The evaluation and workspace areas in a real browser against the real service: evaluators of
@@ -47,16 +46,11 @@ describe('evaluation and workspace in a browser', () => {
   };
 
   beforeAll(async () => {
-    const exe = findChromium();
-    if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
-    upstream = await startFakeUpstream();
+    ({ upstream, app, t } = await startWithOpenAI({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233' }));
     upstream.handle(async (_req, res) => {
       await new Promise((r) => setTimeout(r, judgeDelay));
       sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ score: 4, reasoning: 'fine' }) }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 } });
     });
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url, TEMPORAL_UI_URL: 'http://127.0.0.1:8233' } });
-    t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-judge-0123456789' } });
     // Three calls of one session, ten minutes ago, with their bodies.
     const rows = [0, 1, 2].map((i) => requestRow({ orgId: t.orgId, projectId: t.projectId }, {
       log_mode: 'full', session_id: SESSION, created_at: new Date(Date.now() - 600_000 + i * 1000).toISOString(),
@@ -65,18 +59,9 @@ describe('evaluation and workspace in a browser', () => {
     }));
     requestIds.push(...rows.map((r) => r.id));
     await writeRows(app.database.db, rows);
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${app.url}/#dev_token=${t.admin.token}`);
-    await page.waitForSelector('main h1');
+    ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await upstream?.close();
-  });
+  afterAll(() => stopAll(browser, upstream, app));
 
   it('creates evaluators of every type, edits one and deletes another', async () => {
     await open('/evaluators');

@@ -53,6 +53,8 @@ describe('eval runs', () => {
     const create = async (body: Record<string, unknown>) => (await api(app, 'POST', '/api/v1/evaluators', { token: t.fullKey, body })).body.data.id as string;
     evaluators.contains = await create({ name: 'mentions-answer', type: 'contains', config: { value: 'answer' } });
     evaluators.judge = await create({ name: 'helpfulness', type: 'llm_judge', config: { provider: 'openai', model: 'gpt-4o-mini', template: 'Question: {{input}}\nAnswer: {{output}}', output: { type: 'numeric', min: 0, max: 1 } } });
+    // Runs and online ticks need a worker (the first test kills this one and starts another).
+    worker = await startWorkerChild(workerEnv());
   });
   afterAll(async () => {
     if (worker) await killWorkerChild(worker, 'SIGKILL');
@@ -61,12 +63,11 @@ describe('eval runs', () => {
   });
 
   it('survives a worker killed mid-run: every target scored exactly once, malformed verdicts are errors, 429s retried', async () => {
-    worker = await startWorkerChild(workerEnv());
     const started = await api(app, 'POST', '/api/v1/eval-runs', { token: t.fullKey, body: { evaluator_ids: [evaluators.contains, evaluators.judge], target: { kind: 'requests', ...range, limit: 500 }, concurrency: 4 } });
     expect(started.status).toBe(201);
     const id = started.body.data.id as string;
     await waitUntil(async () => (await run(id)).counts.completed >= 80, 60_000, 'some items done');
-    await killWorkerChild(worker, 'SIGKILL');
+    await killWorkerChild(worker!, 'SIGKILL');
     worker = await startWorkerChild(workerEnv());
     const done = await waitUntil(async () => ((await run(id)).status === 'completed' ? run(id) : undefined), 120_000, 'the run to complete');
     expect(done).toMatchObject({ total: 400, counts: { completed: 397, error: 3, pending: 0, delayed: 0 }, progress: 1 });
@@ -153,7 +154,13 @@ describe('eval runs', () => {
   });
 
   describe('role matrix', () => {
-    const anyRun = async () => (await app.database.db('eval_runs').where({ project_id: t.projectId }).first('id')).id as string;
+    // Its own run to read and cancel, so the matrix runs without the tests above.
+    let fixture: string;
+    beforeAll(async () => {
+      const body = { evaluator_ids: [evaluators.contains], target: { kind: 'traces', ...range, limit: 1 } };
+      fixture = (await api(app, 'POST', '/api/v1/eval-runs', { token: t.fullKey, body })).body.data.id;
+    });
+    const anyRun = () => fixture;
     const foreignEvaluator = async () => (await api(app, 'POST', '/api/v1/evaluators', { token: other.fullKey, body: { name: `x-${Math.random()}`, type: 'contains', config: { value: 'x' } } })).body.data.id as string;
     describeReadMatrix(() => ({ app, t, other }), [
       { name: 'GET /api/v1/evaluators', method: 'GET', path: () => '/api/v1/evaluators' },

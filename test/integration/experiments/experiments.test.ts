@@ -42,6 +42,8 @@ describe('experiments', () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ id: `i${String(i).padStart(3, '0')}`, input: { question: `q-${i}` }, expected_output: `answer q-${i}` }));
     await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...ed(), body: { items } });
     exact = (await api(app, 'POST', '/api/v1/evaluators', { token: t.fullKey, body: { name: 'exact', type: 'exact_match', config: { expected_path: '$.expected' } } })).body.data.id;
+    // Every prompt experiment needs a worker (the first test kills this one and starts another).
+    worker = await startWorkerChild(workerEnv());
   });
   afterAll(async () => {
     if (worker) await killWorkerChild(worker, 'SIGKILL');
@@ -49,14 +51,13 @@ describe('experiments', () => {
     await upstream?.close();
   });
 
-  let runA: string;
   it('runs 100 items × 2 repetitions across a worker killed mid-run: every item run recorded and scored once', async () => {
-    worker = await startWorkerChild(workerEnv());
+    calls.clear(); // counts this test's model calls only, whatever ran before
     const r = await api(app, 'POST', '/api/v1/experiments', { ...ed(), body: { name: 'v1', dataset_id: dataset, subject: { kind: 'prompt', prompt: 'qa@latest', provider: 'openai' }, evaluator_ids: [exact], repetitions: 2, concurrency: 4 } });
     expect(r.status).toBe(201);
-    runA = r.body.data.id;
+    const runA = r.body.data.id as string;
     await waitUntil(async () => (await get(runA)).counts.completed >= 60, 60_000, 'some item runs');
-    await killWorkerChild(worker, 'SIGKILL');
+    await killWorkerChild(worker!, 'SIGKILL');
     worker = await startWorkerChild(workerEnv());
     const done = await waitUntil(async () => ((await get(runA)).status === 'completed' ? get(runA) : undefined), 120_000, 'the experiment to complete');
     expect(done).toMatchObject({ counts: { completed: 200, error: 0, pending: 0 }, scores: [{ name: 'exact', mean: 0.9, count: 200 }] });
@@ -78,6 +79,11 @@ describe('experiments', () => {
   }, 240_000);
 
   it('an external subject posts its outputs; the comparison counts regressions by hand', async () => {
+    // Its baseline: the first test's experiment (wrong on items 0–9, 2 repetitions), without the crash.
+    const subject = { kind: 'prompt', prompt: 'qa@latest', provider: 'openai' };
+    const body = { name: 'baseline', dataset_id: dataset, subject, evaluator_ids: [exact], repetitions: 2, concurrency: 16 };
+    const runA = (await api(app, 'POST', '/api/v1/experiments', { ...ed(), body })).body.data.id as string;
+    await waitUntil(async () => (await get(runA)).status === 'completed', 60_000, 'the baseline to complete');
     const r = await api(app, 'POST', '/api/v1/experiments', { ...ed(), body: { name: 'my-app', dataset_id: dataset, subject: { kind: 'external' }, evaluator_ids: [exact] } });
     const runB = r.body.data.id as string;
     expect(r.body.data.status).toBe('awaiting_outputs');
@@ -114,7 +120,13 @@ describe('experiments', () => {
   }, 60_000);
 
   describe('role matrix', () => {
-    const anyExp = async () => (await app.database.db('experiments').where({ project_id: t.projectId }).first('id')).id as string;
+    // Its own experiment to read and cancel, so the matrix runs without the tests above.
+    let fixture: string;
+    beforeAll(async () => {
+      const body = { name: 'matrix', dataset_id: dataset, subject: { kind: 'external' } };
+      fixture = (await api(app, 'POST', '/api/v1/experiments', { ...ed(), body })).body.data.id;
+    });
+    const anyExp = () => fixture;
     describeJwtMatrix(() => ({ app, t, other }), [
       { name: 'GET /experiments', method: 'GET', path: () => '/api/v1/experiments' },
       { name: 'POST /experiments', method: 'POST', path: () => '/api/v1/experiments', write: true, ok: 201, get body() { return { name: 'm', dataset_id: dataset, subject: { kind: 'external' } }; } },

@@ -14,8 +14,20 @@ describe('prompts resource, prompt-version links, request log API and request.cr
   const asAdmin = () => ({ token: h.tenant.admin.token, orgId: h.tenant.orgId });
 
   describe('prompts', () => {
-    let promptId: string;
-    let v1: { id: string; version: number };
+    // Each test makes its own prompt (so any one runs alone): versions 1–4, the first from the create.
+    const promptWithVersions = async (name: string, added = 3) => {
+      const created = await api(h.app, 'POST', '/api/v1/prompts', {
+        ...asAdmin(),
+        body: { project_id: h.tenant.projectId, name, version: { template: 'Hello {{name}}', model: 'gpt-4o-mini' } },
+      });
+      expect(created.status).toBe(201);
+      const promptId = created.body.data.id as string;
+      for (let i = 0; i < added; i++) {
+        const body = { template: [{ role: 'system', content: 'be nice' }] };
+        expect((await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, { ...asAdmin(), body })).status).toBe(201);
+      }
+      return { promptId, v1: created.body.data.versions[0] as { id: string; version: number } };
+    };
 
     it('creates a prompt with a first version (admin/editor only) and adds immutable numbered versions', async () => {
       const viewer = await api(h.app, 'POST', '/api/v1/prompts', {
@@ -29,8 +41,8 @@ describe('prompts resource, prompt-version links, request log API and request.cr
         body: { project_id: h.tenant.projectId, name: 'greeter', description: 'says hi', version: { template: 'Hello {{name}}', model: 'gpt-4o-mini' } },
       });
       expect(created.status).toBe(201);
-      promptId = created.body.data.id;
-      v1 = created.body.data.versions[0];
+      const promptId = created.body.data.id;
+      const v1 = created.body.data.versions[0];
       expect(v1).toMatchObject({ version: 1, template: 'Hello {{name}}', name: 'greeter' });
       const dup = await api(h.app, 'POST', '/api/v1/prompts', { ...asAdmin(), body: { project_id: h.tenant.projectId, name: 'greeter' } });
       expect(dup.status).toBe(409);
@@ -54,29 +66,31 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     });
 
     it('reads a version by name@version, name@latest and id', async () => {
+      const { promptId, v1 } = await promptWithVersions('reader');
       const q = (ref: string) => api(h.app, 'GET', `/api/v1/prompts/resolve?project_id=${h.tenant.projectId}&ref=${encodeURIComponent(ref)}`, asAdmin());
-      expect((await q('greeter@1')).body.data).toMatchObject({ id: v1.id, version: 1 });
-      expect((await q('greeter@latest')).body.data).toMatchObject({ version: 4 });
+      expect((await q('reader@1')).body.data).toMatchObject({ id: v1.id, version: 1 });
+      expect((await q('reader@latest')).body.data).toMatchObject({ version: 4 });
       expect((await q(v1.id)).body.data).toMatchObject({ version: 1 });
-      expect((await q('greeter@99')).status).toBe(404);
+      expect((await q('reader@99')).status).toBe(404);
       // Lower-case words are labels (an unknown one is a 404); anything else after @ is malformed.
-      expect((await q('greeter@v1')).status).toBe(404);
-      expect((await q('greeter@V 1')).status).toBe(400);
+      expect((await q('reader@v1')).status).toBe(404);
+      expect((await q('reader@V 1')).status).toBe(400);
       const byPath = await api(h.app, 'GET', `/api/v1/prompts/${promptId}/versions/latest`, asAdmin());
       expect(byPath.body.data.version).toBe(4);
     });
 
     it('links proxied requests; @latest is resolved on every call', async () => {
+      const { promptId, v1 } = await promptWithVersions('linker');
       const send = (ref: string) =>
         proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-prompt-version': ref }, body: chat() }).then(async (r) => {
           await r.arrayBuffer();
           return r;
         });
-      const byName = await send('greeter@1');
+      const byName = await send('linker@1');
       const byId = await send(v1.id);
-      const latest = await send('greeter@latest');
+      const latest = await send('linker@latest');
       const v5 = await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, { ...asAdmin(), body: { template: 'v5' } });
-      const latestAfter = await send('greeter@latest');
+      const latestAfter = await send('linker@latest');
       const rowOf = async (r: Response) => (await h.rows(1, { id: r.headers.get('x-service-request-id') }))[0]!;
       expect((await rowOf(byName)).prompt_version_id).toBe(v1.id);
       expect((await rowOf(byId)).prompt_version_id).toBe(v1.id);
@@ -86,13 +100,15 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     });
 
     it('malformed → 400, unknown → 404, both before calling upstream', async () => {
+      // An existing prompt, so `strict@77` is an unknown version of a known prompt.
+      await promptWithVersions('strict', 0);
       for (const [ref, status] of [
         ['no-at-sign', 400],
-        ['greeter@0', 400],
-        ['greeter@', 400],
+        ['strict@0', 400],
+        ['strict@', 400],
         ['@3', 400],
         ['missing@1', 404],
-        ['greeter@77', 404],
+        ['strict@77', 404],
         ['00000000-0000-4000-8000-000000000000', 404],
       ] as const) {
         const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-prompt-version': ref }, body: chat() });

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { requireRole, requireWriteAccess } from '../../../src/auth/middleware';
+import { requireRole, requireWriteAccess } from '../../../src/http/guards';
 import { principalOf } from '../../../src/auth/principal';
 import { errorHandler, requestContext } from '../../../src/http/middleware';
 import { startTestApp, type TestApp } from '../../helpers/app';

@@ -7,7 +7,10 @@ import { outboxStats } from './queries';
 
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** GET /metrics: Prometheus text (docs/metrics.md); behind `METRICS_TOKEN` when it is set. */
+/**
+ * GET /metrics: Prometheus text (docs/metrics.md); behind `METRICS_TOKEN` when it is set. Here, with
+ * /health, rather than in src/metrics/: that is the kernel's registry, which the context names.
+ */
 export const metricsRoutes = (ctx: AppContext) => [
   route({
     method: 'get',
