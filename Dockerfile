@@ -17,6 +17,9 @@ RUN npm run build && npm run web:build && npm prune --omit=dev --ignore-scripts
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# A 4 MB young generation: at 1,000 proxied calls/s the default (up to 32 MB per semi-space)
+# costs ~100 MB of RSS for no measurable CPU (docs/proxy.md#memory). Override per container.
+ENV NODE_OPTIONS=--max-semi-space-size=4
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

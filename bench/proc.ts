@@ -12,6 +12,15 @@ export function cpuOf(pid: number | undefined): number {
     return 0;
   }
 }
+/** A process's start time (clock ticks since boot), to tell a pid from a later one that reused it. */
+export function startTimeOf(pid: number): string {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return f.slice(f.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
 /** CPU seconds used by all postgres processes (the server forks one per connection). */
 export function cpuOfPostgres(): number {
   let total = 0;

@@ -58,7 +58,10 @@ http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
     const r = await request(upstream + req.url, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks), dispatcher: agent });
-    res.writeHead(r.statusCode, { 'content-type': r.headers['content-type'], 'content-length': r.headers['content-length'] });
+    const h = { 'content-type': r.headers['content-type'] };
+    if (r.headers['content-length']) h['content-length'] = r.headers['content-length'];
+    res.writeHead(r.statusCode, h);
+    if (!r.headers['content-length']) res.flushHeaders();
     r.body.on('data', (c) => res.write(c));
     r.body.on('end', () => res.end());
   });
@@ -72,6 +75,13 @@ export const REQUEST_BODY = JSON.stringify({
     { role: 'user', content: 'Say something true about benchmarks. My key is sk-proj-benchmarkSecret0123456789 (mask me).' },
   ],
 });
+
+/** The gateway's V8 heap and external memory (MB), from its /metrics. */
+export async function heapMb(url: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
+  const text = await (await request(`${url}/metrics`)).body.text();
+  const v = (name: string) => Number(new RegExp(`^gateway_nodejs_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
+  return { heapUsed: v('heap_size_used_bytes'), heapTotal: v('heap_size_total_bytes'), external: v('external_memory_bytes') };
+}
 
 export function rssMb(pid: number): { rss: number; hwm: number } {
   const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -179,9 +189,15 @@ export interface Gateway {
 }
 
 /** The compiled gateway (api role, production mode) on the database, with a tenant whose OpenAI key points at the upstream. */
-export async function startGateway(children: ChildProcess[], dbUrl: string, upstream: string, flags: string[] = []): Promise<Gateway> {
+export async function startGateway(
+  children: ChildProcess[],
+  dbUrl: string,
+  upstream: string,
+  flags: string[] = [],
+  main: string = path.join(BUILD, 'src/main.js'),
+): Promise<Gateway> {
   const port = await freePort();
-  const child = startChild([...flags, path.join(BUILD, 'src/main.js'), 'api'], {
+  const child = startChild([...flags, main, 'api'], {
     DATABASE_URL: dbUrl,
     PORT: String(port),
     HOST: '127.0.0.1',

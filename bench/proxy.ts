@@ -1,17 +1,20 @@
 /**
  * Proxy overhead benchmark: `npm run bench:proxy`.
  *
- * A fake OpenAI upstream runs in its own process on loopback; the gateway (compiled, `api`
- * role, full body logging, request log written to a fresh PostgreSQL database) runs in another.
- * The same fixed-rate load (autocannon) goes straight to the upstream and then through the
- * gateway at 500, 1,000 and 2,000 req/s; the table shows the latency the gateway adds at p50,
- * p95 and p99 (from every response's exact time), the throughput achieved, and the gateway's
- * RSS. Then time-to-first-byte of a streamed answer, direct vs through the gateway, and a check
- * that every proxied call was logged.
+ * A fake OpenAI upstream runs in its own process on loopback. Beside it: a bare Node proxy (http
+ * + undici, nothing else: the floor), the gateway as committed at BENCH_BEFORE ("before", default
+ * HEAD) and the working tree ("after"), each compiled, `api` role, started with `npm start`'s node
+ * flags, full body logging and the journal on, on one fresh PostgreSQL database. The same
+ * fixed-rate load (autocannon) goes straight to the upstream, then through each, one after the
+ * other at each rate, so every build meets the same machine. The table shows the latency each
+ * adds at p50/p95/p99 (from every response's exact time), its CPU per call and PostgreSQL's, and
+ * its memory. Then streaming time-to-first-byte, a soak at 1,000 req/s with the memory curve,
+ * and a check that every proxied call was logged.
  *
- * Env: BENCH_SECONDS (per run, default 10), BENCH_RATES (default 500,1000,2000),
- * BENCH_PG_URL (default the local server), BENCH_SKIP_BUILD=1 to reuse .data/bench-build,
- * BENCH_GATEWAY_NODE_FLAGS (e.g. "--max-semi-space-size=4"), BENCH_PROFILE=1 (CPU profile of the gateway).
+ * Env: BENCH_SECONDS (per run, default 10), BENCH_RATES (default 200,500,1000), BENCH_BEFORE
+ * (git ref, `none` to skip), BENCH_SOAK_SECONDS (default 600, 0 to skip), BENCH_PG_URL,
+ * BENCH_SKIP_BUILD=1 (reuse .data/bench-build), BENCH_GATEWAY_NODE_FLAGS (added to "after"), BENCH_SERVE=1 (keep the stack up), BENCH_FLAG_VARIANTS ("name=--flag --flag;…":
+ * the working tree again with other node flags), BENCH_PROFILE=1 (CPU profile of "after").
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,83 +24,119 @@ import path from 'node:path';
 import { createDatabase, dropDatabase, withDatabase } from '../src/db/admin';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { freePort, waitForPort } from '../src/util/net';
-import { BARE_PROXY_SRC, buildGateway, cpuMs, load, log, ROOT, rssMb, startChild, startGateway, startUpstream, ttfb } from './proxy-stack';
+import { cpuOf, startTimeOf } from './proc';
+import { afterBuild, beforeBuild, type GatewayBuild } from './proxy-builds';
+import { reportTable, soak, type Row } from './proxy-report';
+import { BARE_PROXY_SRC, cpuMs, heapMb, load, log, ROOT, rssMb, startChild, startGateway, startUpstream, ttfb, type Gateway } from './proxy-stack';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const RATES = (process.env.BENCH_RATES ?? '500,1000,2000').split(',').map(Number);
+const RATES = (process.env.BENCH_RATES ?? '200,500,1000').split(',').map(Number);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
 const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+function flagVariants(after: GatewayBuild): GatewayBuild[] {
+  const spec = process.env.BENCH_FLAG_VARIANTS ?? '';
+  return spec
+    .split(';')
+    .filter(Boolean)
+    .map((v) => {
+      const eq = v.indexOf('=');
+      const [name, flags] = eq === -1 ? [v, ''] : [v.slice(0, eq), v.slice(eq + 1)];
+      return { ...after, label: `after ${name}`, flags: flags.split(' ').filter(Boolean) };
+    });
+}
+
 async function main() {
-  buildGateway();
+  const before = beforeBuild();
+  const after = afterBuild();
+  const builds = [...(before ? [before.build] : []), after, ...flagVariants(after)];
   const dbName = `gw_bench_${randomBytes(4).toString('hex')}`;
   await createDatabase(PG, dbName);
   const dbUrl = withDatabase(PG, dbName);
   const db = createDb(dbUrl, 2);
   const children: ChildProcess[] = [];
+  // PostgreSQL's share: CPU of the bench database's backends (not this script's), each known by
+  // pid and start time, so a backend that came or went during a run is counted for its part.
+  const pgBackends = async () => {
+    const { rows } = await db.raw(`select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()`, [dbName]);
+    return new Map<string, number>(rows.map((r: { pid: number }) => [`${r.pid}@${startTimeOf(r.pid)}`, cpuOf(r.pid)]));
+  };
+  const pgCpuMs = async (before: Map<string, number>) => {
+    let ms = 0;
+    for (const [k, c] of await pgBackends()) ms += (c - (before.get(k) ?? 0)) * 1000;
+    return ms;
+  };
   try {
     await migrateLatest(db);
-    const { url: upstream, child: up } = await startUpstream(children);
+    const { url: upstream } = await startUpstream(children);
     const barePort = await freePort();
     const bare = startChild(['-e', BARE_PROXY_SRC, String(barePort), upstream], {}, 'bare proxy');
     children.push(bare);
     await waitForPort('127.0.0.1', barePort, 10_000);
     const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
-
-    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.data', 'bench-prof')}`] : [];
-    const nodeFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const { url: gateway, child: gw, tenant, auth } = await startGateway(children, dbUrl, upstream, [...profile, ...nodeFlags]);
-    const directUrl = `${upstream}/v1/chat/completions`;
-    const gwUrl = `${gateway}/proxy/openai/v1/chat/completions`;
-
+    const profileDir = path.join(ROOT, '.data', 'bench-prof');
+    const gws: { build: GatewayBuild; gw: Gateway; calls: number }[] = [];
+    for (const build of builds) {
+      const profile = process.env.BENCH_PROFILE && build === after ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      if (build === after) profile.push(...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean));
+      const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main);
+      log(`${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`);
+      gws.push({ build, gw, calls: 0 });
+    }
     if (process.env.BENCH_SERVE) {
-      // Keep the stack up for manual probing (profilers, curl) until Ctrl-C.
-      log(`serving: gateway ${gwUrl} key ${tenant.fullKey} direct ${directUrl} gateway pid ${gw.pid}`);
+      // Keeps the stack up for manual probing (profilers, curl) until Ctrl-C.
+      for (const g of gws) log(`serving ${g.build.label}: ${g.gw.url} key ${g.gw.tenant.fullKey} pid ${g.gw.child.pid}; upstream ${upstream}`);
       await new Promise((r) => process.once('SIGINT', r));
       return;
     }
-    log(`rss after start: ${rssMb(gw.pid!).rss.toFixed(1)} MB; warming up`);
-    await load(directUrl, 500, 2, {});
-    const warm = await load(gwUrl, 500, 3, { ...auth, 'x-service-log-body': 'full' });
+    const directUrl = `${upstream}/v1/chat/completions`;
+    const gwUrl = (g: Gateway) => `${g.url}/proxy/openai/v1/chat/completions`;
+    const headers = (g: Gateway) => ({ ...g.auth, 'x-service-log-body': 'full' });
 
-    const rows: string[] = [];
-    const floorRows: string[] = [];
-    let proxied = 0;
-    let peakRss = 0;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(gw.pid!).rss)), 200);
+    log('warming up');
+    await load(directUrl, 500, 2, {});
+    for (const g of gws) {
+      const w = await load(gwUrl(g.gw), 500, 3, headers(g.gw));
+      g.calls += w.count + w.non2xx;
+    }
+
+    const rows: Row[] = [];
     for (const rate of RATES) {
       log(`${rate} req/s: direct`);
-      const up0 = cpuMs(up.pid!);
       const d = await load(directUrl, rate, SECONDS, {});
-      const upCpuPerReq = (cpuMs(up.pid!) - up0) / Math.max(1, d.count + d.non2xx);
-      log(`${rate} req/s: bare undici proxy (floor)`);
       const b0 = cpuMs(bare.pid!);
       const b = await load(bareUrl, rate, SECONDS, {});
-      const bareCpuPerReq = (cpuMs(bare.pid!) - b0) / Math.max(1, b.count + b.non2xx);
-      log(`${rate} req/s: through the gateway`);
-      const cpu0 = cpuMs(gw.pid!);
-      const g = await load(gwUrl, rate, SECONDS, { ...auth, 'x-service-log-body': 'full' });
-      const cpuPerReq = (cpuMs(gw.pid!) - cpu0) / Math.max(1, g.count + g.non2xx);
-      proxied += g.count + g.non2xx;
-      const rss = rssMb(gw.pid!).rss;
-      const f = (x: number) => x.toFixed(2).padStart(7);
-      rows.push(
-        `| ${String(rate).padStart(5)} | ${f(d.p50)} | ${f(g.p50)} | ${f(g.p50 - d.p50)} | ${f(g.p95 - d.p95)} | ${f(g.p99 - d.p99)} | ${d.rps.toFixed(0).padStart(6)} | ${g.rps.toFixed(0).padStart(6)} | ${String(g.non2xx + g.errors).padStart(6)} | ${upCpuPerReq.toFixed(2).padStart(6)} | ${cpuPerReq.toFixed(2).padStart(6)} | ${rss.toFixed(0).padStart(7)} |`,
-      );
-      floorRows.push(
-        `| ${String(rate).padStart(5)} | ${f(b.p50 - d.p50)} | ${f(b.p95 - d.p95)} | ${f(b.p99 - d.p99)} | ${b.rps.toFixed(0).padStart(6)} | ${bareCpuPerReq.toFixed(2).padStart(6)} |`,
-      );
-      log(rows[rows.length - 1]!);
+      rows.push({ rate, label: 'bare Node proxy', direct: d, run: b, cpu: (cpuMs(bare.pid!) - b0) / Math.max(1, b.count + b.non2xx) });
+      for (const g of gws) {
+        log(`${rate} req/s: ${g.build.label}`);
+        const pid = g.gw.child.pid!;
+        const pg0 = await pgBackends();
+        const c0 = cpuMs(pid);
+        const r = await load(gwUrl(g.gw), rate, SECONDS, headers(g.gw));
+        const n = Math.max(1, r.count + r.non2xx);
+        g.calls += r.count + r.non2xx;
+        const mem = await heapMb(g.gw.url);
+        rows.push({ rate, label: g.build.label, direct: d, run: r, cpu: (cpuMs(pid) - c0) / n, pgCpu: (await pgCpuMs(pg0)) / n, rss: rssMb(pid).rss, ...mem });
+      }
     }
-    clearInterval(sampler);
 
     log('streaming time-to-first-byte (200 sequential calls each)');
     const td = await ttfb(`${upstream}/v1/chat/completions?stream`, {}, 200);
-    const tg = await ttfb(`${gateway}/proxy/openai/v1/chat/completions?stream`, auth, 200);
-    proxied += 200;
+    const ttfbLines = [`Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms`];
+    const tb = await ttfb(`http://127.0.0.1:${barePort}/v1/chat/completions?stream`, {}, 200);
+    ttfbLines.push(`- bare Node proxy: p50 ${tb.p50.toFixed(2)} ms / p99 ${tb.p99.toFixed(2)} ms (added p50 ${(tb.p50 - td.p50).toFixed(2)} ms)`);
+    for (const g of gws) {
+      const t = await ttfb(`${g.gw.url}/proxy/openai/v1/chat/completions?stream`, g.gw.auth, 200);
+      g.calls += 200;
+      ttfbLines.push(`- ${g.build.label}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms (added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`);
+    }
+
+    const soaked = gws.find((g) => g.build === after)!;
+    const soakLines = SOAK_SECONDS > 0 ? await soak(soaked.gw, gwUrl(soaked.gw), headers(soaked.gw), SOAK_SECONDS, (n) => (soaked.calls += n)) : [];
 
     // Every proxied call must be in the log once the batch writer catches up.
     // autocannon may stop with calls in flight (proxied, not counted), so "at least" is the check.
-    const expected = proxied + warm.count + warm.non2xx;
+    const expected = gws.reduce((s, g) => s + g.calls, 0);
     const deadline = Date.now() + 30_000;
     let logged = 0;
     for (let last = -1; Date.now() < deadline; ) {
@@ -106,34 +145,18 @@ async function main() {
       last = logged;
       await new Promise((r) => setTimeout(r, 300));
     }
-    const inside = (
-      await db.raw(
-        `select percentile_cont(0.5) within group (order by latency_ms) as p50, percentile_cont(0.99) within group (order by latency_ms) as p99,
-                percentile_cont(0.5) within group (order by ttfb_ms) as ttfb50 from requests where not streamed`,
-      )
-    ).rows[0];
     const masked = await db('requests').whereRaw(`request_body like '%benchmarkSecret%'`).count({ c: '*' });
-    const hwm = rssMb(gw.pid!).hwm;
-
     const out = [
       '',
-      `Proxy overhead, fixed-rate load for ${SECONDS}s per run, full body logging (ms; added = gateway - direct at the same percentile)`,
+      `Proxy overhead, fixed-rate load for ${SECONDS}s per run, full body logging (ms; added = through it − direct at the same percentile)`,
       '',
-      '|  rate | direct p50 | gw p50 | added p50 | added p95 | added p99 | direct rps | gw rps | errors | upstream CPU ms/req | gw CPU ms/req | gw RSS MB |',
-      '|------:|-------:|-------:|--------:|--------:|--------:|-------:|-------:|-------:|------:|------:|--------:|',
-      ...rows,
+      ...reportTable(rows),
       '',
-      'Reference floor on this machine: a bare Node proxy (http server + undici, no framework, auth, logging) under the same load',
+      ...ttfbLines,
       '',
-      '|  rate | added p50 | added p95 | added p99 | rps | CPU ms/req |',
-      '|------:|--------:|--------:|--------:|-------:|------:|',
-      ...floorRows,
-      '',
-      `Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms; via gateway p50 ${tg.p50.toFixed(2)} ms / p99 ${tg.p99.toFixed(2)} ms (added p50 ${(tg.p50 - td.p50).toFixed(2)} ms)`,
-      `Inside the gateway (handler start to last byte, whole ms, all runs): p50 ${inside.p50} ms, p99 ${inside.p99} ms; to upstream headers p50 ${inside.ttfb50} ms`,
-      `Gateway RSS: peak sampled ${peakRss.toFixed(0)} MB, high-water mark ${hwm.toFixed(0)} MB`,
+      ...soakLines,
       `Request log: ${logged} rows for at least ${expected} proxied calls; unmasked key in stored bodies: ${masked[0]!.c}`,
-      `Machine load average during the run: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (${os.cpus().length} CPUs; upstream, gateway, PostgreSQL and the load generator share them)`,
+      `Machine load average at the end: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (${os.cpus().length} CPUs; upstream, proxies, PostgreSQL and the load generator share them)`,
       '',
     ].join('\n');
     process.stdout.write(out);
@@ -144,6 +167,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, process.env.BENCH_PROFILE ? 5000 : 500));
     await db.destroy();
     await dropDatabase(PG, dbName).catch(() => undefined);
+    before?.cleanup();
   }
 }
 

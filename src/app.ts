@@ -1,6 +1,8 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type RequestHandler } from 'express';
 import type { AppContext } from './context';
-import { mountRoutes } from './http/mount';
+import { withFastPath } from './http/fast-path';
+import { mountRoutes, routeChain } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
 import { dashboard, sharePage } from './web/static';
@@ -10,12 +12,13 @@ import { dashboard, sharePage } from './web/static';
  * read the raw body (proxy, OTLP, ingest) are mounted before the JSON parser; the rest get parsed JSON.
  * @public loaded lazily by src/runtime.ts (api roles only)
  */
-export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
+export function createApp(ctx: AppContext, routes: RouteContract[]): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
-  app.use(requestContext(ctx.logger));
+  const context = requestContext(ctx.logger);
+  app.use(context);
   const share = sharePage(ctx.config.WEB_DIR);
   if (share) app.use(share);
   const opts = { auth: ctx.auth, metrics: ctx.metrics, checkResponses: ctx.config.CONTRACT_CHECK_RESPONSES };
@@ -26,5 +29,6 @@ export function createApp(ctx: AppContext, routes: RouteContract[]): Express {
   if (web) app.use(web);
   app.use(notFoundHandler);
   app.use(errorHandler);
-  return app;
+  const fast = routes.filter((r) => r.fastPath).map((contract) => ({ contract, chain: routeChain(contract, opts) }));
+  return withFastPath(app, fast, [context], errorHandler);
 }

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RunningServer {
   server: http.Server;
@@ -17,7 +16,7 @@ export interface RunningServer {
 
 const SHUTTING_DOWN = JSON.stringify({ success: false, error: 'The server is shutting down: retry on a new connection', code: 'shutting_down' });
 
-export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+export function listen(app: http.RequestListener, port: number, host: string): Promise<RunningServer> {
   let draining = false;
   const running = new Set<http.ServerResponse>();
   // After the drain starts every answer closes its connection, so a keep-alive client (a load

@@ -14,15 +14,35 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Gives every request an id (the caller's `x-request-id` when well formed) and a child logger. */
 export function requestContext(logger: Logger): RequestHandler {
+  // `req.log` is made on first use, by a getter on the app's request prototype: most calls log
+  // nothing, and a child logger (bindings, redaction) costs more than the rest of this middleware.
+  const lazy = new WeakSet<object>();
+  const install = (proto: object) => {
+    lazy.add(proto);
+    const own = new WeakMap<object, Logger>();
+    Object.defineProperty(proto, 'log', {
+      configurable: true,
+      get(this: Request) {
+        let l = own.get(this);
+        if (!l) own.set(this, (l = logger.child({ reqId: this.id })));
+        return l;
+      },
+      set(this: Request, l: Logger) {
+        own.set(this, l);
+      },
+    });
+  };
   return (req, res, next) => {
-    const incoming = req.header('x-request-id');
-    req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const proto = Object.getPrototypeOf(req) as object;
+    if (!lazy.has(proto)) install(proto);
+    const incoming = req.headers['x-request-id'];
+    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('x-request-id', req.id);
-    req.log = logger.child({ reqId: req.id });
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
+      if (!logger.isLevelEnabled(level)) return;
+      const ms = performance.now() - started;
       req.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();

@@ -107,11 +107,14 @@ function checkResponse(c: RouteContract, payload: { data: unknown }, req: Reques
   }
 }
 
-/** An Express router holding these routes, each as auth → before → validate → handler → envelope. */
+/** One route's handlers: timing → auth → before → validate → handler → envelope. */
+export function routeChain(c: RouteContract, opts: MountOptions): RequestHandler[] {
+  return [timed(c, opts.metrics), ...guards(c, opts.auth), ...(c.before ?? []), handle(c, opts)];
+}
+
+/** An Express router holding these routes. */
 export function mountRoutes(routes: RouteContract[], opts: MountOptions): Router {
   const router = Router();
-  for (const c of routes) {
-    router[c.method](c.path, timed(c, opts.metrics), ...guards(c, opts.auth), ...(c.before ?? []), handle(c, opts));
-  }
+  for (const c of routes) router[c.method](c.path, ...routeChain(c, opts));
   return router;
 }

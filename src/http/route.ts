@@ -95,6 +95,8 @@ export interface RouteContract<P extends AnyObject | undefined = AnyObject | und
   requestContentTypes?: string[];
   /** Mounted before the app-wide JSON parser (the route parses its own body, or none). */
   rawBody?: boolean;
+  /** Dispatched ahead of Express's router (src/http/fast-path.ts): the proxy's hot path. */
+  fastPath?: boolean;
   /** Middleware between auth and validation (ingest's own body parser, Gemini's ?key=). */
   before?: RequestHandler[];
   /** Middleware that replaces the default auth middleware (the proxy's memoised key check). */

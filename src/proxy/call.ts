@@ -66,14 +66,18 @@ export function upstreamPathOf(originalUrl: string, provider: ProviderDef): stri
   let rest = afterProxy === -1 ? '/' : originalUrl.slice(afterProxy);
   const q = rest.indexOf('?');
   const pathPart = q === -1 ? rest : rest.slice(0, q);
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathPart);
-  } catch {
-    throw new HttpError(400, 'invalid_path', 'The upstream path is not valid percent-encoding');
-  }
-  if (decoded.split(/[/\\]/).some((seg) => seg === '..' || seg === '.')) {
-    throw new HttpError(400, 'invalid_path', 'The upstream path must not contain dot segments');
+  // Without '%' the path is its own decoding, and without '.' it has no dot segment: the common
+  // case skips both the decode and the split.
+  if (pathPart.includes('%') || pathPart.includes('.')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathPart);
+    } catch {
+      throw new HttpError(400, 'invalid_path', 'The upstream path is not valid percent-encoding');
+    }
+    if (decoded.split(/[/\\]/).some((seg) => seg === '..' || seg === '.')) {
+      throw new HttpError(400, 'invalid_path', 'The upstream path must not contain dot segments');
+    }
   }
   if (q !== -1 && provider.slug === 'gemini') {
     const params = new URLSearchParams(rest.slice(q + 1));

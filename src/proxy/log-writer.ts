@@ -141,7 +141,11 @@ export class RequestLogWriter {
       this.journalFailing = true;
     };
     try {
-      q.seg = journal.append(`${JSON.stringify({ row: q.row, rateLimit: q.rateLimit })}\n`, (err) => {
+      // The row's JSON is kept for the database insert: serialised once per call, not twice.
+      const text = JSON.stringify(q.row);
+      q.json = { of: q.row, text };
+      const line = q.rateLimit ? `{"row":${text},"rateLimit":${JSON.stringify(q.rateLimit)}}\n` : `{"row":${text}}\n`;
+      q.seg = journal.append(line, (err) => {
         if (err === undefined) this.journalFailing = false;
         else {
           failed(err);

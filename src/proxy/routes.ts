@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -32,8 +32,8 @@ function memoisedFullKey(proxy: Proxy, inner: RequestHandler): RequestHandler {
     const m = auth ? /^Bearer\s+(sl_live_\S+)\s*$/i.exec(auth) : null;
     const token = m ? m[1]! : !auth ? ((req.headers['x-api-key'] ?? req.headers['x-goog-api-key']) as string | undefined) : undefined;
     if (!token || !token.startsWith('sl_live_')) return inner(req, res, next);
-    const hash = createHash('sha256').update(token, 'utf8').digest('hex');
-    const hit = proxy.caches.auth.peek(hash);
+    const digest = hash('sha256', token, 'hex'); // one-shot: no Hash object per call
+    const hit = proxy.caches.auth.peek(digest);
     if (hit) {
       req.principal = { kind: 'api_key', keyId: hit.keyId, projectId: hit.projectId, orgId: hit.orgId, scope: 'full' };
       return next();
@@ -41,7 +41,7 @@ function memoisedFullKey(proxy: Proxy, inner: RequestHandler): RequestHandler {
     const gen = proxy.caches.auth.currentGeneration;
     inner(req, res, (err?: unknown) => {
       const p = req.principal;
-      if (!err && p?.kind === 'api_key' && p.scope === 'full') proxy.caches.auth.set(hash, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, gen);
+      if (!err && p?.kind === 'api_key' && p.scope === 'full') proxy.caches.auth.set(digest, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, gen);
       next(err as Error | undefined);
     });
   };
@@ -65,6 +65,7 @@ export function proxyRoutes(ctx: AppContext, proxy: Proxy) {
       auth: 'full_key',
       authenticate,
       rawBody: true,
+      fastPath: true,
       envelope: 'raw',
       // Not validated by the route layer: an unknown provider is the proxy's own 404 `unknown_provider`,
       // and Express hands `*rest` over as an array of segments.
