@@ -2,7 +2,15 @@ import type { ActivityDeps } from './deps';
 import { recordAttempt, type AttemptRecord } from '../src/webhooks/attempts';
 import { CIRCUIT_OPEN_ERROR } from '../src/webhooks/endpoint-guard';
 import { NO_EVIDENCE, type AttemptEvidence } from '../src/webhooks/evidence';
-import { claimAttempt, deliveryState, updateDeliveryRecord, type DeliveryRecordFields, type DeliveryState } from '../src/webhooks/queries';
+import { autoDisableRule, noteDeadLetter } from '../src/webhooks/health';
+import {
+  claimAttempt,
+  deliveryState,
+  updateDeliveryRecord,
+  type DeliveryRecordFields,
+  type DeliveryState,
+  type HookToSend,
+} from '../src/webhooks/queries';
 import type { AttemptOutcome } from '../src/webhooks/safe-http';
 import { sendSigned } from '../src/webhooks/send';
 
@@ -77,6 +85,21 @@ const recordedOutcome = (s: DeliveryState): Outcome => ({
 
 export function webhookActivities(deps: ActivityDeps) {
   const { db, logger, metrics, endpoints } = deps;
+  const rule = autoDisableRule(deps.config);
+
+  /** Records attempt n; a dead-lettering one counts toward auto-disable (failure path only). */
+  async function record(input: AttemptInput, o: Outcome, evidence: AttemptEvidence, hook?: HookToSend): Promise<void> {
+    const fields = outcomeFields(input, o);
+    const streakOf = hook?.consecutive_failures ? hook.id : undefined;
+    await recordAttempt(db, input.deliveryId, fields, attemptRecord(input, o, evidence), undefined, streakOf);
+    if (fields.status !== 'dead_lettered') return;
+    // The outcome stands either way: a fault here loses one count, it does not fail the attempt.
+    const disabled = await noteDeadLetter(db, hook?.id ?? input.webhookId, rule).catch((err: unknown) => {
+      logger.warn({ err }, 'auto-disable check failed');
+    });
+    // Its other deliveries stop at their next attempt, which re-reads the webhook (recorded cancelled).
+    if (disabled) logger.warn({ webhookId: input.webhookId }, 'webhook auto-disabled after failing deliveries');
+  }
 
   /**
    * Attempt number n could not be claimed: it ran before. Its recorded outcome stands (the worker
@@ -94,7 +117,7 @@ export function webhookActivities(deps: ActivityDeps) {
       await updateDeliveryRecord(db, input.deliveryId, { status: 'cancelled', next_retry_at: null, stop_reason: reason });
       return { kind: 'stopped', reason };
     }
-    await recordAttempt(db, input.deliveryId, outcomeFields(input, INTERRUPTED), attemptRecord(input, INTERRUPTED, NO_EVIDENCE));
+    await record(input, INTERRUPTED, NO_EVIDENCE);
     metrics.webhookAttempts.inc({ outcome: 'interrupted', kind: 'delivery' });
     return { kind: 'attempted', ...INTERRUPTED };
   }
@@ -118,14 +141,14 @@ export function webhookActivities(deps: ActivityDeps) {
         if (!claimed) return await rerun(input);
         if (!release) {
           metrics.webhookAttempts.inc({ outcome: 'failed', kind: 'delivery' });
-          await recordAttempt(db, input.deliveryId, outcomeFields(input, CIRCUIT_OPEN), attemptRecord(input, CIRCUIT_OPEN, NO_EVIDENCE));
+          await record(input, CIRCUIT_OPEN, NO_EVIDENCE, claimed.hook);
           return { kind: 'attempted', ...CIRCUIT_OPEN };
         }
         const sent = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
         release(sent);
         // Only these four go back to the workflow (and into its history): the evidence stays in PostgreSQL.
         const outcome: Outcome = { ok: sent.ok, httpStatus: sent.httpStatus, durationMs: sent.durationMs, errorMessage: sent.errorMessage };
-        await recordAttempt(db, input.deliveryId, outcomeFields(input, outcome), attemptRecord(input, outcome, sent.evidence));
+        await record(input, outcome, sent.evidence, claimed.hook);
         if (!outcome.ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage }, 'webhook attempt failed');
         return { kind: 'attempted', ...outcome };
       } finally {

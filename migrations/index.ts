@@ -26,6 +26,7 @@ import * as m022 from './022_security_excerpt_remask';
 import * as m023 from './023_webhook_attempts_recoveries';
 import * as m024 from './024_property_rollups';
 import * as m025 from './025_user_sessions_index';
+import * as m026 from './026_webhook_rotation_auto_disable';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -59,6 +60,7 @@ const migrations: Record<string, Knex.Migration> = {
   '023_webhook_attempts_recoveries': m023,
   '024_property_rollups': m024,
   '025_user_sessions_index': m025,
+  '026_webhook_rotation_auto_disable': m026,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

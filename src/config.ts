@@ -71,6 +71,10 @@ const schema = z.object({
   WEBHOOK_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** Pace at which a busy webhook's waiting deliveries are woken to ask again (per webhook, per worker). */
   WEBHOOK_BUSY_WAKES_PER_S: z.coerce.number().min(0.1).max(1000).default(10),
+  /** Auto-disable (docs/webhooks.md#auto-disable): how long an endpoint must have been failing. */
+  WEBHOOK_AUTO_DISABLE_AFTER_S: z.coerce.number().int().min(0).max(90 * 86_400).default(5 * 86_400),
+  /** …and how many deliveries in a row must have been dead-lettered; 0 turns auto-disable off. */
+  WEBHOOK_AUTO_DISABLE_MIN_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(20),
   /** Provider proxy (docs/proxy.md). Base URLs override each provider's public API address. */
   PROVIDER_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com'),
   PROVIDER_ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),

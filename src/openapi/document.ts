@@ -103,6 +103,8 @@ function operation(c: RouteContract): ZodOpenApiOperationObject {
   const responses: Record<string, unknown> = { ...successResponses(c) };
   for (const s of errorStatuses(c)) responses[String(s)] = errorResponse(s, c);
   const types = c.requestContentTypes ?? (c.body ? ['application/json'] : []);
+  // A body schema that accepts nothing at all (a default for the whole body) makes the body optional.
+  const required = !c.body?.safeParse(undefined).success;
   return {
     operationId: operationId(c),
     summary: c.summary,
@@ -114,7 +116,7 @@ function operation(c: RouteContract): ZodOpenApiOperationObject {
     ...(c.write ? { 'x-write': true } : {}),
     requestParams: { ...(path ? { path } : {}), ...(c.query ? { query: c.query } : {}) },
     ...(types.length
-      ? { requestBody: { required: true, content: Object.fromEntries(types.map((t) => [t, { schema: t.includes('json') && c.body ? c.body : z.unknown() }])) } }
+      ? { requestBody: { required, content: Object.fromEntries(types.map((t) => [t, { schema: t.includes('json') && c.body ? c.body : z.unknown() }])) } }
       : {}),
     responses: responses as ZodOpenApiResponsesObject,
   };

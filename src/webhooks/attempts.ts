@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AttemptEvidence } from './evidence';
+import { resetFailingSql } from './health';
 import { deliveryUpdate, type DeliveryRecordFields } from './queries';
 
 type Conn = Knex | Knex.Transaction;
@@ -55,6 +56,8 @@ export async function recordAttempt(
   fields: DeliveryRecordFields,
   attempt: AttemptRecord,
   item?: { recoveryId: string; outcome: 'delivered' | 'failed' | 'interrupted' },
+  /** The webhook, when it had a failing streak at the claim: a delivered attempt ends it (auto-disable). */
+  streakOf?: string,
 ): Promise<void> {
   const update = deliveryUpdate(db, { ...fields, outcome_attempt: attempt.number });
   // Never lowers the count: a recovery may have claimed a later number meanwhile.
@@ -62,8 +65,15 @@ export async function recordAttempt(
   const rec = db('webhook_deliveries').where({ id: deliveryId }).andWhere('outcome_attempt', '<', attempt.number).update(update).toSQL();
   const claim = item ? db('webhook_recovery_items').where({ recovery_id: item.recoveryId, delivery_id: deliveryId }).update({ outcome: item.outcome }).toSQL() : undefined;
   const ins = insertAttempt(db, deliveryId, attempt).toSQL();
+  // Only a webhook with a streak gets the reset: the healthy happy path's statement is unchanged.
+  const healthy = fields.status === 'delivered' && streakOf ? `, healthy as (${resetFailingSql('?')})` : '';
   // Data-modifying WITH clauses run exactly once whether or not the main statement reads them.
-  await db.raw(`with rec as (${rec.sql})${claim ? `, claim as (${claim.sql})` : ''} ${ins.sql}`, [...rec.bindings, ...(claim?.bindings ?? []), ...ins.bindings]);
+  await db.raw(`with rec as (${rec.sql})${claim ? `, claim as (${claim.sql})` : ''}${healthy} ${ins.sql}`, [
+    ...rec.bindings,
+    ...(claim?.bindings ?? []),
+    ...(healthy && streakOf ? [streakOf] : []),
+    ...ins.bindings,
+  ]);
 }
 
 export interface AttemptRow {

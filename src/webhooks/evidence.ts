@@ -46,8 +46,8 @@ function headerLines(headers: Record<string, string | string[] | undefined>): st
 }
 
 /**
- * The evidence of an outcome. `secrets` are the values that must never be stored: the signature
- * header's value, its bare hex digest and the webhook secret.
+ * The evidence of an outcome. `secrets` are the values that must never be stored: each signature
+ * header's value and bare digests (hex and Standard Webhooks base64) and every secret signed with.
  */
 export function attemptEvidence(out: Pick<AttemptOutcome, 'hops' | 'response'>, secrets: readonly string[]): AttemptEvidence {
   const r = out.response;

@@ -21,9 +21,40 @@ export interface WebhookRow {
   secret_ciphertext: string;
   master_key_id: string;
   secret_hint: string;
+  /** The secret a rotation replaced, valid until previous_secret_expires_at (migration 026). */
+  previous_secret_ciphertext: string | null;
+  previous_master_key_id: string | null;
+  previous_secret_expires_at: Date | null;
+  disabled_reason: 'failing' | null;
+  disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
+
+/** The webhook columns a send reads: where to, and the secrets to sign with. */
+export interface HookToSend {
+  id: string;
+  url: string;
+  secret_ciphertext: string;
+  master_key_id: string;
+  previous_secret_ciphertext: string | null;
+  previous_master_key_id: string | null;
+  previous_secret_expires_at: Date | null;
+  /** Its failing streak at the claim (auto-disable): a delivered attempt resets it only when > 0. */
+  consecutive_failures?: number;
+}
+
+/** HookToSend's columns on the alias `w` (the webhook's id is selected by each caller). */
+const HOOK_TO_SEND = [
+  'url',
+  'secret_ciphertext',
+  'master_key_id',
+  'previous_secret_ciphertext',
+  'previous_master_key_id',
+  'previous_secret_expires_at',
+  'consecutive_failures',
+];
+export const hookToSendSql = (w: string) => HOOK_TO_SEND.map((c) => `${w}.${c}`).join(', ');
 
 const live = (db: Conn, orgId: string) => db<WebhookRow>('webhooks').where({ org_id: orgId }).whereNull('deleted_at');
 
@@ -87,7 +118,7 @@ export interface DeliveryRecordFields {
 
 export interface ClaimedAttempt {
   body: string;
-  hook: { id: string; url: string; secret_ciphertext: string; master_key_id: string };
+  hook: HookToSend;
 }
 
 /**
@@ -98,15 +129,17 @@ export interface ClaimedAttempt {
  * dispatcher has not marked it yet (its marks are batched once a second), in the same statement.
  */
 export async function claimAttempt(db: Conn, deliveryId: string, attempt: number, opts: { allowPaused?: boolean } = {}): Promise<ClaimedAttempt | null> {
-  const { rows } = await db.raw<{ rows: (ClaimedAttempt['hook'] & { body: string })[] }>(
+  const { rows } = await db.raw<{ rows: (HookToSend & { body: string })[] }>(
     `update webhook_deliveries d set attempt_count = ?, workflow_started_at = coalesce(d.workflow_started_at, now())
        from webhooks w
       where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${opts.allowPaused ? 'w.deleted_at is null' : activeWebhookSql('w')}
-      returning d.body, w.id, w.url, w.secret_ciphertext, w.master_key_id`,
+      returning d.body, w.id, ${hookToSendSql('w')}`,
     [attempt, deliveryId, attempt],
   );
   const r = rows[0];
-  return r ? { body: r.body, hook: { id: r.id, url: r.url, secret_ciphertext: r.secret_ciphertext, master_key_id: r.master_key_id } } : null;
+  if (!r) return null;
+  const { body, ...hook } = r;
+  return { body, hook };
 }
 
 export interface DeliveryState {

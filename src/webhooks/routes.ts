@@ -3,8 +3,26 @@ import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
 import { deliveryRoutes } from './deliveries/routes';
 import { recoveryRoutes } from './recoveries/routes';
-import { createWebhookBody, deliverySchema, testDeliverySchema, updateWebhookBody, webhookParams, webhookSchema } from './schemas';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestDelivery, updateWebhook, webhookDeps } from './service';
+import {
+  createWebhookBody,
+  deliverySchema,
+  rotateSecretBody,
+  testDeliverySchema,
+  updateWebhookBody,
+  webhookParams,
+  webhookSchema,
+} from './schemas';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  rotateSecret,
+  sendTestDelivery,
+  updateWebhook,
+  webhookDeps,
+} from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Webhooks', auth: 'jwt', notFound: 'Webhook' } as const;
@@ -76,6 +94,17 @@ export const webhookRoutes = (ctx: AppContext) => {
       params: webhookParams,
       response: testDeliverySchema,
       handler: ({ principal, params }) => sendTestDelivery(deps, principal, params.id),
+    }),
+    route({
+      ...common,
+      method: 'post',
+      path: `${BASE}/:id/secret/rotate`,
+      summary: 'Replace the secret (the answer holds the new one, shown this once); the old one signs for a while',
+      roles: WRITERS,
+      params: webhookParams,
+      body: rotateSecretBody,
+      response: webhookSchema,
+      handler: ({ principal, params, body }) => rotateSecret(deps, principal, params.id, body),
     }),
     route({
       ...common,

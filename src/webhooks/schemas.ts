@@ -41,8 +41,25 @@ export const updateWebhookBody = z
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of name, url, events, is_active');
 
+/** POST /:id/secret/rotate: how long the replaced secret keeps signing (0: not at all; at most 7 days). */
+const MAX_PREVIOUS_SECRET_S = 7 * 24 * 3600;
+export const rotateSecretBody = z
+  .object({
+    previous_expires_in_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PREVIOUS_SECRET_S)
+      .default(86_400)
+      .describe('seconds the previous secret stays valid (default 86400; 0 ends it now)'),
+  })
+  .strict()
+  // The body itself is optional: a POST without one rotates with the default overlap.
+  .default({ previous_expires_in_seconds: 86_400 });
+
 export type CreateWebhookInput = z.infer<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
+export type RotateSecretInput = z.infer<typeof rotateSecretBody>;
 
 export const webhookSchema = z
   .object({
@@ -53,6 +70,11 @@ export const webhookSchema = z
     secret: z.string(),
     events: z.array(z.enum(eventKinds)),
     is_active: z.boolean(),
+    /** Until when the secret the last rotation replaced still signs (null: none valid). */
+    previous_secret_expires_at: timestamp.nullable(),
+    /** `failing`: the service disabled it after failing deliveries; cleared by PATCH is_active true. */
+    disabled_reason: z.enum(['failing']).nullable(),
+    disabled_at: timestamp.nullable(),
     created_at: timestamp,
     updated_at: timestamp,
   })

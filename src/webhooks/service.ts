@@ -10,12 +10,21 @@ import { insertAttempt } from './attempts';
 import { buildBody } from './payload';
 import { MAX_WEBHOOKS_PER_ORG } from './policy';
 import * as q from './queries';
-import type { CreateWebhookInput, DeliveryView, TestDeliveryResult, UpdateWebhookInput, WebhookView } from './schemas';
-import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secrets';
+import { HEALTHY, resetFailing } from './health';
+import type {
+  CreateWebhookInput,
+  DeliveryView,
+  RotateSecretInput,
+  TestDeliveryResult,
+  UpdateWebhookInput,
+  WebhookView,
+} from './schemas';
+import { encryptWebhookSecret, generateWebhookSecret, secretHint } from './secrets';
 import { sendSigned, type SendDeps } from './send';
 import type { SafeHttpClient } from './safe-http';
 import { refuseWebhookUrl } from './url-policy';
 import { stopRunningRecoveries } from './recoveries/service';
+import { toView } from './view';
 import { cancelDeliveryWorkflow } from './workflow-client';
 
 declare module '../context' {
@@ -42,19 +51,6 @@ export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
 });
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-function toView(row: q.WebhookRow, secret?: string): WebhookView {
-  return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    secret: secret ?? maskedSecret(row.secret_hint),
-    events: row.events as WebhookView['events'],
-    is_active: row.is_active,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 /** A delivery record exactly as the spec's table lists it. */
 export function toDeliveryView(r: Record<string, any>): DeliveryView {
@@ -141,13 +137,50 @@ export async function updateWebhook(deps: WebhookDeps, actor: Principal, id: str
   if (patch.url !== undefined) assertReachableUrl(deps, patch.url);
   const { before, after } = await deps.db.transaction(async (trx) => {
     const b = toView(await requireWebhook(trx, actor.orgId, id, true));
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    const changes: Record<string, unknown> = Object.fromEntries(
+      Object.entries(patch).filter(([, v]) => v !== undefined),
+    );
+    // Re-enabling clears why it was disabled and starts the failing streak afresh.
+    if (patch.is_active && !b.is_active) Object.assign(changes, HEALTHY);
     const a = toView(await q.updateWebhookRow(trx, id, changes));
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.updated', resourceType: 'webhook', resourceId: id, before: b, after: a });
     return { before: b, after: a };
   });
   if (before.is_active && !after.is_active) await stopOpenDeliveries(deps, id);
   return after;
+}
+
+/**
+ * POST /:id/secret/rotate: a new secret, shown once in the answer. The replaced one keeps signing
+ * (second entry of `webhook-signature`) for `previous_expires_in_seconds`; X-Service-Signature
+ * uses the new one at once. A rotation during an overlap drops the oldest secret.
+ */
+export async function rotateSecret(
+  deps: WebhookDeps,
+  actor: Principal,
+  id: string,
+  input: RotateSecretInput,
+): Promise<WebhookView> {
+  const overlap = input.previous_expires_in_seconds;
+  return deps.db.transaction(async (trx) => {
+    const row = await requireWebhook(trx, actor.orgId, id, true);
+    const secret = generateWebhookSecret();
+    const enc = encryptWebhookSecret(deps.keyring, id, secret);
+    const keep = overlap > 0;
+    const updated = await q.updateWebhookRow(trx, id, {
+      secret_ciphertext: enc.ciphertext,
+      master_key_id: enc.keyId,
+      secret_hint: secretHint(secret),
+      // Same webhook id, same binding: the old ciphertext moves as it is.
+      previous_secret_ciphertext: keep ? row.secret_ciphertext : null,
+      previous_master_key_id: keep ? row.master_key_id : null,
+      previous_secret_expires_at: keep ? trx.raw('now() + make_interval(secs => ?)', [overlap]) : null,
+    });
+    const after = { ...toView(updated), previous_valid_until: toView(updated).previous_secret_expires_at };
+    const what = { resourceType: 'webhook', resourceId: id, before: toView(row), after };
+    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.secret_rotated', ...what });
+    return toView(updated, secret);
+  });
 }
 
 export async function deleteWebhook(deps: WebhookDeps, actor: Principal, id: string): Promise<void> {
@@ -194,6 +227,7 @@ export async function sendTestDelivery(deps: WebhookDeps, actor: Principal, id: 
       delivered_at: out.ok ? new Date(now.getTime() + out.durationMs) : null,
       created_at: now,
     });
+    if (out.ok) await resetFailing(trx, hook.id);
     await insertAttempt(trx, deliveryId, { number: 1, source: 'test', started_at: now, duration_ms: out.durationMs, http_status: out.httpStatus, error_message: out.errorMessage, evidence: out.evidence });
     const after = { delivery_id: deliveryId, status, http_status: out.httpStatus };
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.tested', resourceType: 'webhook', resourceId: hook.id, after });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isoSql } from '../../http/pagination';
+import { hookToSendSql, type HookToSend } from '../queries';
 
 type Conn = Knex | Knex.Transaction;
 
@@ -97,7 +98,7 @@ export async function recoverablePage(db: Conn, r: RecoveryRow, cursor: Recovery
 export interface ClaimedItem {
   attempt: number;
   body: string;
-  hook: { id: string; url: string; secret_ciphertext: string; master_key_id: string };
+  hook: HookToSend;
 }
 
 /**
@@ -108,20 +109,23 @@ export interface ClaimedItem {
  * statement (primary key), its attempt-number update included.
  */
 export async function claimItem(db: Conn, recoveryId: string, deliveryId: string, statuses: string[]): Promise<ClaimedItem | null> {
-  const { rows } = await db.raw<{ rows: { attempt: number; body: string; hook_id: string; url: string; secret_ciphertext: string; master_key_id: string }[] }>(
+  type Row = Omit<HookToSend, 'id'> & { attempt: number; body: string; hook_id: string };
+  const { rows } = await db.raw<{ rows: Row[] }>(
     `with claimed as (
        update webhook_deliveries d set attempt_count = d.attempt_count + 1
          from webhooks w
         where d.id = ? and w.id = d.webhook_id and w.deleted_at is null and d.status = any(?::text[])
           and not exists (select 1 from webhook_recovery_items i where i.recovery_id = ? and i.delivery_id = d.id)
-       returning d.id, d.attempt_count, d.body, w.id as hook_id, w.url, w.secret_ciphertext, w.master_key_id),
+       returning d.id, d.attempt_count, d.body, w.id as hook_id, ${hookToSendSql('w')}),
      item as (
        insert into webhook_recovery_items (recovery_id, delivery_id, attempt) select ?, id, attempt_count from claimed)
-     select attempt_count as attempt, body, hook_id, url, secret_ciphertext, master_key_id from claimed`,
+     select attempt_count as attempt, body, hook_id, ${hookToSendSql('claimed')} from claimed`,
     [deliveryId, statuses, recoveryId, recoveryId],
   );
   const r = rows[0];
-  return r ? { attempt: r.attempt, body: r.body, hook: { id: r.hook_id, url: r.url, secret_ciphertext: r.secret_ciphertext, master_key_id: r.master_key_id } } : null;
+  if (!r) return null;
+  const { attempt, body, hook_id, ...hook } = r;
+  return { attempt, body, hook: { id: hook_id, ...hook } };
 }
 
 export const findItem = async (db: Conn, recoveryId: string, deliveryId: string): Promise<{ attempt: number | null; outcome: string | null } | null> =>

@@ -4,8 +4,7 @@ import { recordAttempt, type AttemptRecord } from '../attempts';
 import { NO_EVIDENCE, type AttemptEvidence } from '../evidence';
 import { RECOVERY_CONCURRENCY } from '../policy';
 import type { DeliveryRecordFields } from '../queries';
-import { decryptWebhookSecret } from '../secrets';
-import { sendSigned, type SendDeps } from '../send';
+import { sendSigned, validSecrets, type SendDeps } from '../send';
 import * as q from './queries';
 
 /**
@@ -76,10 +75,11 @@ async function redeliverItem(deps: RecoveryRunDeps, r: q.RecoveryRow, deliveryId
   }
   const startedAt = new Date();
   const sent = await sendSigned(deps, 'recovery', claimed.hook, claimed.body, deliveryId);
-  await recordAttempt(db, deliveryId, recoveryFields(sent.ok, startedAt, sent.durationMs, sent.httpStatus, sent.errorMessage), attemptOf(r.id, claimed.attempt, startedAt, sent, sent.evidence), {
-    recoveryId: r.id,
-    outcome: sent.ok ? 'delivered' : 'failed',
-  });
+  const fields = recoveryFields(sent.ok, startedAt, sent.durationMs, sent.httpStatus, sent.errorMessage);
+  const item = { recoveryId: r.id, outcome: sent.ok ? ('delivered' as const) : ('failed' as const) };
+  const streakOf = claimed.hook.consecutive_failures ? r.webhook_id : undefined; // a success ends it
+  const attempt = attemptOf(r.id, claimed.attempt, startedAt, sent, sent.evidence);
+  await recordAttempt(db, deliveryId, fields, attempt, item, streakOf);
 }
 
 /**
@@ -114,8 +114,7 @@ export async function recoverPage(deps: RecoveryRunDeps, input: PageInput, signa
   const rows = await q.recoverablePage(deps.db, r, input.cursor, input.limit);
   if (rows.length) {
     // A secret that cannot be decrypted fails the page before anything is claimed (claimed items would end `interrupted`).
-    const hook = await deps.db('webhooks').where({ id: r.webhook_id }).first('id', 'secret_ciphertext', 'master_key_id');
-    decryptWebhookSecret(deps.keyring, hook.id, hook.secret_ciphertext, hook.master_key_id);
+    validSecrets(deps.keyring, await deps.db('webhooks').where({ id: r.webhook_id }).first(), Date.now());
   }
   // The API marks a cancelled recovery at once; the workflow's cancel reaches the page only with a
   // heartbeat answer (throttled to seconds), so the row is looked at every second too.

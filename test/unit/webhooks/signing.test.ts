@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { buildBody } from '../../../src/webhooks/payload';
-import { signBody, verifySignature } from '../../../src/webhooks/signing';
+import { signBody, standardHeaders, verifySignature } from '../../../src/webhooks/signing';
 
 describe('webhook signing and body', () => {
   const secret = '0123456789abcdef0123456789abcdef';
@@ -29,5 +29,22 @@ describe('webhook signing and body', () => {
       trace: { id: 't1', status: 'completed' },
     });
     expect(body).toBe('{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z","trace":{"id":"t1","status":"completed"}}');
+  });
+
+  it('adds Standard Webhooks headers: v1,<base64 HMAC of "<id>.<ts>.<body>"> per secret, current first', () => {
+    const body = '{"event":"test","x":"é"}';
+    const old = 'f'.repeat(32);
+    const { headers, digests } = standardHeaders('d-1', 1_700_000_000, body, [secret, old]);
+    // Written out from the Standard Webhooks text: key = the secret's characters as bytes.
+    const v1 = (key: string) =>
+      createHmac('sha256', Buffer.from(key, 'utf8')).update(`d-1.1700000000.${body}`, 'utf8').digest('base64');
+    expect(headers).toEqual({
+      'webhook-id': 'd-1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1,${v1(secret)} v1,${v1(old)}`,
+    });
+    expect(digests).toEqual([v1(secret), v1(old)]);
+    const fromBytes = standardHeaders('d-1', 1_700_000_000, Buffer.from(body), [secret]);
+    expect(fromBytes.headers['webhook-signature']).toBe(`v1,${v1(secret)}`);
   });
 });
