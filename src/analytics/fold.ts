@@ -14,23 +14,16 @@ import type { Logger } from '../logger';
  * The api folds about a second after its commits; a Temporal Schedule (every minute) folds what a
  * stopped process left.
  */
-// The two fields it reads, not RequestRow: src/requests/writer.ts calls this, so naming anything of
-// src/requests here would make the two folders a cycle.
-export async function markPending(
-  trx: Knex.Transaction,
-  rows: readonly { id: string; created_at: string }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  let lo = rows[0]!.created_at;
-  let hi = lo;
-  for (const r of rows) {
-    if (r.created_at < lo) lo = r.created_at;
-    if (r.created_at > hi) hi = r.created_at;
-  }
-  // hi is exclusive in rollup_cells: one millisecond past the newest row (rows carry milliseconds).
-  const end = new Date(Date.parse(hi) + 1).toISOString();
-  await trx.raw('insert into rollup_pending (ids, lo, hi) values (?::uuid[], ?, ?)', [rows.map((r) => r.id), lo, end]);
-}
+/**
+ * The pending mark of a batch, as a statement over a CTE of its just-inserted rows (`id`,
+ * `created_at`): src/requests/writer.ts stores a batch and all that goes with it in one statement.
+ * `hi` is exclusive in rollup_cells: one millisecond past the newest row (rows carry milliseconds).
+ * Only the two columns, not RequestRow: naming anything of src/requests here would make the two
+ * folders a cycle. Nothing when the CTE is empty.
+ */
+export const pendingFromSql = (cte: string) =>
+  `insert into rollup_pending (ids, lo, hi)
+   select array_agg(id), min(created_at), max(created_at) + interval '1 millisecond' from ${cte} having count(*) > 0`;
 
 /** Folds up to `limit` pending batches; returns how many. Concurrent folds take disjoint batches. */
 async function foldPending(db: Knex, limit = 100): Promise<number> {

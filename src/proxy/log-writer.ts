@@ -235,7 +235,10 @@ export class RequestLogWriter {
 
   private async writeBatch(batch: Queued[], outcome: Outcome): Promise<void> {
     const end = this.metrics?.requestLogFlushDuration.startTimer();
-    const fresh = await this.db.transaction((trx) => insertRequestRows(trx, batch));
+    // One statement stores the rows and what goes with them; only token counts need a transaction around it.
+    const fresh = batch.some((e) => e.rateLimit)
+      ? await this.db.transaction((trx) => insertRequestRows(trx, batch))
+      : await insertRequestRows(this.db, batch);
     end?.();
     this.afterCommit?.();
     this.stats.written += batch.length;

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { emitEvents, type OutboxEvent } from '../events/outbox';
+import { notifySql, outboxFromSql, outboxJson, type OutboxEvent } from '../events/outbox';
 import { storableText } from '../http/text';
 import { addTokens } from '../rate-limits/admission';
-import { markPending } from '../analytics/fold';
-import { enqueueRequests } from '../security/queue';
+import { pendingFromSql } from '../analytics/fold';
+import { requestsQueueFromSql } from '../security/queue';
 import type { RequestRow } from './row';
 
 export type { RequestRow } from './row';
@@ -103,37 +103,45 @@ export function minimalRow(row: RequestRow, err: unknown): RequestRow {
 }
 
 /**
- * Inserts the rows with, for those actually inserted, their `request.created` outbox rows and
- * rate-limit token counts, in the caller's transaction. Idempotent by id, so a journal replayed
- * after a crash adds neither a second row nor a second event (a replayed row keeps its created_at, so
- * its key (id, created_at) is the same). Returns the entries that were new.
+ * Inserts the rows with, for those actually inserted, their `request.created` outbox rows, the
+ * rollups' pending mark and the security scan queue entry, in one statement (one round trip, atomic
+ * without a transaction), then the rate-limit token counts of rows admitted under a limit (pass a
+ * transaction when any entry has `rateLimit`). Idempotent by id, so a journal replayed after a crash
+ * adds neither a second row nor a second event (a replayed row keeps its created_at, so its key
+ * (id, created_at) is the same). Returns the entries that were new.
  */
-export async function insertRequestRows<T extends LogEntry>(trx: Knex.Transaction, batch: readonly T[], opts: { rollups?: boolean } = {}): Promise<T[]> {
-  const result = await trx.raw<{ rows: { id: string }[] }>(
-    `insert into requests select * from json_populate_recordset(null::requests, ?::json) on conflict (id, created_at) do nothing returning id`,
-    [rowsJson(batch)],
+export async function insertRequestRows<T extends LogEntry>(
+  db: Knex | Knex.Transaction,
+  batch: readonly T[],
+  opts: { rollups?: boolean } = {},
+): Promise<T[]> {
+  // One event per id: an id repeated in one batch (a journal replayed twice) is inserted once.
+  const seen = new Set<string>();
+  const events: (OutboxEvent & { id: string })[] = [];
+  for (const e of batch) if (!seen.has(e.row.id) && seen.add(e.row.id)) events.push({ id: e.row.id, ...requestCreatedEvent(e.row) });
+  // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
+  const pending = opts.rollups !== false ? `, pend as (${pendingFromSql('fresh')})` : '';
+  const result = await db.raw<{ rows: { id: string }[] }>(
+    `with fresh as (
+       insert into requests select * from json_populate_recordset(null::requests, ?::json)
+       on conflict (id, created_at) do nothing
+       returning id, created_at, (request_body <> '' or response_body <> '') as has_body)
+     ${pending}
+     , scan as (${requestsQueueFromSql('fresh', 'has_body')})
+     , ev as (${outboxFromSql('?::json', 'fresh')})
+     select id, ${notifySql('ev')} as notified from fresh`,
+    [rowsJson(batch), outboxJson(events)],
   );
   const inserted = new Set(result.rows.map((r) => r.id));
-  // delete(): an id repeated in one batch (a journal replayed twice) counts once.
+  // delete(): an id repeated in one batch counts once.
   const fresh = batch.filter((e) => inserted.delete(e.row.id));
   const limited = fresh.filter((e) => e.rateLimit && e.row.total_tokens > 0);
   if (limited.length) {
     await addTokens(
-      trx,
+      db,
       limited.map((e) => ({ ...e.rateLimit!, tokens: e.row.total_tokens })),
     );
   }
-  // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
-  if (opts.rollups !== false) await markPending(trx, fresh.map((e) => e.row));
-  // Stored bodies (full mode) go to the security scanner's queue (docs/security.md).
-  await enqueueRequests(
-    trx,
-    fresh.filter((e) => e.row.request_body || e.row.response_body).map((e) => ({ id: e.row.id, at: e.row.created_at })),
-  );
-  await emitEvents(
-    trx,
-    fresh.map((e) => requestCreatedEvent(e.row)),
-  );
   return fresh;
 }
 

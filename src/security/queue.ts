@@ -6,11 +6,6 @@ import type { Knex } from 'knex';
  * queue row per batch, so the writer pays one insert per 500 calls. The `security-scan` schedule
  * drains it (scan.ts).
  */
-export interface RequestRef {
-  id: string;
-  /** The request's created_at (its partition key). */
-  at: string;
-}
 export interface ProjectRef {
   projectId: string;
   id: string;
@@ -20,16 +15,11 @@ export type QueueItem =
   | { source: 'request'; ids: string[]; lo: string; hi: string }
   | { source: 'span' | 'trace'; refs: ProjectRef[] };
 
-export async function enqueueRequests(trx: Knex.Transaction, refs: RequestRef[]): Promise<void> {
-  if (!refs.length) return;
-  let lo = refs[0]!.at;
-  let hi = lo;
-  for (const r of refs) {
-    if (r.at < lo) lo = r.at;
-    if (r.at > hi) hi = r.at;
-  }
-  await trx.raw(`insert into security_scan_queue (source, ids, lo, hi) values ('request', ?::text[], ?, ?::timestamptz + interval '1 millisecond')`, [refs.map((r) => r.id), lo, hi]);
-}
+/** Queues a request-log batch: a statement over a CTE of its just-inserted rows (`id`, `created_at`) where `cond` holds. */
+export const requestsQueueFromSql = (cte: string, cond: string) =>
+  `insert into security_scan_queue (source, ids, lo, hi)
+   select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 millisecond'
+     from ${cte} where ${cond} having count(*) > 0`;
 
 export async function enqueueProjectRefs(trx: Knex.Transaction, source: 'span' | 'trace', refs: ProjectRef[]): Promise<void> {
   if (!refs.length) return;
