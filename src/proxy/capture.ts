@@ -121,6 +121,7 @@ export class ResponseCapture {
   async end(): Promise<CaptureResult> {
     let json: unknown = undefined;
     let decoded: Buffer | null = null;
+    let decodedText: string | undefined; // decoded once, for both the parse and the stored copy
     if (this.parser) {
       if (this.decoder) {
         this.decoder.end();
@@ -136,7 +137,8 @@ export class ResponseCapture {
         this.keep(decoded);
         if (this.kind === 'json' || (this.kind === 'other' && looksLikeJson(decoded))) {
           try {
-            json = JSON.parse(decoded.toString('utf8'));
+            decodedText = decoded.toString('utf8');
+            json = JSON.parse(decodedText);
             this.acc.feed(json);
           } catch {
             json = undefined;
@@ -155,7 +157,8 @@ export class ResponseCapture {
       else if (this.undecodable || size < 0) text = `[response body not decodable: content-encoding ${this.opts.contentEncoding}]`;
       else if (this.tooLarge && !this.parser) text = `[response body of ${size} bytes not kept: above the parse limit]`;
       else {
-        text = Buffer.concat(this.kept).toString('utf8');
+        const whole = decodedText !== undefined && decoded !== null && this.keptBytes === decoded.length;
+        text = whole ? decodedText! : Buffer.concat(this.kept).toString('utf8');
         if (size > this.keptBytes) text += `\n[truncated: ${size} bytes in total]`;
       }
     }

@@ -23,8 +23,12 @@ const RESPONSE_DROP = new Set(['set-cookie', 'set-cookie2', 'alt-svc', 'strict-t
 
 const DECODABLE = new Set(['gzip', 'deflate', 'br', 'identity']);
 
-function connectionTokens(headers: IncomingHttpHeaders): Set<string> {
+const NONE: ReadonlySet<string> = new Set();
+
+function connectionTokens(headers: IncomingHttpHeaders): ReadonlySet<string> {
   const c = headers.connection;
+  // The usual values name no other header: skip the split (this runs twice per proxied call).
+  if (c === undefined || c === 'keep-alive' || c === 'close') return NONE;
   const list = Array.isArray(c) ? c.join(',') : (c ?? '');
   return new Set(
     list
@@ -51,7 +55,8 @@ function acceptEncoding(value: string | string[] | undefined): string | undefine
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): Record<string, string | string[]> {
   const dropByConnection = connectionTokens(incoming);
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(incoming)) {
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined) continue;
     if (name.startsWith('x-service-')) continue;
     if (HOP_BY_HOP.has(name) || CALLER_ONLY.has(name) || dropByConnection.has(name)) continue;
@@ -70,7 +75,8 @@ export function downstreamResponseHeaders(upstream: Record<string, string | stri
   const c = upstream.connection;
   const dropByConnection = connectionTokens({ connection: Array.isArray(c) ? c.join(',') : c });
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name in upstream) {
+    const value = upstream[name];
     if (value === undefined) continue;
     const n = name.toLowerCase();
     if (HOP_BY_HOP.has(n) || RESPONSE_DROP.has(n) || dropByConnection.has(n)) continue;
