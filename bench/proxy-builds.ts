@@ -16,6 +16,8 @@ export interface GatewayBuild {
   /** The compiled `src/main.js`. */
   main: string;
   flags: string[];
+  /** Settings for this run (BENCH_FLAG_VARIANTS may give some, e.g. PROXY_LOG_FLUSH_MS=20). */
+  env?: Record<string, string>;
 }
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();

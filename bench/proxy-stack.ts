@@ -195,9 +195,11 @@ export async function startGateway(
   upstream: string,
   flags: string[] = [],
   main: string = path.join(BUILD, 'src/main.js'),
+  env: Record<string, string> = {},
 ): Promise<Gateway> {
   const port = await freePort();
   const child = startChild([...flags, main, 'api'], {
+    ...env,
     DATABASE_URL: dbUrl,
     PORT: String(port),
     HOST: '127.0.0.1',

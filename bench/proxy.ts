@@ -12,9 +12,10 @@
  * and a check that every proxied call was logged.
  *
  * Env: BENCH_SECONDS (per run, default 10), BENCH_RATES (default 200,500,1000), BENCH_BEFORE
- * (git ref, `none` to skip), BENCH_SOAK_SECONDS (default 600, 0 to skip), BENCH_PG_URL,
- * BENCH_SKIP_BUILD=1 (reuse .data/bench-build), BENCH_GATEWAY_NODE_FLAGS (added to "after"), BENCH_SERVE=1 (keep the stack up), BENCH_FLAG_VARIANTS ("name=--flag --flag;…":
- * the working tree again with other node flags), BENCH_PROFILE=1 (CPU profile of "after").
+ * (git ref, `none` to skip), BENCH_SOAK_SECONDS (default 600, 0 to skip), BENCH_SOAK_RATE, BENCH_PG_URL,
+ * BENCH_SKIP_BUILD=1 (reuse .data/bench-build), BENCH_GATEWAY_NODE_FLAGS (added to "after"),
+ * BENCH_SERVE=1 (keep the stack up), BENCH_FLAG_VARIANTS ("name=--flag SETTING=value;…": the
+ * working tree again with other node flags or settings), BENCH_PROFILE=1 (CPU profile of "after").
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,7 +43,9 @@ function flagVariants(after: GatewayBuild): GatewayBuild[] {
     .map((v) => {
       const eq = v.indexOf('=');
       const [name, flags] = eq === -1 ? [v, ''] : [v.slice(0, eq), v.slice(eq + 1)];
-      return { ...after, label: `after ${name}`, flags: flags.split(' ').filter(Boolean) };
+      const words = flags.split(' ').filter(Boolean);
+      const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+      return { ...after, label: `after ${name}`, flags: words.filter((w) => w.startsWith('--')), env };
     });
 }
 
@@ -79,7 +82,7 @@ async function main() {
     for (const build of builds) {
       const profile = process.env.BENCH_PROFILE && build === after ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
       if (build === after) profile.push(...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean));
-      const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main);
+      const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main, build.env);
       log(`${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`);
       gws.push({ build, gw, calls: 0 });
     }
