@@ -15,7 +15,7 @@
  * (git ref, `none` to skip), BENCH_SOAK_SECONDS (default 600, 0 to skip), BENCH_SOAK_RATE, BENCH_PG_URL,
  * BENCH_SKIP_BUILD=1 (reuse .data/bench-build), BENCH_GATEWAY_NODE_FLAGS (added to "after"),
  * BENCH_SERVE=1 (keep the stack up), BENCH_FLAG_VARIANTS ("name=--flag SETTING=value;…": the
- * working tree again with other node flags or settings), BENCH_PROFILE=1 (CPU profile of "after").
+ * working tree again with other node flags or settings), BENCH_PROFILE=1 (CPU profile of each build, top frames printed).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,10 +26,12 @@ import { createDatabase, dropDatabase, withDatabase } from '../src/db/admin';
 import { createDb, migrateLatest } from '../src/db/knex';
 import { freePort, waitForPort } from '../src/util/net';
 import { cpuOf, startTimeOf } from './proc';
+import { profileReport } from './cpu-profile';
 import { afterBuild, beforeBuild, type GatewayBuild } from './proxy-builds';
 import { reportTable, soak, type Row } from './proxy-report';
 import { BARE_PROXY_SRC, cpuMs, heapMb, load, log, ROOT, rssMb, startChild, startGateway, startUpstream, ttfb, type Gateway } from './proxy-stack';
 
+const PROFILE_DIR = path.join(ROOT, '.data', 'bench-prof');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATES = (process.env.BENCH_RATES ?? '200,500,1000').split(',').map(Number);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -47,6 +49,17 @@ function flagVariants(after: GatewayBuild): GatewayBuild[] {
       const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
       return { ...after, label: `after ${name}`, flags: words.filter((w) => w.startsWith('--')), env };
     });
+}
+
+/** The top frames of each build's profile (written when its process exits). */
+function printProfiles(dir: string, builds: GatewayBuild[]): void {
+  const lines: string[] = [''];
+  for (const b of builds) {
+    const d = path.join(dir, b.label.replace(/\W+/g, '-'));
+    const file = fs.existsSync(d) ? fs.readdirSync(d).find((f) => f.endsWith('.cpuprofile')) : undefined;
+    if (file) lines.push(...profileReport(b.label, path.join(d, file)));
+  }
+  process.stdout.write(lines.join('\n'));
 }
 
 async function main() {
@@ -77,10 +90,11 @@ async function main() {
     children.push(bare);
     await waitForPort('127.0.0.1', barePort, 10_000);
     const bareUrl = `http://127.0.0.1:${barePort}/v1/chat/completions`;
-    const profileDir = path.join(ROOT, '.data', 'bench-prof');
     const gws: { build: GatewayBuild; gw: Gateway; calls: number }[] = [];
     for (const build of builds) {
-      const profile = process.env.BENCH_PROFILE && build === after ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      const dir = path.join(PROFILE_DIR, build.label.replace(/\W+/g, '-'));
+      if (process.env.BENCH_PROFILE) fs.rmSync(dir, { recursive: true, force: true });
+      const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
       if (build === after) profile.push(...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean));
       const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main, build.env);
       log(`${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`);
@@ -171,6 +185,7 @@ async function main() {
     await db.destroy();
     await dropDatabase(PG, dbName).catch(() => undefined);
     before?.cleanup();
+    if (process.env.BENCH_PROFILE) printProfiles(PROFILE_DIR, builds);
   }
 }
 
