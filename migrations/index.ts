@@ -27,6 +27,8 @@ import * as m023 from './023_webhook_attempts_recoveries';
 import * as m024 from './024_property_rollups';
 import * as m025 from './025_user_sessions_index';
 import * as m026 from './026_webhook_rotation_auto_disable';
+import * as m027 from './027_idempotency_keys';
+import * as m028 from './028_webhook_custom_headers';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -61,6 +63,8 @@ const migrations: Record<string, Knex.Migration> = {
   '024_property_rollups': m024,
   '025_user_sessions_index': m025,
   '026_webhook_rotation_auto_disable': m026,
+  '027_idempotency_keys': m027,
+  '028_webhook_custom_headers': m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -35,6 +35,7 @@ import { userRoutes } from './users/routes';
 import { tenancyRoutes } from './tenancy/routes';
 import { traceRoutes } from './traces/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { eventTypeRoutes } from './events/routes';
 
 /**
  * Every route of the service, feature by feature: the one list that the app mounts and that the
@@ -45,6 +46,7 @@ export function buildRoutes(ctx: AppContext, services: Services): RouteContract[
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
   routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...experimentRoutes(ctx), ...humanEvalRoutes(ctx), ...promptExperimentRoutes(ctx), ...savedFilterRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
   routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
+  routes.push(...eventTypeRoutes(ctx));
   routes.push(...alertRoutes(ctx, services.analytics), ...shareRoutes(ctx, services.analytics), ...exportRoutes(ctx), ...webRoutes(ctx));
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;

@@ -73,7 +73,12 @@ function handle(c: RouteContract, opts: MountOptions): RequestHandler {
         assertStorable(req.body, 'body');
         body = parsePart(c.body, req.body, 'body');
       }
-      const out = await c.handler({ params, query, body, principal: req.principal!, req, res } as never);
+      let headers: unknown;
+      if (c.headers) {
+        const given = Object.fromEntries(Object.keys(c.headers.shape).map((n) => [n, req.get(n)]));
+        headers = parsePart(c.headers, given, 'header');
+      }
+      const out = await c.handler({ params, query, body, headers, principal: req.principal!, req, res } as never);
       if (envelope === 'raw') return;
       let status = c.status ?? 200;
       let data = out;

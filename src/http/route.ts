@@ -20,10 +20,12 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-interface Call<P, Q, B> {
+interface Call<P, Q, B, H> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The contract's `headers`, by the names it declares (absent ones undefined). */
+  headers: Out<H>;
   /** Set on every authenticated scheme; `undefined` only with `auth: 'none'`. */
   principal: Principal;
   req: Request;
@@ -65,7 +67,12 @@ interface RawResponseDoc {
   example?: unknown;
 }
 
-export interface RouteContract<P extends AnyObject | undefined = AnyObject | undefined, Q extends AnyObject | undefined = AnyObject | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+export interface RouteContract<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  H extends AnyObject | undefined = AnyObject | undefined,
+> {
   method: Method;
   /** Express path syntax (`/api/v1/webhooks/:id`, `/proxy/:provider/*rest`). */
   path: string;
@@ -80,6 +87,8 @@ export interface RouteContract<P extends AnyObject | undefined = AnyObject | und
   params?: P;
   query?: Q;
   body?: B;
+  /** Request headers the route reads, by their documented name (`Idempotency-Key`); 400 when invalid. */
+  headers?: H;
   /** Name used in the 404 when a path parameter is malformed ("Webhook not found"). */
   notFound?: string;
   /** Success status (default 200). */
@@ -107,13 +116,16 @@ export interface RouteContract<P extends AnyObject | undefined = AnyObject | und
   errors?: Record<number, string>;
   /** An example of `data` for the document (one is generated from the schema when absent). */
   example?: unknown;
-  handler: (call: Call<P, Q, B>) => Promise<unknown> | unknown;
+  handler: (call: Call<P, Q, B, H>) => Promise<unknown> | unknown;
 }
 
 /** Declares a route; the generic parameters make the handler's input typed by the schemas. */
-export function route<P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  contract: RouteContract<P, Q, B>,
-): RouteContract {
+export function route<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  H extends AnyObject | undefined = undefined,
+>(contract: RouteContract<P, Q, B, H>): RouteContract {
   return contract as unknown as RouteContract;
 }
 

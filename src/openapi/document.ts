@@ -47,7 +47,7 @@ function security(auth: AuthScheme, method: string): Record<string, string[]>[] 
 /** The error statuses a contract can answer with, from its scheme and inputs. */
 function errorStatuses(c: RouteContract): number[] {
   const s = new Set<number>([500]);
-  if (c.params || c.query || c.body || c.auth === 'jwt') s.add(400);
+  if (c.params || c.query || c.body || c.headers || c.auth === 'jwt') s.add(400);
   if (c.auth !== 'none') s.add(401);
   if (c.auth !== 'none' && c.auth !== 'api_key') s.add(403);
   // Ids travel in paths, bodies (project_id, tokens) and headers (X-Organization-Id): any of them may name nothing.
@@ -114,7 +114,11 @@ function operation(c: RouteContract): ZodOpenApiOperationObject {
     'x-auth': c.auth,
     ...(c.roles ? { 'x-roles': [...c.roles] } : {}),
     ...(c.write ? { 'x-write': true } : {}),
-    requestParams: { ...(path ? { path } : {}), ...(c.query ? { query: c.query } : {}) },
+    requestParams: {
+      ...(path ? { path } : {}),
+      ...(c.query ? { query: c.query } : {}),
+      ...(c.headers ? { header: c.headers } : {}),
+    },
     ...(types.length
       ? { requestBody: { required, content: Object.fromEntries(types.map((t) => [t, { schema: t.includes('json') && c.body ? c.body : z.unknown() }])) } }
       : {}),

@@ -27,6 +27,10 @@ export interface WebhookRow {
   previous_secret_expires_at: Date | null;
   disabled_reason: 'failing' | null;
   disabled_at: Date | null;
+  /** Custom headers, encrypted (migration 028); null when none. */
+  headers_ciphertext: string | null;
+  headers_master_key_id: string | null;
+  header_names: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -42,6 +46,9 @@ export interface HookToSend {
   previous_secret_expires_at: Date | null;
   /** Its failing streak at the claim (auto-disable): a delivered attempt resets it only when > 0. */
   consecutive_failures?: number;
+  /** Its custom headers, encrypted (absent or null: none). */
+  headers_ciphertext?: string | null;
+  headers_master_key_id?: string | null;
 }
 
 /** HookToSend's columns on the alias `w` (the webhook's id is selected by each caller). */
@@ -53,6 +60,8 @@ const HOOK_TO_SEND = [
   'previous_master_key_id',
   'previous_secret_expires_at',
   'consecutive_failures',
+  'headers_ciphertext',
+  'headers_master_key_id',
 ];
 export const hookToSendSql = (w: string) => HOOK_TO_SEND.map((c) => `${w}.${c}`).join(', ');
 

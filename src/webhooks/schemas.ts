@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eventKinds } from '../events/outbox';
 import { uuidParams } from '../http/ids';
 import { nameSchema, timestamp } from '../http/schemas';
+import { customHeadersSchema } from './custom-headers';
 import { deliveryStatuses } from './policy';
 import { refuseWebhookUrl, type UrlRule } from './url-policy';
 
@@ -33,13 +34,28 @@ const events = z
 export const webhookParams = uuidParams('id');
 
 export const createWebhookBody = z
-  .object({ name: nameSchema, url: httpsUrl, events, is_active: z.boolean().default(true) })
+  .object({
+    name: nameSchema,
+    url: httpsUrl,
+    events,
+    is_active: z.boolean().default(true),
+    headers: customHeadersSchema.optional(),
+  })
   .strict();
 
 export const updateWebhookBody = z
-  .object({ name: nameSchema.optional(), url: httpsUrl.optional(), events: events.optional(), is_active: z.boolean().optional() })
+  .object({
+    name: nameSchema.optional(),
+    url: httpsUrl.optional(),
+    events: events.optional(),
+    is_active: z.boolean().optional(),
+    headers: customHeadersSchema.optional(),
+  })
   .strict()
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of name, url, events, is_active');
+  .refine(
+    (b) => Object.values(b).some((v) => v !== undefined),
+    'send at least one of name, url, events, is_active, headers',
+  );
 
 /** POST /:id/secret/rotate: how long the replaced secret keeps signing (0: not at all; at most 7 days). */
 const MAX_PREVIOUS_SECRET_S = 7 * 24 * 3600;
@@ -75,6 +91,8 @@ export const webhookSchema = z
     /** `failing`: the service disabled it after failing deliveries; cleared by PATCH is_active true. */
     disabled_reason: z.enum(['failing']).nullable(),
     disabled_at: timestamp.nullable(),
+    /** Values are never shown: they may be credentials. */
+    header_names: z.array(z.string()).describe('names of the custom headers sent with every attempt (no values)'),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,5 +1,6 @@
 import type { Keyring } from '../auth/crypto';
 import type { Metrics } from '../metrics/metrics';
+import { decryptCustomHeaders, evidenceSecrets } from './custom-headers';
 import { attemptEvidence, type AttemptEvidence } from './evidence';
 import type { HookToSend } from './queries';
 import type { AttemptOutcome, SafeHttpClient } from './safe-http';
@@ -42,7 +43,9 @@ export async function sendSigned(deps: SendDeps, kind: 'delivery' | 'test' | 're
   const secrets = validSecrets(deps.keyring, hook, now);
   const signature = signBody(body, secrets[0]!);
   const standard = standardHeaders(deliveryId, Math.floor(now / 1000), body, secrets);
-  const headers = { [SIGNATURE_HEADER]: signature, [DELIVERY_ID_HEADER]: deliveryId, ...standard.headers };
+  const custom = decryptCustomHeaders(deps.keyring, hook);
+  // Ours last: validation already refuses their names, this makes sure they cannot be overridden.
+  const headers = { ...custom, [SIGNATURE_HEADER]: signature, [DELIVERY_ID_HEADER]: deliveryId, ...standard.headers };
   const out = await deps.http.post(hook.url, body, headers);
   deps.metrics.webhookAttempts.inc({ outcome: out.ok ? 'delivered' : 'failed', kind });
   // Everything signed or secret is scrubbed from what the history keeps, whole and bare.
@@ -52,6 +55,7 @@ export async function sendSigned(deps: SendDeps, kind: 'delivery' | 'test' | 're
     signature,
     signature.slice('sha256='.length),
     ...secrets,
+    ...evidenceSecrets(custom),
   ];
   return { ...out, evidence: attemptEvidence(out, never) };
 }

@@ -19,6 +19,7 @@ import type {
   UpdateWebhookInput,
   WebhookView,
 } from './schemas';
+import { customHeaderColumns } from './custom-headers';
 import { encryptWebhookSecret, generateWebhookSecret, secretHint } from './secrets';
 import { sendSigned, type SendDeps } from './send';
 import type { SafeHttpClient } from './safe-http';
@@ -112,6 +113,7 @@ export async function createWebhook(deps: WebhookDeps, actor: Principal, input: 
       secret_ciphertext: enc.ciphertext,
       master_key_id: enc.keyId,
       secret_hint: secretHint(secret),
+      ...customHeaderColumns(deps.keyring, id, input.headers ?? {}),
       created_by: actor.kind === 'user' ? actor.userId : null,
     });
     await recordAudit(trx, { orgId, actor, action: 'webhook.created', resourceType: 'webhook', resourceId: id, after: toView(row) });
@@ -137,9 +139,12 @@ export async function updateWebhook(deps: WebhookDeps, actor: Principal, id: str
   if (patch.url !== undefined) assertReachableUrl(deps, patch.url);
   const { before, after } = await deps.db.transaction(async (trx) => {
     const b = toView(await requireWebhook(trx, actor.orgId, id, true));
+    const { headers, ...fields } = patch;
     const changes: Record<string, unknown> = Object.fromEntries(
-      Object.entries(patch).filter(([, v]) => v !== undefined),
+      Object.entries(fields).filter(([, v]) => v !== undefined),
     );
+    // A header set replaces the previous one whole ({} removes them).
+    if (headers !== undefined) Object.assign(changes, customHeaderColumns(deps.keyring, id, headers));
     // Re-enabling clears why it was disabled and starts the failing streak afresh.
     if (patch.is_active && !b.is_active) Object.assign(changes, HEALTHY);
     const a = toView(await q.updateWebhookRow(trx, id, changes));

@@ -19,6 +19,7 @@ export function toView(row: WebhookRow, secret?: string): WebhookView {
       previousUntil && previousUntil.getTime() > Date.now() ? previousUntil.toISOString() : null,
     disabled_reason: row.disabled_reason ?? null,
     disabled_at: iso(row.disabled_at),
+    header_names: row.header_names ?? [],
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

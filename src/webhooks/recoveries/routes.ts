@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { idempotencyHeaders, idempotent } from '../../http/idempotency';
 import { route } from '../../http/route';
 import { webhookParams } from '../schemas';
 import { listRecoveriesQuery, recoverBody, recoveryParams, recoverySchema } from './schemas';
@@ -20,11 +21,21 @@ export const recoveryRoutes = (ctx: AppContext) => {
       summary: 'Send once more every failed or dead-lettered delivery created in a time window (one Temporal workflow)',
       roles: WRITERS,
       params: webhookParams,
+      headers: idempotencyHeaders,
       body: recoverBody,
       status: 202,
       response: recoverySchema,
-      errors: { 409: 'A recovery of this webhook is running (recovery_running)', 503: 'Temporal is unreachable (temporal_unavailable)' },
-      handler: ({ principal, params, body }) => createRecovery(deps, principal, params.id, body),
+      errors: {
+        409:
+          'A recovery of this webhook is running (recovery_running), ' +
+          'or a call with this Idempotency-Key is (idempotency_key_in_progress)',
+        422: 'The Idempotency-Key was used for a different request (idempotency_key_reused)',
+        503: 'Temporal is unreachable (temporal_unavailable)',
+      },
+      handler: ({ principal, params, body, headers, req }) =>
+        idempotent({ db: deps.db, orgId: principal.orgId, key: headers['Idempotency-Key'], req, status: 202 }, () =>
+          createRecovery(deps, principal, params.id, body),
+        ),
     }),
     route({
       ...common,

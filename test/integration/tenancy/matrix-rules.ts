@@ -31,6 +31,8 @@ export const ADMIN: Role[] = ['admin'];
 interface Prepared {
   path: string;
   body?: unknown;
+  /** Extra request headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 export interface Endpoint {

@@ -273,7 +273,11 @@ describe('role × endpoint matrix (tenancy, auth, keys)', () => {
 
   it.each(cases)('$name', async ({ e, who }) => {
     const prep = await e.prepare(c, who);
-    const r = await api(c.app, e.method, prep.path, { ...credentials(c, who, e), body: prep.body });
+    const r = await api(c.app, e.method, prep.path, {
+      ...credentials(c, who, e),
+      body: prep.body,
+      headers: prep.headers,
+    });
     const want = expected(e, who);
     if (r.status !== want) throw new Error(`${e.name} as ${who}: expected ${want}, got ${r.status} ${JSON.stringify(r.body)}`);
     if (want === 204) expect(r.body).toBeUndefined();
