@@ -1,8 +1,13 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { nextItem, release, submit } from '../annotation/service';
-import { agreementSchema, createHumanEvalBody, humanEvalParams, humanEvalSchema, projectQuery, queueItemSchema, queueQuery, slotBody, submitBody, updateHumanEvalBody } from './schemas';
-import { agreement, createHumanEval, getHumanEval, listHumanEvals, updateHumanEval } from './service';
+import {
+  addItemsBody, agreementSchema, createHumanEvalBody, humanEvalParams, humanEvalSchema, projectQuery, queueItemSchema,
+  queueQuery, slotBody, submitBody, updateHumanEvalBody,
+} from './schemas';
+import {
+  addHumanEvalItems, agreement, createHumanEval, getHumanEval, listHumanEvals, updateHumanEval,
+} from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
 const BASE = '/api/v1/human-evals';
@@ -23,6 +28,13 @@ export const humanEvalRoutes = ({ db, auth }: AppContext) => {
     route({
       ...common, method: 'patch', path: `${BASE}/:id`, summary: 'Rename, re-instruct, close or reopen a campaign', roles: WRITERS, params: humanEvalParams, query: projectQuery, body: updateHumanEvalBody, response: humanEvalSchema,
       handler: async ({ principal, params, query, body }) => updateHumanEval(db, principal, (await scope(principal, query.project_id)).projectIds, params.id, body),
+    }),
+    route({
+      ...common, method: 'post', path: `${BASE}/:id/items`,
+      summary: 'Add targets to a campaign (ones it has are kept as they are); answers the campaign',
+      roles: WRITERS, params: humanEvalParams, query: projectQuery, body: addItemsBody, response: humanEvalSchema,
+      handler: async ({ principal, params, query, body }) =>
+        addHumanEvalItems(db, principal, (await scope(principal, query.project_id)).projectIds, params.id, body),
     }),
     route({
       ...common, method: 'get', path: `${BASE}/:id/agreement`, summary: "Inter-annotator agreement per score config (Fleiss' kappa, Krippendorff's alpha) and judge-vs-human agreement", params: humanEvalParams, query: projectQuery, response: agreementSchema,

@@ -25,6 +25,8 @@ export const createHumanEvalBody = z
   })
   .strict();
 export type CreateHumanEvalInput = z.infer<typeof createHumanEvalBody>;
+export const addItemsBody = createHumanEvalBody.pick({ targets: true }).strict();
+export type AddItemsInput = z.infer<typeof addItemsBody>;
 export const updateHumanEvalBody = z
   .object({ name: nameSchema.optional(), instructions: z.string().max(20_000).nullable().optional(), status: z.enum(['open', 'closed']).optional() })
   .strict()

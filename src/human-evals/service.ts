@@ -5,7 +5,7 @@ import { targetIds } from '../eval-runs/queries';
 import { badRequest, notFound } from '../http/errors';
 import { oneProject } from '../score-configs/service';
 import { cohensKappa, fleissKappa, krippendorffAlpha } from './agreement';
-import type { CreateHumanEvalInput, TargetRef } from './schemas';
+import type { AddItemsInput, CreateHumanEvalInput, TargetRef } from './schemas';
 
 /** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
 type Scope = { orgId: string; projectIds: string[] };
@@ -48,11 +48,7 @@ export async function createHumanEval(db: Knex, actor: Principal, scope: Scope, 
   const projectId = oneProject(scope);
   const configs = await db('score_configs').where({ project_id: projectId, is_archived: false }).whereIn('id', input.score_config_ids);
   if (configs.length !== new Set(input.score_config_ids).size) throw notFound('Score config');
-  const refs: TargetRef[] = 'items' in input.targets
-    ? input.targets.items
-    : (await targetIds(db, projectId, input.targets.source)).map((id) => (input.targets as { source: { kind: string } }).source.kind === 'requests' ? { request_id: id } : { trace_id: id });
-  if (!refs.length) throw badRequest('No targets match', 'no_targets');
-  const items = [...new Map(refs.map((t) => [targetKey(t), t])).entries()];
+  const items = await resolveTargets(db, projectId, input.targets);
   const created = await db.transaction(async (trx) => {
     const [e] = await trx('human_evals').insert({
       org_id: scope.orgId, project_id: projectId, name: input.name, instructions: input.instructions ?? null, score_config_ids: [...new Set(input.score_config_ids)],
@@ -60,14 +56,64 @@ export async function createHumanEval(db: Knex, actor: Principal, scope: Scope, 
     }).returning('*');
     const reviewers = [...new Set(input.reviewers.map((r) => ('user_id' in r ? `user:${r.user_id}` : `email:${r.email.toLowerCase()}`)))];
     if (reviewers.length) await trx('human_eval_reviewers').insert(reviewers.map((reviewer) => ({ human_eval_id: e.id, reviewer })));
-    const rows = items.map(([key, target], position) => ({ human_eval_id: e.id, target_key: key, target: JSON.stringify(target), position }));
-    for (let i = 0; i < rows.length; i += 1000) await trx('human_eval_items').insert(rows.slice(i, i + 1000));
-    const slots = items.flatMap(([key]) => Array.from({ length: input.reviewers_per_item }, (_, slot) => ({ human_eval_id: e.id, target_key: key, slot })));
-    for (let i = 0; i < slots.length; i += 1000) await trx('annotation_slots').insert(slots.slice(i, i + 1000));
+    await insertItems(trx, e.id, items, 0, input.reviewers_per_item);
     await recordAudit(trx, { orgId: scope.orgId, actor, action: 'human_eval.created', resourceType: 'human_eval', resourceId: e.id, after: { name: input.name, items: items.length, reviewers } });
     return e;
   });
   return view(db, created);
+}
+
+/**
+ * More targets for a campaign (a request or trace spotted later, last week's traffic): items it
+ * already has are left as they are (their answers stay), new ones queue after the existing ones.
+ */
+export async function addHumanEvalItems(
+  db: Knex, actor: Principal, projectIds: string[], id: string, input: AddItemsInput,
+) {
+  const e = await requireHumanEval(db, projectIds, id);
+  const items = await resolveTargets(db, e.project_id, input.targets);
+  await db.transaction(async (trx) => {
+    // Serializes concurrent additions to one campaign so positions stay unique and ordered.
+    await trx('human_evals').where({ id }).forUpdate().first('id');
+    const keys = items.map(([k]) => k);
+    const ofCampaign = () => trx('human_eval_items').where({ human_eval_id: id });
+    const known = new Set<string>(await ofCampaign().whereIn('target_key', keys).pluck('target_key'));
+    const fresh = items.filter(([k]) => !known.has(k));
+    const last = (await ofCampaign().max('position as p').first()) as { p: number | null };
+    await insertItems(trx, id, fresh, (last.p ?? -1) + 1, e.reviewers_per_item);
+    const after = { added: fresh.length, already_there: items.length - fresh.length };
+    const action = 'human_eval.items_added';
+    await recordAudit(trx, { orgId: e.org_id, actor, action, resourceType: 'human_eval', resourceId: id, after });
+  });
+  return view(db, await requireHumanEval(db, projectIds, id));
+}
+
+/** The targets as (key, target) pairs, duplicates dropped; 400 no_targets when a source matches nothing. */
+async function resolveTargets(
+  db: Knex, projectId: string, targets: CreateHumanEvalInput['targets'],
+): Promise<[string, TargetRef][]> {
+  let refs: TargetRef[];
+  if ('items' in targets) refs = targets.items;
+  else {
+    const requests = targets.source.kind === 'requests';
+    const ids = await targetIds(db, projectId, targets.source);
+    refs = ids.map((id) => (requests ? { request_id: id } : { trace_id: id }));
+  }
+  if (!refs.length) throw badRequest('No targets match', 'no_targets');
+  return [...new Map(refs.map((t) => [targetKey(t), t])).entries()];
+}
+
+/** Items from `position` on, each with its reviewer slots, in batches of 1,000 rows. */
+async function insertItems(
+  trx: Knex, campaignId: string, items: [string, TargetRef][], position: number, perItem: number,
+) {
+  const rows = items.map(([key, target], i) => ({
+    human_eval_id: campaignId, target_key: key, target: JSON.stringify(target), position: position + i,
+  }));
+  for (let i = 0; i < rows.length; i += 1000) await trx('human_eval_items').insert(rows.slice(i, i + 1000));
+  const slots = items.flatMap(([key]) =>
+    Array.from({ length: perItem }, (_, slot) => ({ human_eval_id: campaignId, target_key: key, slot })));
+  for (let i = 0; i < slots.length; i += 1000) await trx('annotation_slots').insert(slots.slice(i, i + 1000));
 }
 
 export async function updateHumanEval(db: Knex, actor: Principal, projectIds: string[], id: string, input: { name?: string | undefined; instructions?: string | null | undefined; status?: 'open' | 'closed' | undefined }) {

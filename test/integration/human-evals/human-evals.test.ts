@@ -110,12 +110,43 @@ describe('human evals and the annotation queue', () => {
     expect((await next('editor', two)).target_key).toBe(first.target_key);
   });
 
+  it('adds targets to a campaign: new ones queue after the others, ones it has keep their answers', async () => {
+    const body = (items: string[]) => ({ targets: { items: items.map((request_id) => ({ request_id })) } });
+    const campaignBody = {
+      name: 'grow', score_config_ids: [quality, rating], reviewers_per_item: 2,
+      ...body([reqs[0]!]),
+    };
+    const grow = (await api(app, 'POST', '/api/v1/human-evals', { ...as('admin'), body: campaignBody })).body.data.id;
+    const first = await next('editor', grow);
+    expect((await answer('editor', first, 'good')).status).toBe(200);
+    const add = (role: 'admin' | 'editor', b: unknown) =>
+      api(app, 'POST', `/api/v1/human-evals/${grow}/items`, { ...as(role), body: b });
+    const r = await add('editor', body([reqs[2]!, reqs[0]!, reqs[1]!, reqs[2]!]));
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ items: 3, progress: { slots: 6, done: 1 } });
+    const db = app.database.db;
+    const items = await db('human_eval_items').where({ human_eval_id: grow }).orderBy('position').pluck('target_key');
+    expect(items).toEqual([reqs[0], reqs[2], reqs[1]].map((id) => `request:${id}`));
+    expect((await next('editor', grow)).target_key).toBe(`request:${reqs[2]}`); // in the order they were added
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const none = await add('admin', { targets: { source: { kind: 'traces', from, to: from, limit: 5 } } });
+    expect(none.body.code).toBe('no_targets');
+    const audit = await db('audit_logs').where({ resource_id: grow, action: 'human_eval.items_added' }).first();
+    expect(audit?.after).toEqual({ added: 2, already_there: 1 });
+  });
+
   describe('role matrix', () => {
     describeJwtMatrix(() => ({ app, t, other }), [
       { name: 'GET /human-evals', method: 'GET', path: () => '/api/v1/human-evals' },
       { name: 'POST /human-evals', method: 'POST', path: () => '/api/v1/human-evals', write: true, ok: 201, get body() { return { name: 'm', score_config_ids: [quality], targets: { items: [{ request_id: reqs[0] }] } }; } },
       { name: 'GET /human-evals/:id', method: 'GET', path: () => `/api/v1/human-evals/${campaign}` },
       { name: 'PATCH /human-evals/:id', method: 'PATCH', path: () => `/api/v1/human-evals/${campaign}`, write: true, body: { instructions: 'x' } },
+      // The campaign has this target already: nothing changes, the answer is the campaign.
+      {
+        name: 'POST /human-evals/:id/items', method: 'POST', write: true,
+        path: () => `/api/v1/human-evals/${campaign}/items`,
+        get body() { return { targets: { items: [{ request_id: reqs[0] }] } }; },
+      },
       { name: 'GET /human-evals/:id/agreement', method: 'GET', path: () => `/api/v1/human-evals/${campaign}/agreement` },
       // The viewer is not among this campaign's reviewers: 403.
       { name: 'GET /annotation/queue', method: 'GET', path: () => `/api/v1/annotation/queue?human_eval_id=${campaign}`, write: true },

@@ -3,6 +3,7 @@ import { Loading } from '../components/QueryState';
 import { anomaliesSearch } from '../features/anomalies/search';
 import { auditSearch } from '../features/audit/search';
 import { datasetSearch } from '../features/datasets/search';
+import { experimentSearch } from '../features/experiments/search';
 import { overviewSearch } from '../features/overview/search';
 import { playgroundSearch } from '../features/playground/search';
 import { recommendationsSearch } from '../features/recommendations/search';
@@ -47,6 +48,7 @@ const routes = [
   createRoute({ getParentRoute: at, path: '/datasets', component: lazy(() => import('../features/datasets/pages/DatasetsPage'), 'DatasetsPage') }),
   createRoute({ getParentRoute: at, path: '/datasets/$id', validateSearch: datasetSearch, component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage') }),
   createRoute({ getParentRoute: at, path: '/experiments', component: lazy(() => import('../features/experiments/pages/ExperimentsPage'), 'ExperimentsPage') }),
+  createRoute({ getParentRoute: at, path: '/experiments/$id', validateSearch: experimentSearch, component: lazy(() => import('../features/experiments/pages/ExperimentDetailPage'), 'ExperimentDetailPage') }),
   createRoute({ getParentRoute: at, path: '/scores', validateSearch: scoresSearch, component: lazy(() => import('../features/scores/pages/ScoresPage'), 'ScoresPage') }),
   createRoute({ getParentRoute: at, path: '/annotation', component: lazy(() => import('../features/annotation/pages/AnnotationPage'), 'AnnotationPage') }),
   createRoute({ getParentRoute: at, path: '/alerts', component: lazy(() => import('../features/alerts/pages/AlertsPage'), 'AlertsPage') }),

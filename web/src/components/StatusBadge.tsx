@@ -8,10 +8,13 @@ const TONE: Record<string, string> = {
   low: 'gray', paused: 'gray', cancelled: 'gray', dismissed: 'gray', expired: 'gray', closed: 'gray', no_data: 'gray',
 };
 
+// The label keeps its width: a squeezed table column must not cut the word to "dea…" (tables scroll sideways instead).
+const WHOLE = { label: { overflow: 'visible' } } as const;
+
 export function StatusBadge({ value }: { value: string | null | undefined }) {
   if (!value) return <>—</>;
   return (
-    <Badge variant="light" color={TONE[value] ?? 'gray'} radius="sm" tt="none" fw={600}>
+    <Badge variant="light" color={TONE[value] ?? 'gray'} radius="sm" tt="none" fw={600} styles={WHOLE}>
       {value.replace(/_/g, ' ')}
     </Badge>
   );
@@ -20,5 +23,5 @@ export function StatusBadge({ value }: { value: string | null | undefined }) {
 /** An HTTP status code, coloured by class. */
 export function HttpStatus({ code }: { code: number | null | undefined }) {
   if (code === null || code === undefined) return <>—</>;
-  return <Badge variant="light" color={code >= 500 ? 'red' : code >= 400 ? 'orange' : 'green'} radius="sm" fw={600}>{code}</Badge>;
+  return <Badge variant="light" color={code >= 500 ? 'red' : code >= 400 ? 'orange' : 'green'} radius="sm" fw={600} styles={WHOLE}>{code}</Badge>;
 }

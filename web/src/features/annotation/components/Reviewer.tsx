@@ -18,7 +18,24 @@ function answerFor(cfg: Config, n: number): Answer | null {
   return { config_id: cfg.id, value: n };
 }
 
-/** One campaign's queue, driven by the keyboard: a number scores, s skips, r releases. */
+/** The keys of a config: each category's number and label, 1 / 0 for yes / no, or the number range. */
+function Keys({ cfg }: { cfg: Config | undefined }) {
+  if (cfg?.data_type === 'categorical') {
+    const cats = (cfg.categories ?? []).slice(0, 9);
+    const last = cats.length - 1;
+    return <>{cats.map((c, i) => <Text key={c.label} size="sm" c="dimmed"><Kbd>{i + 1}</Kbd> {c.label}{i < last ? ',' : ''}</Text>)}</>;
+  }
+  if (cfg?.data_type === 'boolean') return <Text size="sm" c="dimmed"><Kbd>1</Kbd> yes, <Kbd>0</Kbd> no</Text>;
+  const low = Math.max(0, Math.ceil(cfg?.min ?? 0));
+  const high = Math.min(9, Math.floor(cfg?.max ?? 9));
+  return <><Kbd>{low}</Kbd>–<Kbd>{high}</Kbd></>;
+}
+
+/**
+ * One campaign's queue, driven by the keyboard: a number answers the current score config and
+ * moves to the next (the item is sent once every config has its answer; Backspace takes the last
+ * one back), s skips, r releases.
+ */
 export function Reviewer({ campaign, onReviewed }: { campaign: Schema<'HumanEval'>; onReviewed: () => void }) {
   const first = useQueueItem(campaign.id);
   const configs = useScoreConfigs(campaign.project_id);
@@ -26,20 +43,31 @@ export function Reviewer({ campaign, onReviewed }: { campaign: Schema<'HumanEval
   // After the first item, each action answers the next one.
   const [next, setNext] = useState<QueueItem | undefined>(undefined);
   const item = next !== undefined ? next : first.data;
-  const cfg = configs.data?.find((c) => c.id === campaign.score_config_ids[0]);
+  // The API wants every config of the campaign answered: they are asked one after the other.
+  const cfgs = campaign.score_config_ids.map((id) => configs.data?.find((c) => c.id === id));
+  const [answers, setAnswers] = useState<Answer[]>([]);
+  const cfg = cfgs[answers.length];
   const failed = score.error ?? skip.error ?? release.error;
   const [hint, setHint] = useState<string | null>(null);
+  const moveOn = (n: QueueItem) => (setNext(n), setAnswers([]));
   const key = (e: KeyboardEvent) => {
     if (!item || !cfg) return;
     if (/^[0-9]$/.test(e.key)) {
       const a = answerFor(cfg, Number(e.key));
       if (!a) return setHint(`${e.key} is not a value of “${cfg.name}”`);
       setHint(null);
-      score.mutate({ target_key: item.target_key, scores: [a] }, { onSuccess: (n) => (setNext(n), onReviewed()) });
+      const all = [...answers, a];
+      if (all.length < cfgs.length) return setAnswers(all);
+      score.mutate({ target_key: item.target_key, scores: all }, {
+        onSuccess: (n) => (moveOn(n), onReviewed()),
+        onError: () => setAnswers([]), // the error shows; the reviewer starts the item over
+      });
     }
-    if (e.key === 's') skip.mutate(item.target_key, { onSuccess: setNext });
-    if (e.key === 'r') release.mutate(item.target_key, { onSuccess: setNext });
+    if (e.key === 'Backspace') setAnswers((as) => as.slice(0, -1));
+    if (e.key === 's') skip.mutate(item.target_key, { onSuccess: moveOn });
+    if (e.key === 'r') release.mutate(item.target_key, { onSuccess: moveOn });
   };
+  const given = answers.map((a, i) => `${cfgs[i]?.name ?? '…'} ${'value' in a ? a.value : a.string_value}`).join(' · ');
   return (
     <QueryState query={{ ...first, data: first.data === undefined ? undefined : item }} what="the queue">
       {(it) =>
@@ -54,10 +82,16 @@ export function Reviewer({ campaign, onReviewed }: { campaign: Schema<'HumanEval
               <Title order={2} size="h5">Output</Title>
               <JsonBlock label="Output" value={it.content.output} empty="No output recorded" />
               <Group gap={6} mt="xs">
-                <Text size="sm" c="dimmed">Press</Text><Kbd>1</Kbd>–<Kbd>9</Kbd><Text size="sm" c="dimmed">to score “{cfg?.name ?? '…'}”,</Text>
+                <Text size="sm" c="dimmed">Press</Text><Keys cfg={cfg} />
+                <Text size="sm" c="dimmed" data-testid="current-config">
+                  to score “{cfg?.name ?? '…'}”{cfgs.length > 1 ? ` (${answers.length + 1} of ${cfgs.length})` : ''},
+                </Text>
                 <Kbd>s</Kbd><Text size="sm" c="dimmed">to skip,</Text><Kbd>r</Kbd><Text size="sm" c="dimmed">to release.</Text>
               </Group>
-              {hint && <Text size="sm" c="orange.9">{hint}</Text>}
+              {given && (
+                <Text size="sm" aria-live="polite">Given: {given} <Kbd>Backspace</Kbd> takes the last back.</Text>
+              )}
+              {hint && <Text size="sm" c="var(--mantine-color-error)" role="status">{hint}</Text>}
               {failed && <ErrorState error={failed} title="Could not save" />}
             </Stack>
           </Paper>

@@ -1,3 +1,4 @@
+import type { paths } from '../../../api/schema';
 import { unwrap } from '../../../api/client';
 import { useApiMutation } from '../../../api/mutation';
 import { useApiQuery } from '../../../api/query';
@@ -26,3 +27,33 @@ export function useQueueActions(campaignId: string) {
   const release = useApiMutation((api, target_key: string) => unwrap(api.POST('/api/v1/annotation/queue/release', { body: { human_eval_id: campaignId, target_key } })), { invalidates: [] });
   return { score, skip, release };
 }
+
+export type CampaignBody = paths['/api/v1/human-evals']['post']['requestBody']['content']['application/json'];
+export type Targets = CampaignBody['targets'];
+
+/** A new review campaign over targets; its items queue for the reviewers at once. */
+export const useCreateCampaign = () =>
+  useApiMutation((api, body: CampaignBody) => unwrap(api.POST('/api/v1/human-evals', { body })), {
+    invalidates: ['human-evals'], success: 'Campaign created',
+  });
+
+/** More targets for a campaign (the ones it has keep their answers). */
+export const useAddItems = () =>
+  useApiMutation((api, { id, targets }: { id: string; targets: Targets }) =>
+    unwrap(api.POST('/api/v1/human-evals/{id}/items', { params: { path: { id } }, body: { targets } })), {
+    invalidates: ['human-evals'],
+  });
+
+/** Close a campaign (no more reservations) or open it again. */
+export const useSetCampaignStatus = () =>
+  useApiMutation((api, { id, status }: { id: string; status: 'open' | 'closed' }) =>
+    unwrap(api.PATCH('/api/v1/human-evals/{id}', { params: { path: { id } }, body: { status } })), {
+    invalidates: ['human-evals'],
+  });
+
+/** Agreement between reviewers per score config, and with any evaluator that scored the same targets. */
+export const useAgreement = (id: string | null) =>
+  useApiQuery(['human-evals', 'agreement', id], ({ api, signal }) =>
+    unwrap(api.GET('/api/v1/human-evals/{id}/agreement', { params: { path: { id: id ?? '' } }, signal })), {
+    enabled: id !== null,
+  });

@@ -1,7 +1,9 @@
 import type { paths } from '../../../api/schema';
-import { unwrap } from '../../../api/client';
+import { unwrap, unwrapPage } from '../../../api/client';
 import { useApiMutation } from '../../../api/mutation';
-import { inProject, useApiQuery } from '../../../api/query';
+import { inProject, useApiPages, useApiQuery } from '../../../api/query';
+import type { Schema } from '../../../api/types';
+import { ITEM_STATUSES } from '../search';
 
 export type ExperimentBody = paths['/api/v1/experiments']['post']['requestBody']['content']['application/json'];
 export const LIVE_MS = 1500;
@@ -39,3 +41,23 @@ export const useCancelExperiment = () =>
 /** Stops every variant of a running prompt experiment. */
 export const useCancelPromptExperiment = () =>
   useApiMutation((api, id: string) => unwrap(api.POST('/api/v1/prompt-experiments/{id}/cancel', { params: { path: { id } } })), { invalidates: ['prompt-experiments', 'experiments'], success: 'Prompt experiment cancelled' });
+
+type ItemStatus = Schema<'ExperimentItem'>['status'];
+// The list in search.ts must name exactly the API's statuses (a compile error otherwise).
+type Exactly<L extends readonly string[]> = [ItemStatus] extends [L[number]] ? L : never;
+export const STATUSES: Exactly<typeof ITEM_STATUSES> = ITEM_STATUSES;
+
+/** One experiment, polled while it runs so its progress and means move. */
+export const useExperiment = (id: string) =>
+  useApiQuery(['experiments', 'one', id], ({ api, signal }) =>
+    unwrap(api.GET('/api/v1/experiments/{id}', { params: { path: { id } }, signal })), {
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? LIVE_MS : false),
+  });
+
+/** Its item runs with outputs and scores, 200 a page (keyset cursor), optionally of one status; polled while `live`. */
+export const useExperimentItems = (id: string, status: ItemStatus | undefined, live: boolean) =>
+  useApiPages(['experiments', 'items', id, status ?? 'all'], ({ api, cursor, signal }) =>
+    unwrapPage(api.GET('/api/v1/experiments/{id}/items', {
+      params: { path: { id }, query: { limit: 200, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) } }, signal,
+    })),
+  { refetchInterval: live ? LIVE_MS : false });

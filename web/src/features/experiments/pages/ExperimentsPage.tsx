@@ -2,6 +2,7 @@ import { Button, Checkbox, Group, Paper, Progress, Stack, Text } from '@mantine/
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Schema } from '../../../api/types';
+import { ButtonLink } from '../../../components/Links';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -21,13 +22,14 @@ function Row({ x, picked, onPick }: { x: Schema<'Experiment'>; picked: boolean; 
     <Group gap="sm" wrap="wrap" data-testid={`experiment-${x.name}`} py={4} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
       <Checkbox checked={picked} onChange={(e) => onPick(e.currentTarget.checked)} label={x.name} miw={160} style={{ flex: '1 1 160px' }} />
       <StatusBadge value={x.status} />
+      <ButtonLink to="/experiments/$id" params={{ id: x.id }} size="compact-sm" variant="default" aria-label={`Results of ${x.name}`}>Results</ButtonLink>
       <CancelRun kind="experiment" id={x.id} name={x.name} status={x.status} />
       <Group gap={6} wrap="nowrap" style={{ flex: '1 1 200px' }}>
         <Progress value={total ? (done / total) * 100 : 0} size="sm" w={120} aria-label={`Progress of ${x.name}`} color={x.counts.error ? 'orange' : undefined} />
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{fmt.int(done)} / {fmt.int(total)} runs{x.counts.error ? ` · ${fmt.int(x.counts.error)} failed` : ''}</Text>
       </Group>
       <Text size="xs" c="dimmed" style={{ flex: '2 1 220px' }}>{scores || 'no scores yet'} · {fmt.usd(x.cost_usd)} · {fmt.time(x.created_at)}</Text>
-      {x.error && <Text size="xs" c="red.8" w="100%">{x.error}</Text>}
+      {x.error && <Text size="xs" c="var(--mantine-color-error)" w="100%">{x.error}</Text>}
     </Group>
   );
 }

@@ -12,6 +12,7 @@ import { QueryState } from '../../../components/QueryState';
 import { ShareButton } from '../../../components/ShareButton';
 import { HttpStatus } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
+import { AddToCampaign } from '../../annotation/components/AddToCampaign';
 import { RequestActions } from '../components/RequestActions';
 import { useRequest } from '../hooks/useRequests';
 import { PromptVersionLink } from '../../prompts/components/PromptVersionLink';
@@ -31,6 +32,7 @@ export function RequestDetailPage() {
             {canWrite && (
               <Group gap="sm">
                 <RequestActions request={r} />
+                <AddToCampaign target={{ request_id: r.id }} projectId={r.project_id} what="call" />
                 <ShareButton type="request" id={r.id} projectId={r.project_id} />
               </Group>
             )}

@@ -1,4 +1,4 @@
-import { Grid, Paper, Stack } from '@mantine/core';
+import { Grid, Group, Paper, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import type { Schema } from '../../../api/types';
@@ -12,6 +12,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { SpanPanel } from '../components/SpanPanel';
 import { layout, SpanTree } from '../components/SpanTree';
+import { AddToCampaign } from '../../annotation/components/AddToCampaign';
 import { useTrace } from '../hooks/useTraces';
 
 const route = getRouteApi('/app/traces/$id');
@@ -26,7 +27,12 @@ export function TraceDetailPage() {
       <QueryState query={trace} what="the trace">
         {(t) => (
           <Stack gap="lg">
-            {canWrite && <ShareButton type="trace" id={t.id} projectId={t.project_id} />}
+            {canWrite && (
+              <Group gap="sm">
+                <ShareButton type="trace" id={t.id} projectId={t.project_id} />
+                <AddToCampaign target={{ trace_id: t.id }} projectId={t.project_id} what="trace" />
+              </Group>
+            )}
             <Paper withBorder p="md">
               <Facts items={[
                 ['Status', <StatusBadge key="s" value={t.status} />],

@@ -2,6 +2,7 @@ import { Button, Group, List, Paper, Stack, Text } from '@mantine/core';
 import { ApiError } from '../../../api/client';
 import type { Schema } from '../../../api/types';
 import { useCurrent } from '../../../app/current';
+import { CopyAction } from '../../../components/CopyId';
 import { Facts } from '../../../components/Facts';
 import { JsonBlock } from '../../../components/Json';
 import { ErrorState, QueryState } from '../../../components/QueryState';
@@ -27,7 +28,7 @@ function AttemptCard({ a }: { a: Attempt }) {
           <HttpStatus code={a.http_status} />
           {[source(a), fmt.time(a.started_at), fmt.ms(a.duration_ms)].map((part, i) => <Text key={i} size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{i > 0 && '· '}{part}</Text>)}
         </Group>
-        {a.error_message && <Text size="sm" c="red.8" style={{ overflowWrap: 'anywhere' }}>{a.error_message}</Text>}
+        {a.error_message && <Text size="sm" c="var(--mantine-color-error)" style={{ overflowWrap: 'anywhere' }}>{a.error_message}</Text>}
         {a.redirects.length > 0 && (
           <List size="sm" spacing={2} aria-label={`Redirects of attempt ${a.number}`}>
             {a.redirects.map((r, i) => <List.Item key={i} style={{ overflowWrap: 'anywhere' }}>{r.status} → {r.location}</List.Item>)}
@@ -67,7 +68,12 @@ export function DeliveryDetail({ webhookId, deliveryId, temporalUi }: { webhookI
           {failed && <ErrorState error={failed} title="Could not redeliver" />}
           <Facts items={[
             ['Delivery', d.id],
-            ['Workflow', d.workflow_id ? <WorkflowLink temporalUi={temporalUi} workflowId={d.workflow_id} label={d.workflow_id} /> : '—'],
+            ['Workflow', d.workflow_id ? (
+              <Group key="w" gap={4} wrap="nowrap" align="center">
+                <WorkflowLink temporalUi={temporalUi} workflowId={d.workflow_id} label={d.workflow_id} />
+                <CopyAction value={d.workflow_id} what="workflow id" />
+              </Group>
+            ) : d.event_type === 'test' ? 'none: a test is sent once, directly' : '—'],
             ['Created', fmt.time(d.created_at)],
             ['Delivered', fmt.time(d.delivered_at)],
             ['Attempts', fmt.int(d.attempt_count)],
