@@ -10,11 +10,6 @@
  */
 const base = require('./.dependency-cruiser.cjs');
 
-// Known, not yet removed: events ↔ webhooks (the dispatcher fans out to webhook deliveries and
-// webhooks' schemas name the outbox's event kinds). Only the direct edges between the two are let
-// through; a longer cycle through either folder still fails.
-const KNOWN = '^src/(events|webhooks)$';
-
 module.exports = {
   forbidden: [
     {
@@ -22,16 +17,8 @@ module.exports = {
       severity: 'error',
       comment: 'Folders of src/ depend one way: move the shared piece to the side it belongs to (README, "Layout").',
       scope: 'folder',
-      from: { path: '^src/', pathNot: KNOWN },
+      from: { path: '^src/' },
       to: { circular: true },
-    },
-    {
-      name: 'no-folder-cycles-known',
-      severity: 'error',
-      comment: 'events ↔ webhooks is the one known folder cycle; any other cycle through them fails.',
-      scope: 'folder',
-      from: { path: KNOWN },
-      to: { circular: true, pathNot: KNOWN },
     },
   ],
   options: {

@@ -4,7 +4,7 @@ import type { Config } from './config';
 import type { AppContext, BackgroundService } from './context';
 import { ensureDatabase } from './db/admin';
 import { createDb, migrateLatest } from './db/knex';
-import { outboxDispatcherService } from './events/dispatcher';
+import { outboxDispatcherService } from './webhooks/dispatch/dispatcher';
 import { traceSweeperService } from './ingest/sweeper';
 import { scheduleService } from './schedules';
 import { alertReconcileService } from './alerts/schedules';

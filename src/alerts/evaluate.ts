@@ -120,7 +120,7 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
 /**
  * The alert.triggered event object: the spec's `alert` {id, name, type, threshold, current_value,
  * window_minutes} plus documented extras inside it, and `organization`, whose `name` the
- * dispatcher fills in when it builds the delivery (src/events/queries.ts).
+ * dispatcher fills in when it builds the delivery (src/webhooks/dispatch/queries.ts).
  */
 function alertPayload(rule: q.RuleRow, o: Observation, eventId: string, at: Date) {
   return {

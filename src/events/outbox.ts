@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { insertOutboxRows } from './queries';
 
-export { notifySql, outboxFromSql } from './queries';
+export { notifySql, OUTBOX_CHANNEL, outboxFromSql } from './queries';
 
 /** Event kinds a webhook can subscribe to (the `test` ping is not an event kind). */
 export const eventKinds = ['request.created', 'trace.completed', 'alert.triggered'] as const;

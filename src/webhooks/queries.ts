@@ -1,15 +1,9 @@
 import type { Knex } from 'knex';
+import { activeWebhookSql } from '../events/subscribers';
 import { DELIVERIES_LISTED, type DeliveryStatus } from './policy';
 
 type Conn = Knex | Knex.Transaction;
 
-/**
- * The one definition of a webhook that receives events: not deleted and active. Every reader (the
- * outbox emitter, the dispatcher's fan-out, the attempt's claim) uses it on the alias it names.
- */
-const activeWebhookSql = (w: string) => `${w}.deleted_at is null and ${w}.is_active`;
-/** …and subscribed to the event kind given by the SQL expression `kind`. */
-export const subscribedWebhookSql = (w: string, kind: string) => `${activeWebhookSql(w)} and ${kind} = any(${w}.events)`;
 
 export interface WebhookRow {
   id: string;

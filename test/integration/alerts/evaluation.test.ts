@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../../helpers/app';
 import { seedTenant, type SeededTenant } from '../../helpers/auth';
 import { previewEvaluation, recordEvaluation, type EvalDeps } from '../../../src/alerts/evaluate';
 import { findRuleRow } from '../../../src/alerts/queries';
-import { fanOutOutbox } from '../../../src/events/queries';
+import { fanOutOutbox } from '../../../src/webhooks/dispatch/queries';
 import { api } from '../../helpers/auth';
 import { seedWebhook } from '../webhooks/fixtures';
 import { createRule, MIN, newProject, seed, T0 } from './helpers';

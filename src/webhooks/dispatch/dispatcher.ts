@@ -1,8 +1,9 @@
-import type { AppContext, WorkerLink } from '../context';
-import type { Db } from '../db/knex';
-import { PgListener } from '../db/listener';
-import type { Logger } from '../logger';
-import { fanOutOutbox, OUTBOX_CHANNEL, unstartedDeliveries } from './queries';
+import type { AppContext, WorkerLink } from '../../context';
+import type { Db } from '../../db/knex';
+import { PgListener } from '../../db/listener';
+import type { Logger } from '../../logger';
+import { OUTBOX_CHANNEL } from '../../events/outbox';
+import { fanOutOutbox, unstartedDeliveries } from './queries';
 import { WorkflowStarter, type StarterOptions } from './starter';
 
 /**

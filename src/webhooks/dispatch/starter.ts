@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from '../db/knex';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics/metrics';
-import { WEBHOOK_DELIVERY_WORKFLOW } from '../webhooks/policy';
-import { startDeliveryWorkflow } from '../webhooks/workflow-client';
+import type { Db } from '../../db/knex';
+import type { Logger } from '../../logger';
+import type { Metrics } from '../../metrics/metrics';
+import { WEBHOOK_DELIVERY_WORKFLOW } from '../policy';
+import { startDeliveryWorkflow } from '../workflow-client';
 import { markWorkflowsStarted, type DeliveryToDispatch } from './queries';
 
 /** How often started records are marked (the sweep leaves records younger than 2 s alone). */
