@@ -29,6 +29,7 @@ import * as m025 from './025_user_sessions_index';
 import * as m026 from './026_webhook_rotation_auto_disable';
 import * as m027 from './027_idempotency_keys';
 import * as m028 from './028_webhook_custom_headers';
+import * as m029 from './029_webhook_attempt_log_index';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -65,6 +66,7 @@ const migrations: Record<string, Knex.Migration> = {
   '026_webhook_rotation_auto_disable': m026,
   '027_idempotency_keys': m027,
   '028_webhook_custom_headers': m028,
+  '029_webhook_attempt_log_index': m029,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

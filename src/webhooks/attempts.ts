@@ -24,8 +24,10 @@ export interface AttemptRecord {
 /** Most recent attempts a delivery's detail lists (attempt_count says how many there were). */
 const ATTEMPTS_LISTED = 100;
 
-const columns = (deliveryId: string, a: AttemptRecord) => ({
+const columns = (db: Conn, deliveryId: string, a: AttemptRecord) => ({
   delivery_id: deliveryId,
+  // Denormalised from the delivery (migration 029): a webhook's attempt log reads its own index.
+  webhook_id: db.raw('(select webhook_id from webhook_deliveries where id = ?)', [deliveryId]),
   number: a.number,
   source: a.source,
   redelivery: a.redelivery ?? null,
@@ -42,7 +44,7 @@ const columns = (deliveryId: string, a: AttemptRecord) => ({
 
 /** Appends an attempt (a second write of the same number is ignored), e.g. in the transaction that inserts a test delivery. */
 export const insertAttempt = (db: Conn, deliveryId: string, a: AttemptRecord) =>
-  db('webhook_delivery_attempts').insert(columns(deliveryId, a)).onConflict(['delivery_id', 'number']).ignore();
+  db('webhook_delivery_attempts').insert(columns(db, deliveryId, a)).onConflict(['delivery_id', 'number']).ignore();
 
 /**
  * Records attempt n in ONE statement: its outcome on the delivery record (only when no later

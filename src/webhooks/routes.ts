@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
 import { deliveryRoutes } from './deliveries/routes';
+import { insightRoutes } from './insights/routes';
 import { recoveryRoutes } from './recoveries/routes';
 import {
   createWebhookBody,
@@ -116,6 +117,7 @@ export const webhookRoutes = (ctx: AppContext) => {
       handler: ({ principal, params }) => listDeliveries(deps, principal.orgId, params.id),
     }),
     ...deliveryRoutes(ctx),
+    ...insightRoutes(ctx),
     ...recoveryRoutes(ctx),
   ];
 };

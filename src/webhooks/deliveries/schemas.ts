@@ -7,7 +7,7 @@ import { deliverySchema } from '../schemas';
 
 export const deliveryParams = uuidParams('id', 'deliveryId');
 
-const attemptSchema = z
+export const attemptSchema = z
   .object({
     number: z.number().int().describe("the delivery's attempt number (they continue across redeliveries and recoveries)"),
     source: z.enum(['delivery', 'test', 'redelivery', 'recovery']).describe('who made it: the delivery workflow, the test route, a redelivery run, a recovery'),

@@ -34,7 +34,7 @@ async function requireWebhook(db: Db, orgId: string, id: string): Promise<Webhoo
   return row;
 }
 
-const attemptView = (a: AttemptRow): AttemptView => ({
+export const attemptView = (a: AttemptRow): AttemptView => ({
   number: a.number,
   source: a.source,
   redelivery: a.redelivery,

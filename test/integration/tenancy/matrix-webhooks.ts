@@ -62,6 +62,25 @@ export const webhookRows: Endpoint[] = [
     prepare: () => ({ path: '/api/v1/event-types' }),
   },
   {
+    // Reads like a delivery's detail: every role; another organization's webhook is a 404.
+    name: 'GET /webhooks/:id/attempts',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    prepare: async (c) => ({ path: `/api/v1/webhooks/${await sharedWebhook(c)}/attempts?limit=5&status=failed` }),
+  },
+  {
+    name: 'GET /webhooks/:id/stats',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    prepare: async (c) => ({ path: `/api/v1/webhooks/${await sharedWebhook(c)}/stats?window=7d` }),
+  },
+  {
     name: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver (Idempotency-Key)',
     method: 'POST',
     auth: 'jwt',
