@@ -103,8 +103,16 @@ export async function insertEvents(db: Conn, rows: EventInsert[]): Promise<{ id:
   return db('alert_events').insert(rows).returning(['id', 'kind', 'group_key']);
 }
 
+/** An alert_events row as selectEvents reads it: `cursor_at` is `at` to the microsecond, for the cursor. */
+export interface EventRecord {
+  id: string; kind: string; group_key: string; value: number | null; threshold: number | null;
+  requests: number | string | null; notified: boolean; at: Date; cursor_at: string;
+}
+
 /** History newest first, keyset by (at, id). */
-export function selectEvents(db: Conn, ruleId: string, limit: number, after?: [string, string]) {
+export function selectEvents(
+  db: Conn, ruleId: string, limit: number, after?: [string, string],
+): Promise<EventRecord[]> {
   const q = db('alert_events')
     .select('id', 'kind', 'group_key', 'value', 'threshold', 'requests', 'notified', 'at', db.raw(`${isoSql('at')} as cursor_at`))
     .where({ rule_id: ruleId })

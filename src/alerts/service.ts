@@ -4,6 +4,7 @@ import type { Auth } from '../auth/middleware';
 import type { AnalyticsStore } from '../analytics/store';
 import { recordAudit } from '../audit/audit';
 import type { AppContext } from '../context';
+import { isoText, numOrNull } from '../db/convert';
 import type { Db } from '../db/knex';
 import { badRequest, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
@@ -57,15 +58,15 @@ function toView(deps: AlertDeps, r: q.RuleRow, states?: q.StateRow[]): AlertView
     no_data: r.no_data,
     cooldown_minutes: r.cooldown_minutes,
     is_active: r.is_active,
-    created_at: r.created_at.toISOString(),
-    updated_at: r.updated_at.toISOString(),
+    created_at: isoText(r.created_at),
+    updated_at: isoText(r.updated_at),
     schedule: {
       id: ruleScheduleId(deps.taskQueue, r.id),
       interval_minutes: intervalMinutes(r.window_minutes),
       status: r.schedule_version === r.version ? 'synced' : 'pending',
       error: r.schedule_version === r.version ? null : r.schedule_error,
     },
-    ...(states ? { states: states.map((s) => ({ group: s.group_key, state: s.state, since: s.since.toISOString(), no_data: s.no_data, last_value: s.last_value })) } : {}),
+    ...(states ? { states: states.map((s) => ({ group: s.group_key, state: s.state, since: isoText(s.since), no_data: s.no_data, last_value: s.last_value })) } : {}),
   };
 }
 
@@ -179,7 +180,7 @@ export async function listEvents(deps: AlertDeps, orgId: string, id: string, p: 
   const rows = await q.selectEvents(deps.db, id, p.limit + 1, after);
   return pageOf(rows, p.limit, cursor, (r) => [r.cursor_at, r.id], (r) => ({
     id: r.id, kind: r.kind, group: r.group_key, value: r.value, threshold: r.threshold,
-    requests: r.requests === null ? null : Number(r.requests), notified: r.notified, at: (r.at as Date).toISOString(),
+    requests: numOrNull(r.requests), notified: r.notified, at: isoText(r.at),
   }));
 }
 

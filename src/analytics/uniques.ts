@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { localBucketSql, type Granularity } from './buckets';
 import type { StatsQuery } from './plan';
+import { isoMs } from '../db/convert';
 
 /**
  * Exact unique end users from the rollups, per bucket and in total (distinct user ids over the
@@ -21,7 +22,6 @@ interface Sql {
   sql: string;
   args: Knex.RawBinding[];
 }
-const iso = (ms: number) => new Date(ms).toISOString();
 const bucketMs = (expr: string, g: Granularity) => `(extract(epoch from ${localBucketSql(expr, g)} at time zone ?) * 1000)::bigint`;
 
 /** Per-user cells of batches not folded yet, in [from, to): (project_id, t, value). */
@@ -41,14 +41,14 @@ const hours = (projectIds: string[], from: string, to: string): Sql => ({
 function presence(projectIds: string[], fromMs: number, toMs: number): Sql {
   const d0 = Math.ceil(fromMs / D) * D;
   const d1 = Math.floor(toMs / D) * D;
-  if (d1 <= d0) return hours(projectIds, iso(fromMs), iso(toMs));
+  if (d1 <= d0) return hours(projectIds, isoMs(fromMs), isoMs(toMs));
   const parts = [
     {
       sql: `select project_id, (day::timestamp at time zone 'UTC') as t, user_id as value from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
-      args: [projectIds, iso(d0).slice(0, 10), iso(d1).slice(0, 10)],
+      args: [projectIds, isoMs(d0).slice(0, 10), isoMs(d1).slice(0, 10)],
     },
-    hours(projectIds, iso(fromMs), iso(d0)),
-    hours(projectIds, iso(d1), iso(toMs)),
+    hours(projectIds, isoMs(fromMs), isoMs(d0)),
+    hours(projectIds, isoMs(d1), isoMs(toMs)),
   ];
   return { sql: parts.map((p) => p.sql).join('\nunion all\n'), args: parts.flatMap((p) => p.args) };
 }

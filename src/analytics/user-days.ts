@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { addTo, merge } from './histogram';
 import type { StatsQuery } from './plan';
+import { isoMs } from '../db/convert';
 
 /**
  * End users over long ranges, from the daily per-user rollups (`end_user_days_live`): whole UTC
@@ -9,7 +10,6 @@ import type { StatsQuery } from './plan';
  * they stay within 2 % like every rollup percentile).
  */
 const D = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Split {
   /** Whole UTC days [d0, d1) as dates, or null when the range holds none. */
@@ -25,9 +25,9 @@ function splitDays(q: StatsQuery): Split {
   const d1 = Math.floor(to / D) * D;
   if (d1 <= d0) return { days: null, edges: [[q.from, q.to]] };
   const edges: [string, string][] = [];
-  if (from < d0) edges.push([q.from, iso(d0)]);
-  if (d1 < to) edges.push([iso(d1), q.to]);
-  return { days: [iso(d0).slice(0, 10), iso(d1).slice(0, 10)], edges };
+  if (from < d0) edges.push([q.from, isoMs(d0)]);
+  if (d1 < to) edges.push([isoMs(d1), q.to]);
+  return { days: [isoMs(d0).slice(0, 10), isoMs(d1).slice(0, 10)], edges };
 }
 
 const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 'total_tokens', errors: 'errors' } as const;

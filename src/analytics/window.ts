@@ -3,6 +3,7 @@ import { requestWhere, type RequestFilter } from '../filters/request-filter';
 import { addSums, mergeHist, sumsOf, type Measures, type StatsAnswer } from './measures';
 import { planRollup, type GroupBy, type OrderBy, type StatsQuery } from './plan';
 import { cellMeasures, hasHist, rollupTotalsAndSeries } from './rollup';
+import { isoMs } from '../db/convert';
 
 /**
  * The measures of one time window, in total or per group (alert rules, docs/alerts.md). A window
@@ -55,7 +56,6 @@ export async function windowMeasures(db: Knex, requestStats: (q: StatsQuery) => 
 }
 
 const H = 3_600_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 const EDGE_SUMS = `count(*) as requests, count(*) filter (where status_code >= 400) as errors,
   coalesce(sum(prompt_tokens), 0) as prompt_tokens, coalesce(sum(completion_tokens), 0) as completion_tokens,
   coalesce(sum(total_tokens), 0) as total_tokens, coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
@@ -71,12 +71,12 @@ async function mixedWindow(db: Knex, q: WindowQuery): Promise<WindowAnswer | nul
   const h1 = Math.ceil(from / H) * H;
   const h2 = Math.floor(to / H) * H;
   if (h2 - h1 < H || (h1 === from && h2 === to)) return null;
-  const mid: StatsQuery = { projectIds: q.projectIds, filter: { ...q.filter, from: iso(h1), to: iso(h2) }, from: iso(h1), to: iso(h2), granularity: ONE_BUCKET, tz: 'UTC', groupBy: null, top: 1, orderBy: 'requests', source: 'auto' };
+  const mid: StatsQuery = { projectIds: q.projectIds, filter: { ...q.filter, from: isoMs(h1), to: isoMs(h2) }, from: isoMs(h1), to: isoMs(h2), granularity: ONE_BUCKET, tz: 'UTC', groupBy: null, top: 1, orderBy: 'requests', source: 'auto' };
   const plan = planRollup(mid);
   // Per-user rollup rows keep no histograms: their percentiles could not be merged.
   if (!plan || !hasHist(plan.dim)) return null;
-  const head = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: iso(h1) });
-  const tail = requestWhere(q.projectIds, { ...q.filter, from: iso(h2), to: q.to });
+  const head = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: isoMs(h1) });
+  const tail = requestWhere(q.projectIds, { ...q.filter, from: isoMs(h2), to: q.to });
   const cols = 'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed';
   const [middle, { rows }] = await Promise.all([
     rollupTotalsAndSeries(db, mid, plan),

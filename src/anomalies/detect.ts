@@ -3,6 +3,7 @@ import type { AnalyticsStore } from '../analytics/store';
 import type { BaselineHour, WindowCell } from '../analytics/anomaly-inputs';
 import { judge, MEASURES, MIN_POINT_CALLS, type Measure, type Point } from './detector';
 import { activeProjects, resolveQuiet, upsertAnomaly } from './queries';
+import { isoMs } from '../db/convert';
 
 /**
  * One detection run (the `anomaly-detection` schedule, every 5 minutes): for every project with
@@ -16,7 +17,6 @@ const WINDOW_MS = H;
 const BASELINE_DAYS = 7;
 const QUIET_MS = H;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The value of a measure in one cell (window or baseline hour); null when it cannot be computed. */
 function valueOf(m: Measure, c: { requests: number; errors: number; cost: number; tokens: number; p95: number | null }, minCalls: number): number | null {
@@ -58,9 +58,9 @@ export async function detectAnomalies(deps: DetectionDeps, nowMs: number): Promi
   const hourOfDay = new Date(Math.round(windowStart / H) * H).getUTCHours();
   let detected = 0;
   let resolved = 0;
-  const projects = await activeProjects(deps.db, iso(nowMs - D));
+  const projects = await activeProjects(deps.db, isoMs(nowMs - D));
   for (const p of projects) {
-    const inputs = await deps.analytics.anomalyInputs(p.id, iso(windowStart), iso(nowMs), iso(baseStart));
+    const inputs = await deps.analytics.anomalyInputs(p.id, isoMs(windowStart), isoMs(nowMs), isoMs(baseStart));
     const groups = new Map<string, { dimension: WindowCell['dimension']; value: string; window: WindowCell | null; hours: BaselineHour[] }>();
     const keyOf = (d: string, v: string) => `${d}\u0000${v}`;
     for (const h of inputs.baseline) {
@@ -80,21 +80,21 @@ export async function detectAnomalies(deps: DetectionDeps, nowMs: number): Promi
         if (m === 'latency_p95' && g.dimension === 'user') continue;
         const verdict = judge(m, valueOf(m, w, 1), w.requests, pointsOf(m, g.hours, baseStart, baseEnd), hourOfDay);
         if (!verdict) continue;
-        const samples = await deps.analytics.anomalySamples(p.id, iso(windowStart), iso(nowMs), m, g.dimension, g.value);
+        const samples = await deps.analytics.anomalySamples(p.id, isoMs(windowStart), isoMs(nowMs), m, g.dimension, g.value);
         await upsertAnomaly(
           deps.db,
           {
             org_id: p.org_id, project_id: p.id, measure: m, dimension: g.dimension, dimension_value: g.value, direction: verdict.direction,
             expected_low: verdict.low, expected_median: verdict.median, expected_high: verdict.high, observed: valueOf(m, w, 1)!,
-            score: verdict.score, baseline: { points: verdict.points, seasonal: verdict.seasonal, from: iso(baseStart), to: iso(baseEnd) },
-            window_start: iso(windowStart), window_end: iso(nowMs), sample_request_ids: samples,
+            score: verdict.score, baseline: { points: verdict.points, seasonal: verdict.seasonal, from: isoMs(baseStart), to: isoMs(baseEnd) },
+            window_start: isoMs(windowStart), window_end: isoMs(nowMs), sample_request_ids: samples,
           },
-          iso(nowMs),
+          isoMs(nowMs),
         );
         detected++;
       }
     }
   }
-  resolved += await resolveQuiet(deps.db, iso(nowMs - QUIET_MS), iso(nowMs));
+  resolved += await resolveQuiet(deps.db, isoMs(nowMs - QUIET_MS), isoMs(nowMs));
   return { projects: projects.length, detected, resolved };
 }

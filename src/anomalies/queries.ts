@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { DIMENSIONS, MEASURES } from './detector';
 
 /** SQL of the anomalies feature. */
 export interface AnomalyRow {
@@ -17,6 +18,18 @@ export interface AnomalyRow {
   window_start: string;
   window_end: string;
   sample_request_ids: string[];
+}
+
+/** An anomalies row as pg returns it. */
+export interface AnomalyRecord {
+  id: string; org_id: string; project_id: string; measure: (typeof MEASURES)[number];
+  dimension: (typeof DIMENSIONS)[number]; dimension_value: string; direction: 'up' | 'down';
+  expected_low: number; expected_median: number; expected_high: number; observed: number; score: number;
+  baseline: { points: number; seasonal: boolean; from: string; to: string };
+  window_start: Date; window_end: Date; first_seen: Date; last_seen: Date; detections: number;
+  sample_request_ids: string[]; status: 'open' | 'acknowledged' | 'resolved';
+  acknowledged_at: Date | null; acknowledged_by: string | null; resolved_at: Date | null; resolved_by: string | null;
+  created_at: Date;
 }
 
 /** Projects worth judging: traffic in the last day (a project gone silent is judged too). */
@@ -68,7 +81,7 @@ export interface ListFilter {
 }
 
 export async function listAnomalies(db: Knex, f: ListFilter) {
-  const q = db('anomalies').whereIn('project_id', f.projectIds);
+  const q = db<AnomalyRecord>('anomalies').whereIn('project_id', f.projectIds);
   if (f.status) q.andWhere('status', f.status);
   if (f.measure) q.andWhere('measure', f.measure);
   if (f.dimension) q.andWhere('dimension', f.dimension);
@@ -78,9 +91,11 @@ export async function listAnomalies(db: Knex, f: ListFilter) {
   return q.orderBy([{ column: 'last_seen', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1);
 }
 
-export const findAnomaly = (db: Knex, projectIds: string[], id: string) => db('anomalies').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const findAnomaly = (db: Knex, projectIds: string[], id: string) => db<AnomalyRecord>('anomalies').whereIn('project_id', projectIds).andWhere({ id }).first();
 
-export async function setStatus(db: Knex, id: string, status: 'acknowledged' | 'resolved', by: string, at: string) {
+export async function setStatus(
+  db: Knex, id: string, status: 'acknowledged' | 'resolved', by: string, at: string,
+): Promise<AnomalyRecord> {
   const patch = status === 'acknowledged' ? { status, acknowledged_at: at, acknowledged_by: by } : { status, resolved_at: at, resolved_by: by };
   const [row] = await db('anomalies').where({ id }).update(patch).returning('*');
   return row;

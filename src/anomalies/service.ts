@@ -3,43 +3,43 @@ import { recordAudit } from '../audit/audit';
 import { type Principal, actorLabel } from '../auth/principal';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
-import { findAnomaly, listAnomalies, setStatus } from './queries';
+import { findAnomaly, listAnomalies, setStatus, type AnomalyRecord } from './queries';
 import type { ListAnomaliesParams } from './schemas';
+import { isoOrNull, isoText } from '../db/convert';
 
 /** Reads and status changes of anomalies (detection itself is detect.ts, run by the schedule). */
 const cursor = cursorCodec('ts', 'uuid');
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
 
-function toView(r: Record<string, unknown>) {
-  const b = r.baseline as { points: number; seasonal: boolean; from: string; to: string };
+function toView(r: AnomalyRecord) {
+  const b = r.baseline;
   return {
-    id: r.id as string,
-    project_id: r.project_id as string,
-    measure: r.measure as never,
-    dimension: r.dimension as never,
-    dimension_value: r.dimension_value as string,
-    direction: r.direction as 'up' | 'down',
+    id: r.id,
+    project_id: r.project_id,
+    measure: r.measure,
+    dimension: r.dimension,
+    dimension_value: r.dimension_value,
+    direction: r.direction,
     expected: { low: Number(r.expected_low), median: Number(r.expected_median), high: Number(r.expected_high) },
     observed: Number(r.observed),
     score: Number(r.score),
     baseline: { points: b.points, seasonal: b.seasonal, from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString() },
-    window: { start: iso(r.window_start)!, end: iso(r.window_end)! },
-    first_seen: iso(r.first_seen)!,
-    last_seen: iso(r.last_seen)!,
+    window: { start: isoText(r.window_start), end: isoText(r.window_end) },
+    first_seen: isoText(r.first_seen),
+    last_seen: isoText(r.last_seen),
     detections: Number(r.detections),
-    sample_request_ids: r.sample_request_ids as string[],
-    status: r.status as 'open' | 'acknowledged' | 'resolved',
-    acknowledged_at: iso(r.acknowledged_at),
-    acknowledged_by: (r.acknowledged_by as string | null) ?? null,
-    resolved_at: iso(r.resolved_at),
-    resolved_by: (r.resolved_by as string | null) ?? null,
+    sample_request_ids: r.sample_request_ids,
+    status: r.status,
+    acknowledged_at: isoOrNull(r.acknowledged_at),
+    acknowledged_by: r.acknowledged_by ?? null,
+    resolved_at: isoOrNull(r.resolved_at),
+    resolved_by: r.resolved_by ?? null,
   };
 }
 
 export async function list(db: Knex, projectIds: string[], p: ListAnomaliesParams) {
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
   const rows = await listAnomalies(db, { projectIds, status: p.status, measure: p.measure, dimension: p.dimension, from: p.from, to: p.to, after, limit: p.limit });
-  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [iso(r.last_seen)!, r.id as string], toView);
+  return pageOf(rows, p.limit, cursor, (r) => [isoText(r.last_seen), r.id], toView);
 }
 
 export async function read(db: Knex, projectIds: string[], id: string) {

@@ -2,8 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ItemInput } from './schemas';
 
-/** SQL of datasets and their versioned items. */
-export function datasetsWithCounts(db: Knex, projectIds: string[], id?: string) {
+/** SQL of datasets and their versioned items. Record types are the columns as pg returns them. */
+interface DatasetRecord {
+  id: string; org_id: string; project_id: string; name: string; description: string | null;
+  metadata: Record<string, unknown>; created_by: string | null; created_at: Date; updated_at: Date;
+}
+/** A dataset with its latest version and its active item count (datasetsWithCounts). */
+export interface DatasetCountsRecord extends DatasetRecord { latest_version: Date | null; items: number }
+export interface ItemRecord {
+  dataset_id: string; item_id: string; version: Date; input: unknown; expected_output: unknown;
+  metadata: Record<string, unknown>; source_request_id: string | null; source_trace_id: string | null;
+  source_span_id: string | null; split: string | null; status: 'active' | 'archived';
+}
+export interface VersionRecord {
+  dataset_id: string; version: Date; change: string; added: number; updated: number; archived: number;
+  created_by: string | null;
+}
+
+export async function datasetsWithCounts(db: Knex, projectIds: string[], id?: string): Promise<DatasetCountsRecord[]> {
   const q = db('datasets as d')
     .whereIn('d.project_id', projectIds)
     .select(
@@ -16,10 +32,13 @@ export function datasetsWithCounts(db: Knex, projectIds: string[], id?: string) 
 }
 
 /** The items as they were at `version` (each item's newest row at or before it), by item id. */
-export function itemsAt(db: Knex, datasetId: string, f: { version?: string | undefined; split?: string | undefined; status: string; after: string | null; limit: number }) {
+export function itemsAt(
+  db: Knex, datasetId: string,
+  f: { version?: string | undefined; split?: string | undefined; status: string; after: string | null; limit: number },
+): Knex.QueryBuilder<ItemRecord, ItemRecord[]> {
   const inner = db('dataset_item_history').where({ dataset_id: datasetId }).distinctOn('item_id').select('*').orderBy([{ column: 'item_id' }, { column: 'version', order: 'desc' }]);
   if (f.version) inner.andWhere('version', '<=', f.version);
-  const q = db.from(inner.as('i'));
+  const q = db.from<ItemRecord, ItemRecord[]>(inner.as('i'));
   if (f.status !== 'all') q.where('status', f.status);
   if (f.split) q.andWhere('split', f.split);
   if (f.after) q.andWhere('item_id', '>', f.after);
@@ -78,4 +97,4 @@ export async function writeItems(trx: Knex.Transaction, datasetId: string, items
   return { version: unique.length ? version : null, added, updated, unchanged: items.length - added - updated - archived, archived };
 }
 
-export const versionsOf = (db: Knex, datasetId: string) => db('dataset_versions').where({ dataset_id: datasetId }).orderBy('version', 'desc').limit(1000);
+export const versionsOf = (db: Knex, datasetId: string) => db<VersionRecord>('dataset_versions').where({ dataset_id: datasetId }).orderBy('version', 'desc').limit(1000);

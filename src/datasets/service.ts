@@ -7,19 +7,27 @@ import { oneProject } from '../score-configs/service';
 import { parseUpload, productionItems } from './import';
 import * as q from './queries';
 import type { ItemInput, ItemView, ListItemsParams } from './schemas';
+import { isoOrNull, isoText, jsonOr } from '../db/convert';
 
 /** Datasets: versioned test data from production, uploads and the API (docs/datasets.md). */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
-const toView = (r: Record<string, any>) => ({
-  id: r.id as string, project_id: r.project_id as string, name: r.name as string, description: (r.description as string | null) ?? null, metadata: r.metadata ?? {},
-  latest_version: iso(r.latest_version), items: Number(r.items ?? 0), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
+// Key order is the response's: views are derived here only.
+const toView = (r: q.DatasetCountsRecord) => ({
+  id: r.id, project_id: r.project_id, name: r.name, description: r.description ?? null,
+  metadata: jsonOr(r.metadata, {}), latest_version: isoOrNull(r.latest_version), items: Number(r.items ?? 0),
+  created_at: isoText(r.created_at), updated_at: isoText(r.updated_at),
 });
-const itemView = (r: Record<string, any>): ItemView => ({
-  id: r.item_id, dataset_id: r.dataset_id, version: iso(r.version)!, input: r.input ?? null, expected_output: r.expected_output ?? null, metadata: r.metadata ?? {},
-  source_request_id: r.source_request_id ?? null, source_trace_id: r.source_trace_id ?? null, source_span_id: r.source_span_id ?? null, split: r.split ?? null, status: r.status,
+const itemView = (r: q.ItemRecord): ItemView => ({
+  id: r.item_id, dataset_id: r.dataset_id, version: isoText(r.version), input: r.input ?? null,
+  expected_output: r.expected_output ?? null, metadata: jsonOr(r.metadata, {}),
+  source_request_id: r.source_request_id ?? null, source_trace_id: r.source_trace_id ?? null,
+  source_span_id: r.source_span_id ?? null, split: r.split ?? null, status: r.status,
+});
+const versionView = (v: q.VersionRecord) => ({
+  version: isoText(v.version), change: v.change, added: v.added, updated: v.updated, archived: v.archived,
+  created_by: v.created_by ?? null,
 });
 
 export async function requireDataset(db: Knex, projectIds: string[], id: string) {
@@ -100,10 +108,10 @@ export async function listItems(db: Knex, projectIds: string[], id: string, p: L
   await requireDataset(db, projectIds, id);
   const after = p.cursor ? (cursor.decode(p.cursor) as [string])[0] : null;
   const rows = await q.itemsAt(db, id, { version: p.version, split: p.split, status: p.status, after, limit: p.limit });
-  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [r.item_id as string], itemView);
+  return pageOf(rows, p.limit, cursor, (r) => [r.item_id], itemView);
 }
 
 export async function versions(db: Knex, projectIds: string[], id: string) {
   await requireDataset(db, projectIds, id);
-  return (await q.versionsOf(db, id)).map((v) => ({ version: iso(v.version)!, change: v.change, added: v.added, updated: v.updated, archived: v.archived, created_by: v.created_by ?? null }));
+  return (await q.versionsOf(db, id)).map(versionView);
 }

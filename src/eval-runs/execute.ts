@@ -8,7 +8,6 @@ import { findEvaluators } from '../evaluators/queries';
 import { loadTarget } from '../evaluators/targets';
 import { writeEvalScore } from '../scores/service';
 import * as q from './queries';
-import type { RunTarget } from './schemas';
 
 /**
  * The work of an eval run's activities (workflows/eval-run.ts): list the targets once, then
@@ -31,7 +30,7 @@ export function scoreIdOf(runId: string, evaluatorId: string, targetId: string):
 export async function prepareRun(db: Knex, runId: string): Promise<{ total: number }> {
   const run = await q.runById(db, runId);
   if (!run) throw new Error(`eval run ${runId} not found`);
-  const targets = await q.targetIds(db, run.project_id, run.target as RunTarget);
+  const targets = await q.targetIds(db, run.project_id, run.target);
   const total = targets.length * run.evaluator_ids.length;
   // The run's row is updated first: a cancel either lands before (no items) or waits for both.
   await db.transaction(async (trx) => {
@@ -56,8 +55,8 @@ export async function evaluateTarget(deps: EvalDeps, runId: string, targetId: st
   const run = await q.runById(db, runId);
   if (!run || q.isClosed(run.status)) return { completed: 0, errors: 0 };
   const items = (await q.itemsOf(db, runId, targetId)).filter((i) => i.status === 'pending' || i.status === 'delayed');
-  const evaluators = new Map((await findEvaluators(db, run.project_id, items.map((i) => i.evaluator_id))).map((e) => [e.id as string, e]));
-  const kind = (run.target as RunTarget).kind === 'requests' ? 'request' : 'trace';
+  const evaluators = new Map((await findEvaluators(db, run.project_id, items.map((i) => i.evaluator_id))).map((e) => [e.id, e]));
+  const kind = run.target.kind === 'requests' ? 'request' : 'trace';
   const target = await loadTarget(db, kind, run.project_id, targetId);
   let completed = 0;
   let errors = 0;

@@ -1,13 +1,30 @@
 import type { Knex } from 'knex';
 import { requestWhere } from '../filters/request-filter';
 import { requestFilterOf, type StoredFilter } from '../filters/stored';
-import type { RunTarget } from './schemas';
+import type { RunTarget, RunView } from './schemas';
+
+/** An eval_runs row as pg returns it (target is jsonb). */
+export interface RunRecord {
+  id: string; org_id: string; project_id: string; evaluator_ids: string[]; target: RunTarget; status: RunView['status'];
+  online: boolean; total: number | null; workflow_id: string; error: string | null; created_by: string | null;
+  created_at: Date; started_at: Date | null; finished_at: Date | null;
+}
+/** An eval_run_items row (numeric judge_cost_usd parses as a number, src/db/knex.ts). */
+export interface RunItemRecord {
+  run_id: string; evaluator_id: string; target_id: string; status: 'pending' | 'completed' | 'error' | 'delayed';
+  score_id: string | null; value: number | null; string_value: string | null; error: string | null;
+  judge_cost_usd: number | null; judge_request_id: string | null; updated_at: Date;
+}
+
+const runs = (db: Knex) => db<RunRecord>('eval_runs');
 
 /** SQL of eval runs and their items. */
-export const findRun = (db: Knex, projectIds: string[], id: string) => db('eval_runs').whereIn('project_id', projectIds).andWhere({ id }).first();
-export const runById = (db: Knex, id: string) => db('eval_runs').where({ id }).first();
+export const findRun = (db: Knex, projectIds: string[], id: string) =>
+  runs(db).whereIn('project_id', projectIds).andWhere({ id }).first();
+export const runById = (db: Knex, id: string) => runs(db).where({ id }).first();
 export const listRuns = (db: Knex, projectIds: string[], limit: number) =>
-  db('eval_runs').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  runs(db).whereIn('project_id', projectIds)
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
 export const setRun = (db: Knex, id: string, patch: Record<string, unknown>) => db('eval_runs').where({ id }).update(patch);
 
 /** A run in these states takes no more item or score writes. */
@@ -76,8 +93,8 @@ export async function runStats(db: Knex, runId: string) {
 }
 
 export function listItems(db: Knex, runId: string, f: { status?: string | undefined; after: [string, string] | null; limit: number }) {
-  const q = db('eval_run_items').where({ run_id: runId });
-  if (f.status) q.andWhere({ status: f.status });
+  const q = db<RunItemRecord>('eval_run_items').where({ run_id: runId });
+  if (f.status) q.andWhere('status', f.status);
   if (f.after) q.andWhereRaw('(target_id, evaluator_id) > (?, ?::uuid)', f.after);
   return q.orderBy([{ column: 'target_id' }, { column: 'evaluator_id' }]).limit(f.limit + 1);
 }

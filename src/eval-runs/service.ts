@@ -11,6 +11,7 @@ import { searchAttributes } from '../temporal/names';
 import { evalRunSummary } from '../temporal/summaries';
 import * as q from './queries';
 import type { CreateRunInput, RunView } from './schemas';
+import { isoOrNull, isoText } from '../db/convert';
 
 /** Eval runs: each a Temporal workflow `eval-run-<id>` (docs/evals.md). */
 export interface RunDeps {
@@ -19,31 +20,30 @@ export interface RunDeps {
   taskQueue: string;
 }
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
 const START_WAIT_MS = 5_000;
 
-async function toView(db: Knex, r: Record<string, unknown>): Promise<RunView> {
-  const s = await q.runStats(db, r.id as string);
+async function toView(db: Knex, r: q.RunRecord): Promise<RunView> {
+  const s = await q.runStats(db, r.id);
   const counts = { pending: 0, completed: 0, error: 0, delayed: 0 };
   for (const c of s.counts) counts[c.status as keyof typeof counts] = Number(c.n);
-  const total = (r.total as number | null) ?? null;
+  const total = r.total ?? null;
   return {
-    id: r.id as string,
-    project_id: r.project_id as string,
-    status: r.status as RunView['status'],
+    id: r.id,
+    project_id: r.project_id,
+    status: r.status,
     online: Boolean(r.online),
-    evaluator_ids: r.evaluator_ids as string[],
-    target: r.target as Record<string, unknown>,
-    workflow_id: r.workflow_id as string,
+    evaluator_ids: r.evaluator_ids,
+    target: r.target,
+    workflow_id: r.workflow_id,
     total,
     counts,
     progress: total ? Math.round(((counts.completed + counts.error) / total) * 1e4) / 1e4 : r.status === 'completed' ? 1 : 0,
     scores: s.scores.map((x) => ({ evaluator_id: x.evaluator_id, count: Number(x.n), average: x.avg === null ? null : Math.round(Number(x.avg) * 1e6) / 1e6 })),
     judge_cost_usd: Math.round(s.cost * 1e10) / 1e10,
-    error: (r.error as string | null) ?? null,
-    created_at: iso(r.created_at)!,
-    started_at: iso(r.started_at),
-    finished_at: iso(r.finished_at),
+    error: r.error ?? null,
+    created_at: isoText(r.created_at),
+    started_at: isoOrNull(r.started_at),
+    finished_at: isoOrNull(r.finished_at),
   };
 }
 
@@ -71,7 +71,7 @@ export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, i
           { key: searchAttributes.ProjectId, value: projectId },
         ],
         memo: { evalRunId: id },
-        staticSummary: evalRunSummary({ evaluatorNames: evaluators.map((e) => e.name as string), targetKind: input.target.kind, limit: input.target.limit }),
+        staticSummary: evalRunSummary({ evaluatorNames: evaluators.map((e) => e.name), targetKind: input.target.kind, limit: input.target.limit }),
       }),
     );
   } catch (err) {
@@ -96,10 +96,10 @@ export async function results(db: Knex, projectIds: string[], id: string, p: { s
   if (!(await q.findRun(db, projectIds, id))) throw notFound('Eval run');
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
   const rows = await q.listItems(db, id, { status: p.status, after, limit: p.limit });
-  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [r.target_id as string, r.evaluator_id as string], (r) => ({
-    target_id: r.target_id as string, evaluator_id: r.evaluator_id as string, status: r.status as never, score_id: (r.score_id as string | null) ?? null,
-    value: (r.value as number | null) ?? null, string_value: (r.string_value as string | null) ?? null, error: (r.error as string | null) ?? null,
-    judge_request_id: (r.judge_request_id as string | null) ?? null, updated_at: iso(r.updated_at)!,
+  return pageOf(rows, p.limit, cursor, (r) => [r.target_id, r.evaluator_id], (r) => ({
+    target_id: r.target_id, evaluator_id: r.evaluator_id, status: r.status, score_id: r.score_id ?? null,
+    value: r.value ?? null, string_value: r.string_value ?? null, error: r.error ?? null,
+    judge_request_id: r.judge_request_id ?? null, updated_at: isoText(r.updated_at),
   }));
 }
 

@@ -7,25 +7,27 @@ import { oneProject } from '../score-configs/service';
 import { checkConfig, scoreTypeOf } from './evaluate';
 import * as q from './queries';
 import { evaluatorConfig, type CreateEvaluatorInput, type EvaluatorConfig, type EvaluatorView, type UpdateEvaluatorInput } from './schemas';
+import { isoText } from '../db/convert';
 
 /** Evaluators: rules that score requests and traces (docs/evals.md). */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
-export const configOf = (r: Record<string, unknown>) => ({ type: r.type, config: r.config }) as EvaluatorConfig;
-const toView = (r: Record<string, unknown>): EvaluatorView => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  name: r.name as string,
-  type: r.type as EvaluatorView['type'],
-  config: r.config as Record<string, unknown>,
+// The stored config was checked against its type when written: the pair is one EvaluatorConfig.
+export const configOf = (r: Pick<q.EvaluatorRecord, 'type' | 'config'>) =>
+  ({ type: r.type, config: r.config }) as EvaluatorConfig;
+const toView = (r: q.EvaluatorRunRecord): EvaluatorView => ({
+  id: r.id,
+  project_id: r.project_id,
+  name: r.name,
+  type: r.type,
+  config: r.config,
   score_data_type: scoreTypeOf(configOf(r)),
-  score_config_id: (r.score_config_id as string | null) ?? null,
-  online: (r.online as Record<string, unknown> | null) ?? null,
-  online_run_id: (r.online_run_id as string | null) ?? null,
-  description: (r.description as string | null) ?? null,
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
+  score_config_id: r.score_config_id ?? null,
+  online: r.online ?? null,
+  online_run_id: r.online_run_id ?? null,
+  description: r.description ?? null,
+  created_at: isoText(r.created_at),
+  updated_at: isoText(r.updated_at),
 });
 
 /** Beyond the schema: the pattern or JSON Schema compiles; the score config is the project's and of the evaluator's data type. */
@@ -55,8 +57,8 @@ export async function createEvaluator(db: Knex, actor: Principal, scope: Scope, 
       description: input.description ?? null, online: input.online ? JSON.stringify(input.online) : null, online_watermark: input.online ? trx.fn.now() : null, created_by: userIdOf(actor),
     });
     if (!row) throw taken(input.name);
-    await q.syncOnlineRun(trx, row as never);
-    const view = toView((await q.findEvaluator(trx, [projectId], row.id as string))!);
+    await q.syncOnlineRun(trx, row);
+    const view = toView((await q.findEvaluator(trx, [projectId], row.id))!);
     await recordAudit(trx, { orgId: scope.orgId, actor, action: 'evaluator.created', resourceType: 'evaluator', resourceId: view.id, after: view });
     return view;
   });
@@ -86,7 +88,7 @@ export async function updateEvaluator(db: Knex, actor: Principal, projectIds: st
     const row = await q.updateEvaluator(trx, id, patch).catch((err: { code?: string }) => {
       throw err.code === '23505' ? taken(String(input.name)) : err;
     });
-    if (input.online !== undefined) await q.syncOnlineRun(trx, row as never);
+    if (input.online !== undefined) await q.syncOnlineRun(trx, row);
     const after = toView((await q.findEvaluator(trx, [before.project_id], id))!);
     await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.updated', resourceType: 'evaluator', resourceId: id, before: toView(before), after });
     return after;

@@ -15,7 +15,7 @@ const { mean, quantile, sampleStandardDeviation } = require('simple-statistics')
 type ItemScores = Map<string, Record<string, number>>;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
-function perItem(runs: Record<string, any>[], scores: Map<string, Record<string, number | null>>): ItemScores {
+function perItem(runs: q.ItemRunRecord[], scores: Map<string, Record<string, number | null>>): ItemScores {
   const sums = new Map<string, Record<string, number[]>>();
   for (const run of runs) {
     const s = scores.get(`${run.item_id}#${run.repetition}`) ?? {};
@@ -26,7 +26,7 @@ function perItem(runs: Record<string, any>[], scores: Map<string, Record<string,
   return new Map([...sums].map(([item, byName]) => [item, Object.fromEntries(Object.entries(byName).map(([n, vs]) => [n, mean(vs)]))]));
 }
 
-function aggregate(runs: Record<string, any>[], items: ItemScores) {
+function aggregate(runs: q.ItemRunRecord[], items: ItemScores) {
   const names = [...new Set([...items.values()].flatMap((s) => Object.keys(s)))].sort();
   const latencies = runs.map((r) => r.latency_ms).filter((v) => v !== null).map(Number);
   return {
@@ -48,7 +48,7 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
   const exps = await Promise.all(ids.map(async (id) => (await q.findExperiment(db, projectIds, id.toLowerCase())) ?? Promise.reject(notFound('Experiment'))));
   const data = await Promise.all(
     exps.map(async (e) => {
-      const runs = (await db('experiment_items').where({ experiment_id: e.id }).orderBy([{ column: 'item_id' }, { column: 'repetition' }])) as Record<string, any>[];
+      const runs = await q.itemRunsOf(db, e.id);
       const items = perItem(runs, await q.itemScores(db, e.id));
       return { e, runs, items, agg: aggregate(runs, items) };
     }),
@@ -56,8 +56,8 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
   const base = data[0]!;
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : r6(a - b));
   const experiments = data.map((d, i) => ({
-    id: d.e.id as string,
-    name: d.e.name as string,
+    id: d.e.id,
+    name: d.e.name,
     aggregate: d.agg,
     delta: i === 0 ? null : {
       scores: d.agg.scores.map((s) => ({ name: s.name, delta: diff(s.mean, base.agg.scores.find((b) => b.name === s.name)?.mean ?? null) })),
@@ -67,7 +67,7 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
       errors: d.agg.errors - base.agg.errors,
     },
   }));
-  const itemIds = [...new Set(data.flatMap((d) => d.runs.map((r) => r.item_id as string)))].sort();
+  const itemIds = [...new Set(data.flatMap((d) => d.runs.map((r) => r.item_id)))].sort();
   const items = itemIds.map((itemId) => ({
     item_id: itemId,
     runs: Object.fromEntries(data.map((d) => [d.e.id, { outputs: d.runs.filter((r) => r.item_id === itemId).map((r) => r.output ?? null), scores: d.items.get(itemId) ?? {} }])),
@@ -76,9 +76,9 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
     itemIds.flatMap((itemId) =>
       Object.entries(d.items.get(itemId) ?? {}).flatMap(([name, value]) => {
         const was = base.items.get(itemId)?.[name];
-        return was !== undefined && value - was < -threshold ? [{ item_id: itemId, experiment_id: d.e.id as string, name, baseline: r6(was), value: r6(value), delta: r6(value - was) }] : [];
+        return was !== undefined && value - was < -threshold ? [{ item_id: itemId, experiment_id: d.e.id, name, baseline: r6(was), value: r6(value), delta: r6(value - was) }] : [];
       }),
     ),
   );
-  return { baseline: base.e.id as string, experiments, items, regressions };
+  return { baseline: base.e.id, experiments, items, regressions };
 }

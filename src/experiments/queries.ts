@@ -1,7 +1,35 @@
 import type { Knex } from 'knex';
+import type { ExperimentView } from './schemas';
+
+/** An experiments row as pg returns it (subject is jsonb). */
+export interface ExperimentRecord {
+  id: string; org_id: string; project_id: string; name: string; dataset_id: string; dataset_version: Date;
+  subject: Record<string, unknown>; evaluator_ids: string[]; repetitions: number; status: ExperimentView['status'];
+  workflow_id: string | null; error: string | null; created_by: string | null; created_at: Date;
+  finished_at: Date | null;
+}
+/** An experiment_items row: one run of a dataset item (numeric cost_usd parses as a number, src/db/knex.ts). */
+export interface ItemRunRecord {
+  experiment_id: string; item_id: string; repetition: number; status: 'pending' | 'completed' | 'error';
+  output: unknown; request_id: string | null; trace_id: string | null; latency_ms: number | null;
+  cost_usd: number | null; error: string | null; updated_at: Date;
+}
+const experiments = (db: Knex) => db<ExperimentRecord>('experiments');
 
 /** SQL of experiments and their item runs. */
-export const findExperiment = (db: Knex, projectIds: string[], id: string) => db('experiments').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const findExperiment = (db: Knex, projectIds: string[], id: string) =>
+  experiments(db).whereIn('project_id', projectIds).andWhere({ id }).first();
+export const experimentById = (db: Knex, id: string) => experiments(db).where({ id }).first();
+
+/** The newest experiments of these projects (of one dataset when given). */
+export function listExperimentRows(
+  db: Knex, projectIds: string[], f: { dataset_id?: string | undefined; limit: number },
+) {
+  const rows = experiments(db).whereIn('project_id', projectIds)
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
+  if (f.dataset_id) rows.andWhere({ dataset_id: f.dataset_id });
+  return rows;
+}
 
 /** Pending item runs after `after` (a `<item_id>#<repetition>` key), in key order. */
 export async function pendingItems(db: Knex, id: string, after: string | null, limit: number) {
@@ -46,11 +74,16 @@ export async function experimentStats(db: Knex, id: string) {
 }
 
 export function listItemRuns(db: Knex, id: string, f: { status?: string | undefined; after: [string, number] | null; limit: number }) {
-  const q = db('experiment_items').where({ experiment_id: id });
-  if (f.status) q.andWhere({ status: f.status });
+  const q = db<ItemRunRecord>('experiment_items').where({ experiment_id: id });
+  if (f.status) q.andWhere('status', f.status);
   if (f.after) q.andWhereRaw('(item_id, repetition) > (?, ?)', f.after);
   return q.orderBy([{ column: 'item_id' }, { column: 'repetition' }]).limit(f.limit + 1);
 }
+
+/** Every item run of an experiment, by item and repetition. */
+export const itemRunsOf = (db: Knex, id: string) =>
+  db<ItemRunRecord>('experiment_items').where({ experiment_id: id })
+    .orderBy([{ column: 'item_id' }, { column: 'repetition' }]);
 
 /** Score values of item runs: `<item>#<repetition>` → name → value. */
 export async function itemScores(db: Knex, id: string, itemIds?: string[]) {

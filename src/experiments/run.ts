@@ -9,8 +9,8 @@ import { scoreIdOf } from '../eval-runs/execute';
 import { callModel } from '../llm/call';
 import { fillTemplate } from '../prompts/variables';
 import { writeEvalScore } from '../scores/service';
-import { itemsAt } from '../datasets/queries';
-import { whileOpen } from './queries';
+import { itemsAt, type ItemRecord } from '../datasets/queries';
+import { whileOpen, type ExperimentRecord, type ItemRunRecord } from './queries';
 
 /**
  * One item run of an experiment (the activity of workflows/experiment.ts, and the outputs route
@@ -26,10 +26,13 @@ function itemVariables(item: { input: unknown; expected_output: unknown }): Reco
   return { input: text(item.input), ...base, expected_output: text(item.expected_output) };
 }
 
-async function datasetItem(db: Knex, exp: Record<string, any>, itemId: string) {
+async function datasetItem(db: Knex, exp: ExperimentRecord, itemId: string): Promise<ItemRecord | undefined> {
   const [row] = await itemsAt(db, exp.dataset_id, { version: exp.dataset_version.toISOString(), status: 'all', after: null, limit: 1 }).where('item_id', itemId);
-  return row as Record<string, any> | undefined;
+  return row;
 }
+
+/** What scoring needs of an item run (the outputs route scores one before it is stored). */
+type RunToScore = Pick<ItemRunRecord, 'request_id' | 'repetition' | 'output' | 'latency_ms' | 'cost_usd'>;
 
 /** What scoring an item run came to: the scores to write, and a note per evaluator that failed. */
 export interface Scored {
@@ -41,7 +44,9 @@ export interface Scored {
  * Scores a produced output with every evaluator of the experiment (judge calls included) without
  * writing anything: writeScored stores the outcome, so a cancel in between drops it whole.
  */
-export async function scoreOutput(deps: EvalDeps, exp: Record<string, any>, item: Record<string, any>, run: Record<string, any>): Promise<Scored> {
+export async function scoreOutput(
+  deps: EvalDeps, exp: ExperimentRecord, item: ItemRecord, run: RunToScore,
+): Promise<Scored> {
   const evaluators = await findEvaluators(deps.db, exp.project_id, exp.evaluator_ids);
   const target: EvalTarget = {
     kind: 'request', id: run.request_id ?? `${exp.id}:${item.item_id}:${run.repetition}`, projectId: exp.project_id, orgId: exp.org_id,

@@ -16,6 +16,7 @@ import { itemsAt } from '../datasets/queries';
 import * as q from './queries';
 import { scoreOutput, writeScored, type Scored } from './run';
 import type { CreateExperimentInput, ExperimentView, OutputsInput } from './schemas';
+import { isoOrNull, isoText } from '../db/convert';
 
 /** Experiments: a subject run over a dataset version, scored (docs/experiments.md). */
 export interface ExperimentDeps extends LlmDeps {
@@ -23,19 +24,20 @@ export interface ExperimentDeps extends LlmDeps {
   taskQueue: string;
 }
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
 const MAX_RUNS = 10_000;
 
-export async function toView(db: Knex, r: Record<string, any>): Promise<ExperimentView> {
+export async function toView(db: Knex, r: q.ExperimentRecord): Promise<ExperimentView> {
   const s = await q.experimentStats(db, r.id);
   const counts = { pending: 0, completed: 0, error: 0 };
   for (const c of s.counts) counts[c.status as keyof typeof counts] = Number(c.n);
   const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000);
   return {
-    id: r.id, project_id: r.project_id, name: r.name, dataset_id: r.dataset_id, dataset_version: iso(r.dataset_version)!, subject: r.subject, evaluator_ids: r.evaluator_ids,
+    id: r.id, project_id: r.project_id, name: r.name, dataset_id: r.dataset_id,
+    dataset_version: isoText(r.dataset_version), subject: r.subject, evaluator_ids: r.evaluator_ids,
     repetitions: r.repetitions, status: r.status, workflow_id: r.workflow_id ?? null, counts,
     scores: s.scores.map((x) => ({ name: x.name, mean: x.mean === null ? null : Math.round(Number(x.mean) * 1e6) / 1e6, count: Number(x.n) })),
-    cost_usd: Math.round(Number(s.agg.cost) * 1e10) / 1e10, latency_p50_ms: round(s.agg.p50), latency_p95_ms: round(s.agg.p95), error: r.error ?? null, created_at: iso(r.created_at)!, finished_at: iso(r.finished_at),
+    cost_usd: Math.round(Number(s.agg.cost) * 1e10) / 1e10, latency_p50_ms: round(s.agg.p50), latency_p95_ms: round(s.agg.p95), error: r.error ?? null,
+    created_at: isoText(r.created_at), finished_at: isoOrNull(r.finished_at),
   };
 }
 
@@ -45,7 +47,7 @@ export async function createExperiment(deps: ExperimentDeps, actor: Principal, s
   const projectId = oneProject(scope);
   const ds = await db('datasets').where({ id: input.dataset_id, project_id: projectId }).first('id');
   if (!ds) throw notFound('Dataset');
-  const version = input.dataset_version ?? iso((await db('dataset_versions').where({ dataset_id: ds.id }).max('version as v').first())?.v);
+  const version = input.dataset_version ?? isoOrNull((await db('dataset_versions').where({ dataset_id: ds.id }).max('version as v').first())?.v);
   if (!version) throw badRequest('The dataset has no items yet', 'dataset_empty');
   const evaluatorIds = [...new Set(input.evaluator_ids)];
   if ((await findEvaluators(db, projectId, evaluatorIds)).length !== evaluatorIds.length) throw notFound('Evaluator');
@@ -90,7 +92,7 @@ export async function createExperiment(deps: ExperimentDeps, actor: Principal, s
       throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the experiment was not started (it is recorded as failed)');
     }
   }
-  return toView(db, (await db('experiments').where({ id: row.id }).first())!);
+  return toView(db, (await q.experimentById(db, row.id))!);
 }
 
 export async function getExperiment(db: Knex, projectIds: string[], id: string) {
@@ -100,9 +102,7 @@ export async function getExperiment(db: Knex, projectIds: string[], id: string) 
 }
 
 export async function listExperiments(db: Knex, projectIds: string[], f: { dataset_id?: string | undefined; limit: number }) {
-  const rows = db('experiments').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
-  if (f.dataset_id) rows.andWhere({ dataset_id: f.dataset_id });
-  return Promise.all((await rows).map((r) => toView(db, r)));
+  return Promise.all((await q.listExperimentRows(db, projectIds, f)).map((r) => toView(db, r)));
 }
 
 const cursor = cursorCodec('text', 'int');
@@ -111,7 +111,7 @@ export async function listItems(db: Knex, projectIds: string[], id: string, p: {
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, number]) : null;
   const rows = await q.listItemRuns(db, id, { status: p.status, after, limit: p.limit });
   const scores = await q.itemScores(db, id, rows.map((r) => r.item_id));
-  return pageOf(rows as Record<string, any>[], p.limit, cursor, (r) => [r.item_id, r.repetition], (r) => ({
+  return pageOf(rows, p.limit, cursor, (r) => [r.item_id, r.repetition], (r) => ({
     item_id: r.item_id, repetition: r.repetition, status: r.status, output: r.output ?? null, request_id: r.request_id ?? null, trace_id: r.trace_id ?? null,
     latency_ms: r.latency_ms === null ? null : Number(r.latency_ms), cost_usd: r.cost_usd === null ? null : Number(r.cost_usd), error: r.error ?? null, scores: scores.get(`${r.item_id}#${r.repetition}`) ?? {},
   }));
@@ -148,16 +148,17 @@ export async function postOutputs(deps: LlmDeps, projectIds: string[], id: strin
     results.push({ item_id: o.item_id, repetition: o.repetition, status: patch.status });
   }
   if (!(await db('experiment_items').where({ experiment_id: id, status: 'pending' }).first())) await q.finishExperiment(db, id, 'completed');
-  return { results, experiment: await toView(db, (await db('experiments').where({ id }).first())!) };
+  return { results, experiment: await toView(db, (await q.experimentById(db, id))!) };
 }
 
 export async function cancelExperiment(deps: ExperimentDeps, actor: Principal, projectIds: string[], id: string) {
   const exp = await q.findExperiment(deps.db, projectIds, id);
   if (!exp) throw notFound('Experiment');
   if (['running', 'awaiting_outputs'].includes(exp.status)) {
-    if (exp.workflow_id) {
+    const workflowId = exp.workflow_id;
+    if (workflowId) {
       try {
-        await deps.temporal.connection.withDeadline(Date.now() + 5_000, () => deps.temporal.client.workflow.getHandle(exp.workflow_id).cancel());
+        await deps.temporal.connection.withDeadline(Date.now() + 5_000, () => deps.temporal.client.workflow.getHandle(workflowId).cancel());
       } catch (err) {
         throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
       }

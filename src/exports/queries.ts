@@ -1,15 +1,26 @@
 import type { Knex } from 'knex';
+import type { ExportView } from './schemas';
 
-export type ExportRow = Record<string, any> & { id: string; org_id: string; status: string; resource: string; format: string; columns: string[]; filter: Record<string, unknown>; project_ids: string[] };
+/** An exports row as pg returns it (bigint parses as a number, src/db/knex.ts). */
+export interface ExportRow {
+  id: string; org_id: string; project_ids: string[]; resource: ExportView['resource']; format: ExportView['format'];
+  filter: Record<string, unknown>; columns: string[]; include_bodies: boolean; status: ExportView['status'];
+  rows_written: number; estimated_total: number | null; parts: number; bytes: number | null; storage_key: string | null;
+  workflow_id: string; link_key: string; error: string | null; created_by: string | null;
+  created_by_user: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null; expires_at: Date | null;
+}
 
-export const exportById = (db: Knex, id: string) => db('exports').where({ id }).first() as Promise<ExportRow | undefined>;
+const exportRows = (db: Knex) => db<ExportRow>('exports');
+
+export const exportById = (db: Knex, id: string) => exportRows(db).where({ id }).first();
 
 export const findExport = (db: Knex, orgId: string, projectIds: string[], id: string) =>
-  db('exports').where({ id, org_id: orgId }).whereRaw('project_ids <@ ?::uuid[]', [projectIds]).first() as Promise<ExportRow | undefined>;
+  exportRows(db).where({ id, org_id: orgId }).whereRaw('project_ids <@ ?::uuid[]', [projectIds]).first();
 
 /** Newest first: the exports whose projects are all in the caller's scope. */
 export const listExports = (db: Knex, orgId: string, projectIds: string[], limit: number) =>
-  db('exports').where({ org_id: orgId }).whereRaw('project_ids <@ ?::uuid[]', [projectIds]).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit) as Promise<ExportRow[]>;
+  exportRows(db).where({ org_id: orgId }).whereRaw('project_ids <@ ?::uuid[]', [projectIds])
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
 
 export const setExport = (db: Knex, id: string, patch: Record<string, unknown>) => db('exports').where({ id }).update(patch);
 

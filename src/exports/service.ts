@@ -15,6 +15,7 @@ import { RESOURCES, type ExportResource } from './resources';
 import type { CreateExportInput, ExportView } from './schemas';
 import type { ExportStore } from './storage';
 import { CONTENT_TYPES, type Format } from './writers';
+import { isoOrNull, isoText } from '../db/convert';
 
 /** Exports: each a Temporal workflow `export-<id>` writing one file (docs/exports.md). */
 export interface ExportDeps {
@@ -25,7 +26,6 @@ export interface ExportDeps {
 }
 type Scope = { orgId: string; projectIds: string[] };
 const START_WAIT_MS = 5_000;
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
 
 export const exportTaskQueue = (c: Config) => c.EXPORT_TASK_QUEUE ?? `${c.TEMPORAL_TASK_QUEUE}-exports`;
 
@@ -36,13 +36,15 @@ function toView(r: q.ExportRow, base: string, linkTtlMinutes: number, now = Date
   const total = r.estimated_total === null ? null : Number(r.estimated_total);
   const rows = Number(r.rows_written);
   const ready = r.status === 'completed';
-  const linkExp = ready ? Math.floor(Math.min(now + linkTtlMinutes * 60_000, new Date(r.expires_at).getTime()) / 1000) : null;
+  // A completed export has its expiry; without one the link has expired (epoch 0, as new Date(null) gave).
+  const fileExp = r.expires_at ? r.expires_at.getTime() : 0;
+  const linkExp = ready ? Math.floor(Math.min(now + linkTtlMinutes * 60_000, fileExp) / 1000) : null;
   return {
-    id: r.id, project_ids: r.project_ids, resource: r.resource as never, format: r.format as Format, filter: r.filter, columns: r.columns, include_bodies: r.include_bodies,
-    status: r.status as never, rows_written: rows, estimated_total: total,
+    id: r.id, project_ids: r.project_ids, resource: r.resource, format: r.format, filter: r.filter, columns: r.columns, include_bodies: r.include_bodies,
+    status: r.status, rows_written: rows, estimated_total: total,
     progress: ready ? 1 : total ? Math.min(1, Math.round((rows / total) * 1e4) / 1e4) : total === 0 ? 0 : null,
     bytes: r.bytes === null ? null : Number(r.bytes), workflow_id: r.workflow_id, error: r.error ?? null, created_by: r.created_by ?? null,
-    created_at: iso(r.created_at)!, started_at: iso(r.started_at), finished_at: iso(r.finished_at), expires_at: iso(r.expires_at),
+    created_at: isoText(r.created_at), started_at: isoOrNull(r.started_at), finished_at: isoOrNull(r.finished_at), expires_at: isoOrNull(r.expires_at),
     download_url: ready ? `${base}/api/v1/exports/${r.id}/download` : null,
     signed_url: linkExp ? `${base}/api/v1/exports/${r.id}/file?expires=${linkExp}&signature=${sign(r.link_key, r.id, linkExp)}` : null,
     signed_url_expires_at: linkExp ? new Date(linkExp * 1000).toISOString() : null,

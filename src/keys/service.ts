@@ -7,17 +7,31 @@ import { requireProject } from '../tenancy/projects/service';
 import { generateApiKey } from '../auth/api-keys';
 import type { Keyring } from '../auth/crypto';
 import { KEYLESS_PROVIDERS, sealProviderKey } from './provider-keys';
+import { isoOrNull, isoText } from '../db/convert';
 import * as q from './queries';
 import type { ProviderKeyView, UpsertProviderKey } from './schemas';
 
 type User = Principal & { kind: 'user' };
 
-export const listApiKeys = (db: Knex, scope: { orgId: string; projectIds: string[] }) => q.listApiKeys(db, scope.orgId, scope.projectIds);
+// Views in the columns' order; timestamps as the ISO text JSON gave the Dates (audit snapshots did the same).
+const apiKeyView = (r: q.ApiKeyRecord) => ({
+  id: r.id, org_id: r.org_id, project_id: r.project_id, name: r.name, scope: r.scope, prefix: r.prefix, last4: r.last4,
+  is_active: r.is_active, created_at: isoText(r.created_at), updated_at: isoText(r.updated_at),
+  last_used_at: isoOrNull(r.last_used_at),
+});
+const providerKeyView = (r: q.ProviderKeyRecord): ProviderKeyView => ({
+  id: r.id, project_id: r.project_id, provider: r.provider, masked_key: r.masked_key, base_url: r.base_url,
+  master_key_id: r.master_key_id, created_at: isoText(r.created_at), updated_at: isoText(r.updated_at),
+});
+const maybe = <R, V>(r: R | null | undefined, view: (r: R) => V) => (r ? view(r) : null);
+
+export const listApiKeys = async (db: Knex, scope: { orgId: string; projectIds: string[] }) =>
+  (await q.listApiKeys(db, scope.orgId, scope.projectIds)).map(apiKeyView);
 
 export async function getApiKey(db: Knex, orgId: string, id: string) {
   const row = await q.findApiKey(db, orgId, id);
   if (!row) throw notFound('API key');
-  return row;
+  return apiKeyView(row);
 }
 
 /** Creates a key in a project of the caller's organization and returns it once in full (`key`); only its SHA-256 is stored. */
@@ -25,7 +39,7 @@ export async function createApiKey(db: Knex, actor: User, input: { projectId: st
   await requireProject(db, actor.orgId, input.projectId);
   const g = generateApiKey(input.scope);
   return db.transaction(async (trx) => {
-    const row = await q.insertApiKey(trx, {
+    const row = apiKeyView(await q.insertApiKey(trx, {
       org_id: actor.orgId,
       project_id: input.projectId,
       name: input.name,
@@ -34,7 +48,7 @@ export async function createApiKey(db: Knex, actor: User, input: { projectId: st
       prefix: g.prefix,
       last4: g.last4,
       created_by: actor.userId,
-    });
+    }));
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'api_key.created', resourceType: 'api_key', resourceId: row.id, after: row });
     return { ...row, key: g.key };
   });
@@ -42,9 +56,9 @@ export async function createApiKey(db: Knex, actor: User, input: { projectId: st
 
 export async function updateApiKey(db: Knex, changes: LocalChanges, actor: Principal, id: string, patch: { name?: string; is_active?: boolean }) {
   const out = await db.transaction(async (trx) => {
-    const before = await q.findApiKey(trx, actor.orgId, id, { forUpdate: true });
+    const before = maybe(await q.findApiKey(trx, actor.orgId, id, { forUpdate: true }), apiKeyView);
     if (!before) throw notFound('API key');
-    const row = await q.updateApiKeyRow(trx, id, patch);
+    const row = apiKeyView(await q.updateApiKeyRow(trx, id, patch));
     const action =
       patch.is_active === false && before.is_active ? 'api_key.revoked' : patch.is_active === true && !before.is_active ? 'api_key.restored' : 'api_key.updated';
     await recordAudit(trx, { orgId: actor.orgId, actor, action, resourceType: 'api_key', resourceId: id, before, after: row });
@@ -56,7 +70,7 @@ export async function updateApiKey(db: Knex, changes: LocalChanges, actor: Princ
 
 export async function deleteApiKey(db: Knex, changes: LocalChanges, actor: Principal, id: string) {
   await db.transaction(async (trx) => {
-    const before = await q.deleteApiKeyRow(trx, actor.orgId, id);
+    const before = maybe(await q.deleteApiKeyRow(trx, actor.orgId, id), apiKeyView);
     if (!before) throw notFound('API key');
     await recordAudit(trx, { orgId: actor.orgId, actor, action: 'api_key.deleted', resourceType: 'api_key', resourceId: id, before });
   });
@@ -68,7 +82,10 @@ export async function keyInfo(db: Knex, keyId: string) {
   const row = await q.keyInfoRow(db, keyId);
   if (!row) throw notFound('API key');
   return {
-    key: { id: row.id, name: row.name, scope: row.scope, prefix: row.prefix, last4: row.last4, created_at: row.created_at, last_used_at: row.last_used_at },
+    key: {
+      id: row.id, name: row.name, scope: row.scope, prefix: row.prefix, last4: row.last4,
+      created_at: isoText(row.created_at), last_used_at: isoOrNull(row.last_used_at),
+    },
     status: row.is_active ? 'active' : 'revoked',
     is_active: row.is_active,
     scope: row.scope,
@@ -77,13 +94,13 @@ export async function keyInfo(db: Knex, keyId: string) {
   };
 }
 
-export const listProviderKeys = (db: Knex, scope: { orgId: string; projectIds: string[] }): Promise<ProviderKeyView[]> =>
-  q.listProviderKeyRows(db, scope.orgId, scope.projectIds);
+export const listProviderKeys = async (db: Knex, scope: { orgId: string; projectIds: string[] }) =>
+  (await q.listProviderKeyRows(db, scope.orgId, scope.projectIds)).map(providerKeyView);
 
 export async function getProviderKeyView(db: Knex | Knex.Transaction, orgId: string, id: string) {
-  const row: ProviderKeyView | undefined = await q.findProviderKeyRow(db, orgId, id);
+  const row = await q.findProviderKeyRow(db, orgId, id);
   if (!row) throw notFound('Provider key');
-  return row;
+  return providerKeyView(row);
 }
 
 /**
@@ -97,9 +114,9 @@ export async function upsertProviderKey(db: Knex, changes: LocalChanges, ring: K
   await requireProject(db, actor.orgId, body.project_id);
   const values = sealProviderKey(ring, body.project_id, body.provider, body.api_key ?? null, body.base_url ?? null);
   const out = await db.transaction(async (trx) => {
-    const before = await q.lockProviderKeyRow(trx, body.project_id, body.provider);
+    const before = maybe(await q.lockProviderKeyRow(trx, body.project_id, body.provider), providerKeyView);
     const ids = { org_id: actor.orgId, project_id: body.project_id, provider: body.provider, created_by: actor.userId };
-    const view: ProviderKeyView = await q.upsertProviderKeyRow(trx, ids, values);
+    const view = providerKeyView(await q.upsertProviderKeyRow(trx, ids, values));
     await recordAudit(trx, {
       orgId: actor.orgId,
       actor,

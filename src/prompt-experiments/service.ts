@@ -6,7 +6,9 @@ import { itemScores } from '../experiments/queries';
 import { cancelExperiment, createExperiment, toView, type ExperimentDeps } from '../experiments/service';
 import { badRequest, notFound } from '../http/errors';
 import { oneProject } from '../score-configs/service';
+import * as q from './queries';
 import type { CreatePromptExperimentInput } from './schemas';
+import { isoText } from '../db/convert';
 
 /**
  * Prompt experiments: up to 8 prompt variants (versions or inline templates, providers, models),
@@ -15,7 +17,6 @@ import type { CreatePromptExperimentInput } from './schemas';
  * score name.
  */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
 export async function createPromptExperiment(deps: ExperimentDeps, actor: Principal, scope: Scope, input: CreatePromptExperimentInput) {
   const { db } = deps;
@@ -41,19 +42,19 @@ export async function createPromptExperiment(deps: ExperimentDeps, actor: Princi
     version ??= experiments[0]!.dataset_version;
   }
   const variants = input.variants.map((v, i) => ({ label: v.label ?? v.subject.prompt ?? `${v.subject.provider}/${v.subject.model ?? ''} #${i + 1}`, subject: v.subject }));
-  const [row] = await db('prompt_experiments').insert({
+  const row = await q.insertPromptExperiment(db, {
     org_id: scope.orgId, project_id: projectId, name: input.name, dataset_id: datasetId, dataset_version: experiments[0]!.dataset_version, variants: JSON.stringify(variants),
     experiment_ids: experiments.map((e) => e.id), evaluator_ids: input.evaluator_ids, created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
-  }).returning('*');
+  });
   return grid(db, row);
 }
 
-async function grid(db: Knex, p: Record<string, any>) {
-  const exps = await Promise.all((p.experiment_ids as string[]).map(async (id) => toView(db, (await db('experiments').where({ id }).first())!)));
-  const variants = (p.variants as { label: string }[]).map((v, index) => ({
+async function grid(db: Knex, p: q.PromptExperimentRecord) {
+  const exps = await Promise.all(p.experiment_ids.map(async (id) => toView(db, (await db('experiments').where({ id }).first())!)));
+  const variants = p.variants.map((v, index) => ({
     index, label: v.label, experiment_id: exps[index]!.id, status: exps[index]!.status, scores: exps[index]!.scores, cost_usd: exps[index]!.cost_usd, latency_p50_ms: exps[index]!.latency_p50_ms,
   }));
-  const items = await itemsAt(db, p.dataset_id, { version: iso(p.dataset_version), status: 'active', after: null, limit: 10_000 });
+  const items = await itemsAt(db, p.dataset_id, { version: isoText(p.dataset_version), status: 'active', after: null, limit: 10_000 });
   const runs = await Promise.all(exps.map(async (e) => ({ runs: await db('experiment_items').where({ experiment_id: e.id }).orderBy('repetition'), scores: await itemScores(db, e.id) })));
   const rows = items.filter((i) => runs.some((r) => r.runs.some((x) => x.item_id === i.item_id))).map((i) => ({
     item_id: i.item_id as string, input: i.input ?? null, expected_output: i.expected_output ?? null,
@@ -73,19 +74,19 @@ async function grid(db: Knex, p: Record<string, any>) {
   });
   const statuses = variants.map((v) => v.status);
   const status = statuses.every((s) => s === 'completed') ? 'completed' : statuses.some((s) => s === 'running' || s === 'awaiting_outputs') ? 'running' : statuses.includes('cancelled') ? 'cancelled' : 'failed';
-  return { id: p.id, name: p.name, status, dataset_id: p.dataset_id, dataset_version: iso(p.dataset_version), variants, rows, winners, created_at: iso(p.created_at) } as never;
+  return { id: p.id, name: p.name, status, dataset_id: p.dataset_id, dataset_version: isoText(p.dataset_version), variants, rows, winners, created_at: isoText(p.created_at) } as never;
 }
 
 async function requireOne(db: Knex, projectIds: string[], id: string) {
-  const p = await db('prompt_experiments').whereIn('project_id', projectIds).andWhere({ id }).first();
+  const p = await q.findPromptExperiment(db, projectIds, id);
   if (!p) throw notFound('Prompt experiment');
   return p;
 }
 export const getPromptExperiment = async (db: Knex, projectIds: string[], id: string) => grid(db, await requireOne(db, projectIds, id));
 export const listPromptExperiments = async (db: Knex, projectIds: string[]) =>
-  Promise.all((await db('prompt_experiments').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(100)).map((p) => grid(db, p)));
+  Promise.all((await q.listPromptExperimentRows(db, projectIds)).map((p) => grid(db, p)));
 export async function cancelPromptExperiment(deps: ExperimentDeps, actor: Principal, projectIds: string[], id: string) {
   const p = await requireOne(deps.db, projectIds, id);
-  for (const e of p.experiment_ids as string[]) await cancelExperiment(deps, actor, projectIds, e);
+  for (const e of p.experiment_ids) await cancelExperiment(deps, actor, projectIds, e);
   return grid(deps.db, p);
 }

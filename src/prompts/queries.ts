@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isoText } from '../db/convert';
 import type { PromptRef } from './ref';
 import { templateVariables } from './variables';
 import type { PromptView, VersionInput, VersionView } from './schemas';
@@ -8,7 +9,20 @@ type Db = Knex | Knex.Transaction;
 const versionCols = (t = 'v') =>
   [`${t}.id`, `${t}.prompt_id`, `${t}.project_id`, 'p.name', `${t}.version`, `${t}.content`, `${t}.model`, `${t}.parameters`, `${t}.commit_message`, `${t}.created_by`, `${t}.created_at`, `${t}.labels`] as const;
 
-const toVersion = (r: Record<string, any>): VersionView => ({
+/** A prompt_versions row with its prompt's name, as pg returns it (content and parameters are jsonb). */
+interface VersionRecord {
+  id: string; prompt_id: string; project_id: string; name: string; version: number; content: unknown;
+  model: string | null; parameters: Record<string, unknown> | null; commit_message: string | null;
+  created_by: string | null; created_at: Date; labels: string[] | null;
+}
+/** A prompts row with its latest version number (promptQuery). */
+interface PromptRecord {
+  id: string; project_id: string; name: string; description: string | null; latest_version: number | null;
+  created_at: Date; updated_at: Date;
+}
+
+// The views are derived here only; `?? null` keeps a missing column null, as before the rows were typed.
+const toVersion = (r: VersionRecord): VersionView => ({
   id: r.id,
   prompt_id: r.prompt_id,
   project_id: r.project_id,
@@ -19,23 +33,23 @@ const toVersion = (r: Record<string, any>): VersionView => ({
   parameters: r.parameters ?? null,
   commit_message: r.commit_message ?? null,
   created_by: r.created_by ?? null,
-  created_at: r.created_at,
+  created_at: isoText(r.created_at),
   labels: r.labels ?? [],
   variables: templateVariables(r.content),
 });
 
-const toPrompt = (r: Record<string, any>): PromptView => ({
+const toPrompt = (r: PromptRecord): PromptView => ({
   id: r.id,
   project_id: r.project_id,
   name: r.name,
   description: r.description ?? null,
   latest_version: r.latest_version ?? null,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
+  created_at: isoText(r.created_at),
+  updated_at: isoText(r.updated_at),
 });
 
 function promptQuery(db: Db) {
-  return db('prompts as p').select(
+  return db<PromptRecord>('prompts as p').select(
     'p.id',
     'p.project_id',
     'p.name',

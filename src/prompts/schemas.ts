@@ -75,8 +75,8 @@ export interface PromptView {
   name: string;
   description: string | null;
   latest_version: number | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface VersionView {
@@ -90,7 +90,7 @@ export interface VersionView {
   parameters: Record<string, unknown> | null;
   commit_message: string | null;
   created_by: string | null;
-  created_at: Date;
+  created_at: string;
   labels: string[];
   variables: string[];
 }

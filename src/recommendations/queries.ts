@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import type { Recommendation } from './compute';
 
+/** A recommendations row as pg returns it (numeric parses as a number, src/db/knex.ts). */
+export interface RecommendationRecord {
+  id: string; org_id: string; project_id: string; kind: Recommendation['kind']; subject: string; title: string;
+  detail: string; evidence: Record<string, unknown>; monthly_saving_usd: number; status: 'open' | 'dismissed';
+  dismissed_at: Date | null; dismissed_by: string | null; dismissed_saving_usd: number | null; computed_at: Date;
+  created_at: Date;
+}
+
 /** SQL of the recommendations feature. */
 export async function projectsWithCalls(db: Knex, since: string): Promise<{ id: string; org_id: string }[]> {
   const { rows } = await db.raw(
@@ -41,13 +49,13 @@ export interface ListFilter {
   limit: number;
 }
 export const listRecommendations = (db: Knex, f: ListFilter) => {
-  const q = db('recommendations').whereIn('project_id', f.projectIds);
+  const q = db<RecommendationRecord>('recommendations').whereIn('project_id', f.projectIds);
   if (f.kind) q.andWhere('kind', f.kind);
   if (f.status) q.andWhere('status', f.status);
   return q.orderBy([{ column: 'monthly_saving_usd', order: 'desc' }, { column: 'kind' }, { column: 'subject' }]).limit(f.limit);
 };
-export const findRecommendation = (db: Knex, projectIds: string[], id: string) => db('recommendations').whereIn('project_id', projectIds).andWhere({ id }).first();
-export async function dismiss(db: Knex, id: string, by: string, at: string) {
+export const findRecommendation = (db: Knex, projectIds: string[], id: string) => db<RecommendationRecord>('recommendations').whereIn('project_id', projectIds).andWhere({ id }).first();
+export async function dismiss(db: Knex, id: string, by: string, at: string): Promise<RecommendationRecord> {
   const [row] = await db('recommendations').where({ id }).update({ status: 'dismissed', dismissed_at: at, dismissed_by: by, dismissed_saving_usd: db.ref('monthly_saving_usd') }).returning('*');
   return row;
 }

@@ -4,24 +4,26 @@ import { recordAudit } from '../audit/audit';
 import { type Principal, actorLabel } from '../auth/principal';
 import { notFound } from '../http/errors';
 import { computeRecommendations } from './compute';
-import { dismiss, findRecommendation, listRecommendations, projectsWithCalls, saveRun } from './queries';
+import {
+  dismiss, findRecommendation, listRecommendations, projectsWithCalls, saveRun, type RecommendationRecord,
+} from './queries';
 import type { listRecommendationsQuery } from './schemas';
 import type { z } from 'zod';
+import { isoOrNull, isoText } from '../db/convert';
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
-const toView = (r: Record<string, unknown>) => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  kind: r.kind as never,
-  subject: r.subject as string,
-  title: r.title as string,
-  detail: r.detail as string,
-  evidence: r.evidence as Record<string, unknown>,
+const toView = (r: RecommendationRecord) => ({
+  id: r.id,
+  project_id: r.project_id,
+  kind: r.kind,
+  subject: r.subject,
+  title: r.title,
+  detail: r.detail,
+  evidence: r.evidence,
   monthly_saving_usd: Number(r.monthly_saving_usd),
-  status: r.status as 'open' | 'dismissed',
-  dismissed_at: iso(r.dismissed_at),
-  dismissed_by: (r.dismissed_by as string | null) ?? null,
-  computed_at: iso(r.computed_at)!,
+  status: r.status,
+  dismissed_at: isoOrNull(r.dismissed_at),
+  dismissed_by: r.dismissed_by ?? null,
+  computed_at: isoText(r.computed_at),
 });
 
 /** One run of the `recommendations` schedule: every project with calls in the window. */

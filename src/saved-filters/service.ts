@@ -4,41 +4,40 @@ import type { Principal } from '../auth/principal';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { oneProject } from '../score-configs/service';
+import * as q from './queries';
 import type { View } from './schemas';
+import { isoText } from '../db/convert';
 
 /**
  * Saved filters: private ones are their owner's alone; project ones are seen by every member and
  * by the project's API keys, created and changed by admin and editor (or their owner).
  */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 const userOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
-const toView = (r: Record<string, any>, p: Principal) => ({
-  id: r.id, project_id: r.project_id, name: r.name, view: r.view, filter: r.filter, columns: r.columns ?? null, sort: r.sort ?? null, visibility: r.visibility,
-  owner_id: r.owner_id ?? null, mine: r.owner_id !== null && r.owner_id === userOf(p), created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+const toView = (r: q.SavedFilterRecord, p: Principal) => ({
+  id: r.id, project_id: r.project_id, name: r.name, view: r.view, filter: r.filter, columns: r.columns ?? null,
+  sort: r.sort ?? null, visibility: r.visibility, owner_id: r.owner_id ?? null,
+  mine: r.owner_id !== null && r.owner_id === userOf(p),
+  created_at: isoText(r.created_at), updated_at: isoText(r.updated_at),
 });
 
 /** The filters this caller may see. */
-function visible(db: Knex, p: Principal, projectIds: string[]) {
-  const q = db('saved_filters').whereIn('project_id', projectIds);
-  const me = userOf(p);
-  return q.andWhere((w) => (me ? w.where('visibility', 'project').orWhere('owner_id', me) : w.where('visibility', 'project')));
-}
+const visible = (db: Knex, p: Principal, projectIds: string[]) => q.visibleFilters(db, projectIds, userOf(p));
 
 export async function findVisible(db: Knex, p: Principal, projectIds: string[], id: string) {
   if (!isUuid(id)) throw notFound('Saved filter');
   const row = await visible(db, p, projectIds).andWhere({ id }).first();
   if (!row) throw notFound('Saved filter');
-  return row as Record<string, any>;
+  return row;
 }
 
-const canChange = (p: Principal, r: Record<string, any>) => p.kind === 'user' && (r.owner_id === p.userId || (r.visibility === 'project' && (p.role === 'admin' || p.role === 'editor')));
+const canChange = (p: Principal, r: q.SavedFilterRecord) => p.kind === 'user' && (r.owner_id === p.userId || (r.visibility === 'project' && (p.role === 'admin' || p.role === 'editor')));
 
 export const listSavedFilters = async (db: Knex, p: Principal, projectIds: string[], view?: View) => {
-  const q = visible(db, p, projectIds);
-  if (view) q.andWhere({ view });
-  return (await q.orderBy([{ column: 'view' }, { column: 'name' }, { column: 'id' }])).map((r) => toView(r, p));
+  const rows = visible(db, p, projectIds);
+  if (view) rows.andWhere({ view });
+  return (await rows.orderBy([{ column: 'view' }, { column: 'name' }, { column: 'id' }])).map((r) => toView(r, p));
 };
 export const getSavedFilter = async (db: Knex, p: Principal, projectIds: string[], id: string) => toView(await findVisible(db, p, projectIds, id), p);
 
@@ -46,9 +45,9 @@ export async function createSavedFilter(db: Knex, p: Principal, scope: Scope, in
   if (p.kind !== 'user') throw forbidden('Saved filters are created by people (JWT)', 'jwt_required');
   if (input.visibility === 'project' && p.role === 'viewer') throw forbidden('Sharing a filter with the project needs role admin or editor', 'insufficient_role');
   const projectId = oneProject(scope);
-  const [row] = await db('saved_filters').insert({
+  const row = await q.insertFilter(db, {
     org_id: scope.orgId, project_id: projectId, owner_id: p.userId, name: input.name, view: input.view, filter: JSON.stringify(input.filter), columns: input.columns ?? null, sort: input.sort ?? null, visibility: input.visibility,
-  }).returning('*');
+  });
   await recordAudit(db, { orgId: scope.orgId, actor: p, action: 'saved_filter.created', resourceType: 'saved_filter', resourceId: row.id, after: toView(row, p) });
   return toView(row, p);
 }
@@ -58,7 +57,7 @@ export async function updateSavedFilter(db: Knex, p: Principal, projectIds: stri
   if (!canChange(p, before)) throw forbidden('Only its owner (or admin and editor, for a project filter) may change this filter', 'not_owner');
   if (input.visibility === 'project' && p.kind === 'user' && p.role === 'viewer') throw forbidden('Sharing a filter with the project needs role admin or editor', 'insufficient_role');
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined).map(([k, v]) => [k, k === 'filter' ? JSON.stringify(v) : v]));
-  const [after] = await db('saved_filters').where({ id }).update({ ...patch, updated_at: db.fn.now() }).returning('*');
+  const after = await q.updateFilter(db, id, patch);
   await recordAudit(db, { orgId: before.org_id, actor: p, action: 'saved_filter.updated', resourceType: 'saved_filter', resourceId: id, before: toView(before, p), after: toView(after, p) });
   return toView(after, p);
 }
@@ -66,7 +65,7 @@ export async function updateSavedFilter(db: Knex, p: Principal, projectIds: stri
 export async function deleteSavedFilter(db: Knex, p: Principal, projectIds: string[], id: string) {
   const before = await findVisible(db, p, projectIds, id);
   if (!canChange(p, before)) throw forbidden('Only its owner (or admin and editor, for a project filter) may delete this filter', 'not_owner');
-  await db('saved_filters').where({ id }).del();
+  await q.deleteFilter(db, id);
   await recordAudit(db, { orgId: before.org_id, actor: p, action: 'saved_filter.deleted', resourceType: 'saved_filter', resourceId: id, before: toView(before, p) });
   return { id, deleted: true as const };
 }
@@ -78,6 +77,6 @@ export async function applySavedFilter(db: Knex, p: Principal, projectIds: strin
   const row = await findVisible(db, p, projectIds, id);
   if (row.view !== view) throw badRequest(`saved filter ${id} is for the ${row.view} view, not ${view}`, 'saved_filter_view_mismatch');
   const { saved_filter_id: _s, ...explicit } = query;
-  const stored = Object.fromEntries(Object.entries(row.filter as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]));
+  const stored = Object.fromEntries(Object.entries(row.filter).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]));
   return { ...stored, ...explicit, project_id: explicit.project_id ?? row.project_id };
 }

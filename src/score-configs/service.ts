@@ -4,23 +4,23 @@ import type { Principal } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
 import * as q from './queries';
 import type { ConfigView, CreateConfigInput, DataType, UpdateConfigInput } from './schemas';
+import { isoText } from '../db/convert';
 
 /** Score configs: the shape a score of a name must have (docs/scores.md). */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
-const toView = (r: Record<string, unknown>): ConfigView => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  name: r.name as string,
-  data_type: r.data_type as DataType,
-  min: (r.min as number | null) ?? null,
-  max: (r.max as number | null) ?? null,
-  categories: (r.categories as ConfigView['categories']) ?? null,
-  description: (r.description as string | null) ?? null,
-  is_archived: r.is_archived as boolean,
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
+const toView = (r: q.ConfigRecord): ConfigView => ({
+  id: r.id,
+  project_id: r.project_id,
+  name: r.name,
+  data_type: r.data_type,
+  min: r.min ?? null,
+  max: r.max ?? null,
+  categories: r.categories ?? null,
+  description: r.description ?? null,
+  is_archived: r.is_archived,
+  created_at: isoText(r.created_at),
+  updated_at: isoText(r.updated_at),
 });
 
 /** The one project a write goes to: the key's, the one named, or the organization's only one. */
@@ -58,7 +58,7 @@ export async function createConfig(db: Knex, actor: Principal, scope: Scope, inp
       categories: input.categories ? JSON.stringify(input.categories) : null, description: input.description ?? null, created_by: userIdOf(actor),
     });
     if (!row) throw nameTaken(input.name);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'score_config.created', resourceType: 'score_config', resourceId: row.id as string, after: toView(row) });
+    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'score_config.created', resourceType: 'score_config', resourceId: row.id, after: toView(row) });
     return toView(row);
   });
 }

@@ -7,33 +7,34 @@ import { findConfig } from '../score-configs/queries';
 import * as q from './queries';
 import type { CreateScoreInput, ListScoresParams, ScoreView } from './schemas';
 import { normalizeValue, type ConfigShape } from './value';
+import { isoText } from '../db/convert';
 
 /** Scores: written by the API, the evaluators and human annotation (docs/scores.md). */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 const cursor = cursorCodec('ts', 'uuid');
 
-export const toView = (r: Record<string, unknown>): ScoreView => ({
-  id: r.id as string,
-  project_id: r.project_id as string,
-  name: r.name as string,
-  data_type: r.data_type as ScoreView['data_type'],
-  value: (r.value as number | null) ?? null,
-  string_value: (r.string_value as string | null) ?? null,
-  source: r.source as ScoreView['source'],
-  comment: (r.comment as string | null) ?? null,
-  config_id: (r.config_id as string | null) ?? null,
-  target_type: r.target_type as ScoreView['target_type'],
-  request_id: (r.request_id as string | null) ?? null,
-  trace_id: (r.trace_id as string | null) ?? null,
-  span_id: (r.span_id as string | null) ?? null,
-  session_id: (r.session_id as string | null) ?? null,
-  experiment_id: (r.experiment_id as string | null) ?? null,
-  experiment_item_id: (r.experiment_item_id as string | null) ?? null,
-  experiment_repetition: (r.experiment_repetition as number | null) ?? null,
-  created_by: (r.created_by as string | null) ?? null,
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
+// `?? null`: a missing column reads as null, as before the rows were typed.
+export const toView = (r: q.ScoreRecord): ScoreView => ({
+  id: r.id,
+  project_id: r.project_id,
+  name: r.name,
+  data_type: r.data_type,
+  value: r.value ?? null,
+  string_value: r.string_value ?? null,
+  source: r.source,
+  comment: r.comment ?? null,
+  config_id: r.config_id ?? null,
+  target_type: r.target_type,
+  request_id: r.request_id ?? null,
+  trace_id: r.trace_id ?? null,
+  span_id: r.span_id ?? null,
+  session_id: r.session_id ?? null,
+  experiment_id: r.experiment_id ?? null,
+  experiment_item_id: r.experiment_item_id ?? null,
+  experiment_repetition: r.experiment_repetition ?? null,
+  created_by: r.created_by ?? null,
+  created_at: isoText(r.created_at),
+  updated_at: isoText(r.updated_at),
 });
 
 /** The project of the score's target, which must exist in the caller's projects. */
@@ -85,7 +86,7 @@ export async function listScores(db: Knex, projectIds: string[], p: ListScoresPa
     projectIds, name: p.name, source: p.source, dataType: p.data_type, configId: p.config_id, targetType: p.target_type, requestId: p.request_id,
     traceId: p.trace_id, spanId: p.span_id, sessionId: p.session_id, experimentId: p.experiment_id, from: p.from, to: p.to, after, limit: p.limit,
   });
-  return pageOf(rows as Record<string, unknown>[], p.limit, cursor, (r) => [iso(r.created_at), r.id as string], toView);
+  return pageOf(rows, p.limit, cursor, (r) => [isoText(r.created_at), r.id], toView);
 }
 
 export async function getScore(db: Knex, projectIds: string[], id: string) {

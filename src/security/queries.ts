@@ -1,5 +1,16 @@
 import type { Knex } from 'knex';
 import { SEVERITIES, type Severity } from './detectors/types';
+import type { FindingView } from './schemas';
+
+/** A security_findings row as pg returns it. */
+export interface FindingRecord {
+  id: string; org_id: string; project_id: string; kind: FindingView['kind']; category: string;
+  severity: FindingView['severity']; detector: string; fingerprint: string; excerpt: string;
+  source: FindingView['source']; request_id: string | null; trace_id: string | null; span_id: string | null;
+  field: FindingView['field']; direction: FindingView['direction']; last_request_id: string | null;
+  last_trace_id: string | null; last_span_id: string | null; first_seen: Date; last_seen: Date; occurrences: number;
+  status: FindingView['status']; status_changed_at: Date | null; status_changed_by: string | null; created_at: Date;
+}
 
 /** SQL of the findings API (the scanner's writes are findings.ts and queue.ts). */
 export interface ListFilter {
@@ -19,7 +30,7 @@ export interface ListFilter {
 }
 
 export function listFindings(db: Knex, f: ListFilter) {
-  const q = db('security_findings').whereIn('project_id', f.projectIds);
+  const q = db<FindingRecord>('security_findings').whereIn('project_id', f.projectIds);
   for (const [col, v] of [['kind', f.kind], ['category', f.category], ['severity', f.severity], ['status', f.status], ['source', f.source]] as const) if (v) q.andWhere(col, v);
   if (f.minSeverity) q.whereIn('severity', SEVERITIES.slice(SEVERITIES.indexOf(f.minSeverity)));
   if (f.requestId) q.andWhere((w) => w.where('request_id', f.requestId!).orWhere('last_request_id', f.requestId!));
@@ -30,9 +41,9 @@ export function listFindings(db: Knex, f: ListFilter) {
   return q.orderBy([{ column: 'last_seen', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1);
 }
 
-export const findFinding = (db: Knex, projectIds: string[], id: string) => db('security_findings').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const findFinding = (db: Knex, projectIds: string[], id: string) => db<FindingRecord>('security_findings').whereIn('project_id', projectIds).andWhere({ id }).first();
 
-export async function setStatus(db: Knex, id: string, status: string, by: string, at: string) {
+export async function setStatus(db: Knex, id: string, status: string, by: string, at: string): Promise<FindingRecord> {
   const [row] = await db('security_findings').where({ id }).update({ status, status_changed_at: at, status_changed_by: by }).returning('*');
   return row;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Detector, Field, Found } from './detect';
 import { recordFindings, type Place } from './findings';
 import { takeScans, type QueueItem } from './queue';
+import { isoText } from '../db/convert';
 
 /** One unit to scan: where it is and its fields. */
 interface Item {
@@ -9,7 +10,6 @@ interface Item {
   fields: Field[];
 }
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
 /** The stored text of the queued batches (rows gone since, e.g. dropped by retention, are skipped). */
 async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]> {
@@ -23,7 +23,7 @@ async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]>
       );
       for (const r of rows) {
         items.push({
-          place: { orgId: r.org_id as string, projectId: r.project_id as string, source: 'request', requestId: r.id as string, traceId: null, spanId: null, seen: iso(r.created_at) },
+          place: { orgId: r.org_id as string, projectId: r.project_id as string, source: 'request', requestId: r.id as string, traceId: null, spanId: null, seen: isoText(r.created_at) },
           fields: [{ name: 'request_body', direction: 'in', value: r.request_body }, { name: 'response_body', direction: 'out', value: r.response_body }],
         });
       }
@@ -36,7 +36,7 @@ async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]>
     );
     for (const r of rows) {
       items.push({
-        place: { orgId: r.org_id as string, projectId: r.project_id as string, source: q.source, requestId: null, traceId: (r.trace_id as string | null) ?? null, spanId: q.source === 'span' ? (r.id as string) : null, seen: r.start_time ? iso(r.start_time) : new Date().toISOString() },
+        place: { orgId: r.org_id as string, projectId: r.project_id as string, source: q.source, requestId: null, traceId: (r.trace_id as string | null) ?? null, spanId: q.source === 'span' ? (r.id as string) : null, seen: r.start_time ? isoText(r.start_time) : new Date().toISOString() },
         fields: [{ name: 'input', direction: 'in', value: r.input }, { name: 'output', direction: 'out', value: r.output }],
       });
     }

@@ -2,7 +2,36 @@ import type { Knex } from 'knex';
 import { isoSql } from '../http/pagination';
 import type { SessionFilters } from './schemas';
 
-type Row = Record<string, unknown>;
+/**
+ * The rows of these queries as pg returns them (int8 and numeric parse as numbers, src/db/knex.ts).
+ * A session is one (project, session id): traces and requests grouped (sessionsSql's `s`).
+ */
+export interface SessionRecord {
+  project_id: string; session_id: string; trace_count: number; request_count: number; first_at: Date | null;
+  last_at: Date | null; trace_duration_ms: number | null; user_id: string | null;
+  // the requests' sums (null: the session has no requests)
+  r_prompt_tokens: number | null; r_completion_tokens: number | null; r_total_tokens: number | null;
+  r_cost_usd: number | null; r_latency_ms: number | null;
+}
+/** A page row also carries its cursor: last_at to the microsecond. */
+export interface SessionPageRecord extends SessionRecord { cursor_ts: string }
+/** Tokens and cost of a session's spans (spanTotals). */
+export interface SpanTotalsRecord {
+  project_id: string; session_id: string; prompt_tokens: number | null; completion_tokens: number | null;
+  total_tokens: number | null; cost_usd: number | null;
+}
+/** A trace of a session with its span aggregates; times are already microsecond ISO text. */
+export interface SessionTraceRecord {
+  project_id: string; id: string; name: string | null; status: string; user_id: string | null; start_time: string;
+  end_time: string | null; duration_ms: number | null; span_count: number; total_tokens: number | null;
+  cost_usd: number | null;
+}
+export interface SessionRequestRecord {
+  id: string; project_id: string; provider: string; model: string | null; prompt_tokens: number | null;
+  completion_tokens: number | null; total_tokens: number | null; cost_usd: number | null; latency_ms: number | null;
+  status_code: number | null; trace_id: string | null; span_id: string | null; user_id: string | null; created_at: Date;
+}
+
 type Scope = Pick<SessionFilters, 'from' | 'to' | 'user_id'> & { projectIds: string[] };
 
 /** Sessions grouped from traces and requests, filtered; `sessionId` narrows to one session id. */
@@ -39,8 +68,8 @@ function sessionsSql(f: Scope, sessionId?: string) {
 
 /** Span tokens and cost per session, leaving out spans a proxied request is linked to. */
 export async function spanTotals(db: Knex, keys: { project_id: string; session_id: string }[]) {
-  if (keys.length === 0) return new Map<string, Row>();
-  const { rows } = await db.raw(
+  if (keys.length === 0) return new Map<string, SpanTotalsRecord>();
+  const { rows } = await db.raw<{ rows: SpanTotalsRecord[] }>(
     `select t.project_id, t.session_id, sum(s.prompt_tokens)::bigint as prompt_tokens,
             sum(s.completion_tokens)::bigint as completion_tokens, sum(s.total_tokens)::bigint as total_tokens,
             sum(s.cost_usd) as cost_usd
@@ -51,31 +80,35 @@ export async function spanTotals(db: Knex, keys: { project_id: string; session_i
       group by t.project_id, t.session_id`,
     [JSON.stringify(keys)],
   );
-  return new Map((rows as Row[]).map((r) => [`${r.project_id}/${r.session_id}`, r]));
+  return new Map(rows.map((r) => [`${r.project_id}/${r.session_id}`, r]));
 }
 
 
 /** One page of sessions, most recent activity first; `after` is the checked (last_at, project_id, session_id) key. */
-export async function listSessionRows(db: Knex, f: Scope, limit: number, after: string[] | null): Promise<Row[]> {
+export async function listSessionRows(
+  db: Knex, f: Scope, limit: number, after: string[] | null,
+): Promise<SessionPageRecord[]> {
   const { sql, args } = sessionsSql(f);
   const where = after ? 'where (last_at, project_id, session_id) < (?::timestamptz, ?::uuid, ?)' : '';
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: SessionPageRecord[] }>(
     `${sql} select s.*, ${isoSql('s.last_at')} as cursor_ts from s ${where}
       order by last_at desc, project_id desc, session_id desc limit ?`,
     [...args, ...(after ?? []), limit + 1],
   );
-  return rows as Row[];
+  return rows;
 }
 
 /** The per-project parts of one session id. */
-export async function sessionRows(db: Knex, projectIds: string[], sessionId: string): Promise<Row[]> {
+export async function sessionRows(db: Knex, projectIds: string[], sessionId: string): Promise<SessionRecord[]> {
   const { sql, args } = sessionsSql({ projectIds }, sessionId);
-  const { rows } = await db.raw(`${sql} select * from s order by last_at desc`, args);
-  return rows as Row[];
+  const { rows } = await db.raw<{ rows: SessionRecord[] }>(`${sql} select * from s order by last_at desc`, args);
+  return rows;
 }
 
-export async function sessionTraceRows(db: Knex, projectIds: string[], sessionId: string, limit: number): Promise<Row[]> {
-  const { rows } = await db.raw(
+export async function sessionTraceRows(
+  db: Knex, projectIds: string[], sessionId: string, limit: number,
+): Promise<SessionTraceRecord[]> {
+  const { rows } = await db.raw<{ rows: SessionTraceRecord[] }>(
     `select t.project_id, t.id, t.name, t.status, t.user_id, ${isoSql('t.start_time')} as start_time,
             ${isoSql('t.end_time')} as end_time, t.duration_ms, a.*
        from traces t
@@ -86,16 +119,18 @@ export async function sessionTraceRows(db: Knex, projectIds: string[], sessionId
       order by t.start_time, t.id limit ?`,
     [projectIds, sessionId, limit],
   );
-  return rows as Row[];
+  return rows;
 }
 
-export async function sessionRequestRows(db: Knex, projectIds: string[], sessionId: string, limit: number): Promise<Row[]> {
-  const { rows } = await db.raw(
+export async function sessionRequestRows(
+  db: Knex, projectIds: string[], sessionId: string, limit: number,
+): Promise<SessionRequestRecord[]> {
+  const { rows } = await db.raw<{ rows: SessionRequestRecord[] }>(
     `select r.id, r.project_id, r.provider, r.model, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cost_usd,
             r.latency_ms, r.status_code, r.trace_id, r.span_id, r.user_id, r.created_at
        from requests r where r.project_id = any(?::uuid[]) and r.session_id = ?
       order by r.created_at, r.id limit ?`,
     [projectIds, sessionId, limit],
   );
-  return rows as Row[];
+  return rows;
 }

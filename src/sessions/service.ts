@@ -2,7 +2,7 @@ import { traceBodies } from '../traces/queries';
 import type { Knex } from 'knex';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
-import { num } from '../traces/service';
+import { isoOrNull, isoText, numOrNull as num } from '../db/convert';
 import * as q from './queries';
 import type { SessionFilters } from './schemas';
 
@@ -13,30 +13,28 @@ import type { SessionFilters } from './schemas';
  * span_id) so one model call recorded both ways is counted once.
  */
 
-type Row = Record<string, unknown>;
-
 /** Cursor of the session list: (last activity with microseconds, project_id, session id) of the last row. */
 const cursor = cursorCodec('ts', 'uuid', 'text');
 
 /** Traces and requests returned with one session. */
 const SESSION_ITEMS_LIMIT = 500;
 
-const keyOf = (r: Row) => `${r.project_id}/${r.session_id}`;
+const keyOf = (r: { project_id: string; session_id: string }) => `${r.project_id}/${r.session_id}`;
 
 const add = (...xs: unknown[]) => xs.reduce<number>((a, x) => a + (num(x) ?? 0), 0);
 const addNullable = (...xs: unknown[]) => (xs.every((x) => x === null || x === undefined) ? null : add(...xs));
 
-function sessionOut(r: Row, spans: Row | undefined) {
-  const first = r.first_at as Date | null;
-  const last = r.last_at as Date | null;
+function sessionOut(r: q.SessionRecord, spans: q.SpanTotalsRecord | undefined) {
+  const first = r.first_at;
+  const last = r.last_at;
   return {
-    id: r.session_id as string,
-    project_id: r.project_id as string,
-    user_id: (r.user_id as string | null) ?? null,
+    id: r.session_id,
+    project_id: r.project_id,
+    user_id: r.user_id ?? null,
     trace_count: num(r.trace_count) ?? 0,
     request_count: num(r.request_count) ?? 0,
-    first_seen_at: first ? first.toISOString() : null,
-    last_seen_at: last ? last.toISOString() : null,
+    first_seen_at: isoOrNull(first),
+    last_seen_at: isoOrNull(last),
     /** Wall-clock span of the session: first activity to last. */
     duration_ms: first && last ? last.getTime() - first.getTime() : null,
     /** Sum of the traces' own durations. */
@@ -55,8 +53,8 @@ function sessionOut(r: Row, spans: Row | undefined) {
 export async function listSessions(db: Knex, projectIds: string[], f: SessionFilters) {
   const after = f.cursor ? cursor.decode(f.cursor) : null;
   const rows = await q.listSessionRows(db, { ...f, projectIds }, f.limit, after);
-  const page = pageOf(rows, f.limit, cursor, (r) => [r.cursor_ts as string, r.project_id as string, r.session_id as string]);
-  const totals = await q.spanTotals(db, page.data.map((r) => ({ project_id: r.project_id as string, session_id: r.session_id as string })));
+  const page = pageOf(rows, f.limit, cursor, (r) => [r.cursor_ts, r.project_id, r.session_id]);
+  const totals = await q.spanTotals(db, page.data.map((r) => ({ project_id: r.project_id, session_id: r.session_id })));
   return { data: page.data.map((r) => sessionOut(r, totals.get(keyOf(r)))), next_cursor: page.next_cursor };
 }
 
@@ -64,12 +62,12 @@ export async function listSessions(db: Knex, projectIds: string[], f: SessionFil
 export async function requireSession(db: Knex, projectIds: string[], sessionId: string, withBodies = false) {
   const rows = await q.sessionRows(db, projectIds, sessionId);
   if (rows.length === 0) throw notFound('Session');
-  const totals = await q.spanTotals(db, rows.map((r) => ({ project_id: r.project_id as string, session_id: sessionId })));
+  const totals = await q.spanTotals(db, rows.map((r) => ({ project_id: r.project_id, session_id: sessionId })));
   const parts = rows.map((r) => sessionOut(r, totals.get(keyOf(r))));
   const summary = parts.length === 1 ? parts[0]! : mergeSessions(parts);
   const traces = await q.sessionTraceRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
   const requests = await q.sessionRequestRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
-  const io = withBodies ? await traceBodies(db, traces.map((t) => ({ project_id: t.project_id as string, id: t.id as string }))) : null;
+  const io = withBodies ? await traceBodies(db, traces.map((t) => ({ project_id: t.project_id, id: t.id }))) : null;
   return {
     ...summary,
     traces: traces.map((t) => ({
@@ -89,7 +87,7 @@ export async function requireSession(db: Knex, projectIds: string[], sessionId: 
     requests: requests.map((r) => ({
       ...r,
       cost_usd: num(r.cost_usd),
-      created_at: (r.created_at as Date).toISOString(),
+      created_at: isoText(r.created_at),
     })),
   };
 }

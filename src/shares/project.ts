@@ -45,6 +45,6 @@ async function projectsOf(db: Knex, actor: Principal, projectIds: string[], r: R
       return rows.length === ids.length ? distinct(rows) : [];
     }
     case 'stats_view':
-      return [(await findVisible(db, actor, projectIds, id)).project_id as string];
+      return [(await findVisible(db, actor, projectIds, id)).project_id];
   }
 }

@@ -14,25 +14,30 @@ import { stats } from '../stats/service';
 import { requireTrace } from '../traces/service';
 import { projectOfResource } from './project';
 import type { CreateShareInput } from './schemas';
+import { isoOrNull, isoText } from '../db/convert';
+import * as q from './queries';
 
 /**
  * Shares: a read-only link to one resource. The token (shown once) is stored as a SHA-256 hash;
  * an expired or revoked share, or an unknown token, is the same 404.
  */
 type Scope = { orgId: string; projectIds: string[] };
-const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const REDACTED = '[redacted]';
 
-const toView = (r: Record<string, any>) => ({
-  id: r.id, project_id: r.project_id, resource_type: r.resource_type, resource_id: r.resource_id, token_hint: r.token_hint, expires_at: iso(r.expires_at), redact_bodies: r.redact_bodies,
-  view_count: r.view_count, last_viewed_at: iso(r.last_viewed_at), revoked_at: iso(r.revoked_at), created_by: r.created_by ?? null, created_at: iso(r.created_at)!,
+const toView = (r: q.ShareRecord) => ({
+  id: r.id, project_id: r.project_id, resource_type: r.resource_type, resource_id: r.resource_id,
+  token_hint: r.token_hint,
+  expires_at: isoOrNull(r.expires_at), redact_bodies: r.redact_bodies, view_count: r.view_count,
+  last_viewed_at: isoOrNull(r.last_viewed_at), revoked_at: isoOrNull(r.revoked_at), created_by: r.created_by ?? null,
+  created_at: isoText(r.created_at),
 });
 
 /** The shared resource as its own read route answers it (with bodies redacted when asked). */
-async function render(db: Knex, store: AnalyticsStore, s: Record<string, any>) {
-  const ids = [s.project_id as string];
-  const redact = s.redact_bodies as boolean;
+type Shared = Pick<q.ShareRecord, 'project_id' | 'resource_type' | 'resource_id' | 'redact_bodies'>;
+async function render(db: Knex, store: AnalyticsStore, s: Shared) {
+  const ids = [s.project_id];
+  const redact = s.redact_bodies;
   switch (s.resource_type) {
     case 'trace': {
       const t = await requireTrace(db, ids, s.resource_id);
@@ -47,7 +52,7 @@ async function render(db: Knex, store: AnalyticsStore, s: Record<string, any>) {
       return redact ? JSON.parse(JSON.stringify(x, (k, v) => (['input', 'output', 'request_body', 'response_body'].includes(k) ? REDACTED : v))) : x;
     }
     case 'experiment_comparison': {
-      const c = await compare(db, ids, String(s.resource_id).split(','), 0);
+      const c = await compare(db, ids, s.resource_id.split(','), 0);
       return redact ? { ...c, items: c.items.map((i) => ({ ...i, runs: Object.fromEntries(Object.entries(i.runs as Record<string, { outputs: unknown[]; scores: unknown }>).map(([k, r]) => [k, { ...r, outputs: r.outputs.map(() => REDACTED) }])) })) } : c;
     }
     default: {
@@ -66,29 +71,29 @@ export async function createShare(db: Knex, store: AnalyticsStore, actor: Princi
   const projectId = scope.projectIds.length === 1 ? scope.projectIds[0]! : await projectOfResource(db, actor, scope.projectIds, input);
   if (input.resource_type === 'stats_view' && (await findVisible(db, actor, [projectId], input.resource_id)).view !== 'stats') throw badRequest('A stats_view share names a saved filter of the stats view', 'saved_filter_view_mismatch');
   // The resource must exist and be readable now: the share answers exactly what its route would.
-  await render(db, store, { project_id: projectId, org_id: scope.orgId, resource_type: input.resource_type, resource_id: input.resource_id, redact_bodies: false });
+  await render(db, store, { project_id: projectId, resource_type: input.resource_type, resource_id: input.resource_id, redact_bodies: false });
   const token = `shr_${randomBytes(32).toString('base64url')}`;
-  const [row] = await db('shares').insert({
+  const row = await q.insertShare(db, {
     org_id: scope.orgId, project_id: projectId, resource_type: input.resource_type, resource_id: input.resource_id, token_hash: hash(token), token_hint: token.slice(0, 8),
     expires_at: input.expires_at ?? null, redact_bodies: input.redact_bodies, created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
-  }).returning('*');
+  });
   await recordAudit(db, { orgId: scope.orgId, actor, action: 'share.created', resourceType: 'share', resourceId: row.id, after: toView(row) });
   return { ...toView(row), token, url: `${baseUrl}/share/${token}` };
 }
 
-export const listShares = async (db: Knex, projectIds: string[]) => (await db('shares').whereIn('project_id', projectIds).orderBy('created_at', 'desc').limit(500)).map(toView);
+export const listShares = async (db: Knex, projectIds: string[]) => (await q.listShareRows(db, projectIds)).map(toView);
 
 export async function revokeShare(db: Knex, actor: Principal, projectIds: string[], id: string) {
-  const row = await db('shares').whereIn('project_id', projectIds).andWhere({ id }).first();
+  const row = await q.findShare(db, projectIds, id);
   if (!row) throw notFound('Share');
-  const [after] = await db('shares').where({ id }).update({ revoked_at: row.revoked_at ?? db.fn.now() }).returning('*');
+  const after = await q.revokeShareRow(db, row);
   await recordAudit(db, { orgId: row.org_id, actor, action: 'share.revoked', resourceType: 'share', resourceId: id, before: toView(row), after: toView(after) });
   return toView(after);
 }
 
 /** GET /share/:token: the resource, counted; anything not live is the same 404. */
 export async function viewShare(db: Knex, store: AnalyticsStore, token: string) {
-  const s = token.startsWith('shr_') ? await db('shares').where({ token_hash: hash(token) }).whereNull('revoked_at').andWhere((w) => w.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now())).first() : undefined;
+  const s = token.startsWith('shr_') ? await q.liveShare(db, hash(token)) : undefined;
   if (!s) throw notFound('Share');
   let resource: unknown;
   try {
@@ -96,6 +101,6 @@ export async function viewShare(db: Knex, store: AnalyticsStore, token: string) 
   } catch {
     throw notFound('Share'); // the resource is gone: no hint of what it was
   }
-  await db('shares').where({ id: s.id }).update({ view_count: db.raw('view_count + 1'), last_viewed_at: db.fn.now() });
-  return { resource_type: s.resource_type, resource, expires_at: iso(s.expires_at) };
+  await q.countView(db, s.id);
+  return { resource_type: s.resource_type, resource, expires_at: isoOrNull(s.expires_at) };
 }

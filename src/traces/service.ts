@@ -5,6 +5,7 @@ import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import * as q from './queries';
 import type { TraceFilters } from './schemas';
+import { numOrNull } from '../db/convert';
 
 /** Read side of traces and spans: the list with filters and keyset pagination, one trace with its spans. */
 
@@ -14,48 +15,46 @@ const MAX_SPANS_PER_TRACE = 5000;
 /** Cursor of the trace list: (start_time with microseconds, project_id, id) of the last row. */
 const cursor = cursorCodec('ts', 'uuid', 'text');
 
-type Row = Record<string, unknown>;
-
 /** bigint/numeric aggregates and nullable counts as numbers (null stays null). */
-export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const num = numOrNull;
 
-function traceOut(r: Row) {
+function traceOut(r: q.TraceRecord) {
   return {
-    id: r.id as string,
-    project_id: r.project_id as string,
-    name: r.name as string | null,
-    status: r.status as string,
-    session_id: r.session_id as string | null,
-    user_id: r.user_id as string | null,
-    start_time: r.start_time as string,
-    end_time: r.end_time as string | null,
+    id: r.id,
+    project_id: r.project_id,
+    name: r.name,
+    status: r.status,
+    session_id: r.session_id,
+    user_id: r.user_id,
+    start_time: r.start_time,
+    end_time: r.end_time,
     duration_ms: num(r.duration_ms),
     span_count: num(r.span_count) ?? 0,
     prompt_tokens: num(r.prompt_tokens) ?? 0,
     completion_tokens: num(r.completion_tokens) ?? 0,
     total_tokens: num(r.total_tokens) ?? 0,
     cost_usd: num(r.cost_usd),
-    metadata: (r.metadata as Record<string, unknown> | null) ?? {},
-    source: r.source as string,
+    metadata: r.metadata ?? {},
+    source: r.source,
     /** True while only updates or spans of this trace arrived, not its create. */
     pending_create: !r.created,
-    created_at: r.created_at as string,
-    updated_at: r.updated_at as string,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 
-export function spanOut(r: Row) {
+export function spanOut(r: q.SpanRecord) {
   const prompt = num(r.prompt_tokens);
   const completion = num(r.completion_tokens);
   const total = num(r.total_tokens);
   return {
-    id: r.id as string,
-    trace_id: r.trace_id as string,
-    parent_span_id: r.parent_span_id as string | null,
-    name: r.name as string | null,
-    span_type: (r.span_type as string | null) ?? 'other',
-    status: r.status as string | null,
-    model: r.model as string | null,
+    id: r.id,
+    trace_id: r.trace_id,
+    parent_span_id: r.parent_span_id,
+    name: r.name,
+    span_type: r.span_type ?? 'other',
+    status: r.status,
+    model: r.model,
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: total,
@@ -66,9 +65,9 @@ export function spanOut(r: Row) {
     cost_usd: num(r.cost_usd),
     input: r.input ?? null,
     output: r.output ?? null,
-    metadata: (r.metadata as Record<string, unknown> | null) ?? {},
-    start_time: r.start_time as string | null,
-    end_time: r.end_time as string | null,
+    metadata: r.metadata ?? {},
+    start_time: r.start_time,
+    end_time: r.end_time,
     duration_ms: num(r.duration_ms),
     pending_create: !r.created,
   };
@@ -128,14 +127,14 @@ export function spanTree(spans: SpanOut[]): SpanNode[] {
 export async function listTraces(db: Knex, projectIds: string[], f: TraceFilters) {
   const after = f.cursor ? cursor.decode(f.cursor) : null;
   const rows = await q.listTraceRows(db, projectIds, f, after);
-  return pageOf(rows, f.limit, cursor, (r) => [r.start_time as string, r.project_id as string, r.id as string], traceOut);
+  return pageOf(rows, f.limit, cursor, (r) => [r.start_time, r.project_id, r.id], traceOut);
 }
 
 /** One trace with its spans (flat and as a tree), or 404. */
 export async function requireTrace(db: Knex, projectIds: string[], id: string) {
   const row = await q.findTraceRow(db, projectIds, id);
   if (!row) throw notFound('Trace');
-  const spans = await q.spanRowsOf(db, row.project_id as string, id, MAX_SPANS_PER_TRACE + 1);
+  const spans = await q.spanRowsOf(db, row.project_id, id, MAX_SPANS_PER_TRACE + 1);
   const spanRows = spans.slice(0, MAX_SPANS_PER_TRACE).map(spanOut);
   return {
     ...traceOut(row),
@@ -144,6 +143,6 @@ export async function requireTrace(db: Knex, projectIds: string[], id: string) {
     spans: spanRows,
     spans_truncated: spans.length > MAX_SPANS_PER_TRACE,
     tree: spanTree(spanRows),
-    scores: (await scoresOfTrace(db, row.project_id as string, id)).map(scoreView),
+    scores: (await scoresOfTrace(db, row.project_id, id)).map(scoreView),
   };
 }

@@ -5,19 +5,19 @@ import { stats } from '../stats/service';
 import type { UserListParams } from './schemas';
 import type { z } from 'zod';
 import type { userDetailQuery } from './schemas';
+import { isoKeep } from '../db/convert';
 
 /** Cursor of the end-user list: (sort value, project id, user id) of the last row. */
 const cursor = cursorCodec('text', 'uuid', 'text');
 const DAY = 86_400_000;
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 function shape(r: Record<string, unknown>) {
   const { sort_key: _s, ...u } = r;
   const rl = u.rate_limit as Record<string, unknown> | null;
   return {
     ...u,
-    first_seen: iso(u.first_seen),
-    last_seen: iso(u.last_seen),
+    first_seen: isoKeep(u.first_seen),
+    last_seen: isoKeep(u.last_seen),
     requests: Number(u.requests),
     errors: Number(u.errors),
     prompt_tokens: Number(u.prompt_tokens),
@@ -51,7 +51,7 @@ export async function userDetail(analytics: AnalyticsStore, projectIds: string[]
   return {
     ...shape(row),
     stats: series,
-    latest_requests: activity.requests.map((r) => ({ ...r, created_at: iso(r.created_at) })),
-    latest_sessions: activity.sessions.map((s) => ({ ...s, first_seen: iso(s.first_seen), last_seen: s.last_seen === null ? null : iso(s.last_seen), requests: Number(s.requests) })),
+    latest_requests: activity.requests.map((r) => ({ ...r, created_at: isoKeep(r.created_at) })),
+    latest_sessions: activity.sessions.map((s) => ({ ...s, first_seen: isoKeep(s.first_seen), last_seen: s.last_seen === null ? null : isoKeep(s.last_seen), requests: Number(s.requests) })),
   };
 }
