@@ -464,6 +464,23 @@ export interface paths {
         patch: operations["patchEvaluatorsById"];
         trace?: never;
     };
+    "/api/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event kind a webhook can receive, with a description, the JSON Schema of its body and an example */
+        get: operations["getEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments": {
         parameters: {
             query?: never;
@@ -701,6 +718,23 @@ export interface paths {
         get: operations["getHumanEvalsByIdAgreement"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/human-evals/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add targets to a campaign (ones it has are kept as they are); answers the campaign */
+        post: operations["postHumanEvalsByIdItems"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1726,6 +1760,23 @@ export interface paths {
         patch: operations["patchWebhooksById"];
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every attempt of the webhook’s deliveries, newest first (cursor) */
+        get: operations["getWebhooksByIdAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1839,6 +1890,40 @@ export interface paths {
         put?: never;
         /** Cancel a running recovery (the sends in flight finish); a finished one is answered as it is */
         post: operations["postWebhooksByIdRecoveriesByRidCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the secret (the answer holds the new one, shown this once); the old one signs for a while */
+        post: operations["postWebhooksByIdSecretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery counts, success rate, attempts and durations over 24h, 7d or 30d, hourly or daily */
+        get: operations["getWebhooksByIdStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2726,6 +2811,21 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             updated_at: string;
+        };
+        EventType: {
+            description: string;
+            /** @description an example body */
+            example: {
+                [key: string]: unknown;
+            };
+            /** @description the event kind, the `event` field of the body */
+            name: string;
+            /** @description JSON Schema (draft 2020-12) of the whole delivery body */
+            schema: {
+                [key: string]: unknown;
+            };
+            /** @description whether a webhook can list it in `events` (false for `test`) */
+            subscribable: boolean;
         };
         Experiment: {
             cost_usd: number;
@@ -4300,11 +4400,16 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             created_at: string;
+            disabled_at: string | null;
+            disabled_reason: "failing" | null;
             events: ("request.created" | "trace.completed" | "alert.triggered")[];
+            /** @description names of the custom headers sent with every attempt (no values) */
+            header_names: string[];
             /** Format: uuid */
             id: string;
             is_active: boolean;
             name: string;
+            previous_secret_expires_at: string | null;
             secret: string;
             /**
              * Format: date-time
@@ -4312,6 +4417,44 @@ export interface components {
              */
             updated_at: string;
             url: string;
+        };
+        WebhookAttempt: {
+            /** Format: uuid */
+            delivery_id: string;
+            duration_ms: number;
+            error_message: string | null;
+            event_type: string;
+            /** @description status of the last response, null when none arrived */
+            http_status: number | null;
+            /** @description the delivery's attempt number (they continue across redeliveries and recoveries) */
+            number: number;
+            /** @description the recovery of a `recovery` attempt */
+            recovery_id: string | null;
+            /** @description the redelivery run (1, 2, …) of a `redelivery` attempt */
+            redelivery: number | null;
+            /** @description each redirect answered, in order (the last may be the one refused) */
+            redirects: {
+                location: string;
+                status: number;
+            }[];
+            /** @description first 1 KB of the last response’s body, as UTF-8 */
+            response_body: string | null;
+            /** @description the body was longer than 1 KB */
+            response_body_truncated: boolean;
+            /** @description first 1 KB of the last response’s headers, `name: value` lines */
+            response_headers: string | null;
+            /**
+             * @description who made it: the delivery workflow, the test route, a redelivery run, a recovery
+             * @enum {string}
+             */
+            source: "delivery" | "test" | "redelivery" | "recovery";
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            started_at: string;
+            /** @description the delivery’s latest Temporal workflow (null for a test delivery) */
+            workflow_id: string | null;
         };
         WebhookDelivery: {
             attempt_count: number;
@@ -4439,6 +4582,48 @@ export interface components {
             redelivery: number;
             /** @description `webhook-delivery-<delivery id>-redeliver-<n>` */
             workflow_id: string;
+        };
+        WebhookStats: {
+            /** @description attempts of those deliveries */
+            attempts: number;
+            /** @description mean; null without deliveries */
+            attempts_per_delivery: number | null;
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            deliveries: {
+                cancelled: number;
+                dead_lettered: number;
+                delivered: number;
+                failed: number;
+                pending: number;
+                total: number;
+            };
+            /** @description attempt durations */
+            duration_ms: {
+                p50: number | null;
+                p95: number | null;
+            };
+            /** @description every hour (24h) or UTC day (7d, 30d) of the window, oldest first, empty ones included */
+            series: {
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                bucket: string;
+                dead_lettered: number;
+                delivered: number;
+                failed: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description start of the first bucket: deliveries created at or after it are counted
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            since: string;
+            /** @description delivered / (delivered + dead_lettered); null when none finished */
+            success_rate: number | null;
+            /** @enum {string} */
+            window: "24h" | "7d" | "30d";
         };
         WebhookTestDelivery: {
             /** Format: uuid */
@@ -12195,6 +12380,247 @@ export interface operations {
             };
         };
     };
+    getEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every event kind a webhook can receive, with a description, the JSON Schema of its body and an example */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "name": "request.created",
+                     *           "description": "After the proxy receives a model response and records the request.",
+                     *           "subscribable": true,
+                     *           "schema": {
+                     *             "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "event": {
+                     *                 "type": "string",
+                     *                 "const": "request.created",
+                     *                 "description": "the event kind"
+                     *               },
+                     *               "webhook_id": {
+                     *                 "type": "string",
+                     *                 "format": "uuid",
+                     *                 "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",
+                     *                 "description": "the webhook this delivery is for"
+                     *               },
+                     *               "timestamp": {
+                     *                 "type": "string",
+                     *                 "format": "date-time",
+                     *                 "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+                     *                 "description": "time of first dispatch (ISO 8601); identical on every retry"
+                     *               },
+                     *               "request": {
+                     *                 "type": "object",
+                     *                 "properties": {
+                     *                   "id": {
+                     *                     "type": "string",
+                     *                     "format": "uuid",
+                     *                     "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+                     *                   },
+                     *                   "provider": {
+                     *                     "type": "string",
+                     *                     "description": "provider slug, e.g. `openai`"
+                     *                   },
+                     *                   "model": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "prompt_tokens": {
+                     *                     "type": "integer",
+                     *                     "minimum": -9007199254740991,
+                     *                     "maximum": 9007199254740991
+                     *                   },
+                     *                   "completion_tokens": {
+                     *                     "type": "integer",
+                     *                     "minimum": -9007199254740991,
+                     *                     "maximum": 9007199254740991
+                     *                   },
+                     *                   "total_tokens": {
+                     *                     "type": "integer",
+                     *                     "minimum": -9007199254740991,
+                     *                     "maximum": 9007199254740991
+                     *                   },
+                     *                   "cost_usd": {
+                     *                     "description": "null when not computed (self-hosted runtimes)",
+                     *                     "type": [
+                     *                       "number",
+                     *                       "null"
+                     *                     ]
+                     *                   },
+                     *                   "latency_ms": {
+                     *                     "type": "integer",
+                     *                     "minimum": -9007199254740991,
+                     *                     "maximum": 9007199254740991
+                     *                   },
+                     *                   "status_code": {
+                     *                     "type": "integer",
+                     *                     "minimum": -9007199254740991,
+                     *                     "maximum": 9007199254740991,
+                     *                     "description": "HTTP status the provider answered"
+                     *                   },
+                     *                   "trace_id": {
+                     *                     "description": "the trace the call was linked to, if any",
+                     *                     "type": [
+                     *                       "string",
+                     *                       "null"
+                     *                     ]
+                     *                   },
+                     *                   "created_at": {
+                     *                     "type": "string",
+                     *                     "format": "date-time",
+                     *                     "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+                     *                   }
+                     *                 },
+                     *                 "required": [
+                     *                   "id",
+                     *                   "provider",
+                     *                   "model",
+                     *                   "prompt_tokens",
+                     *                   "completion_tokens",
+                     *                   "total_tokens",
+                     *                   "cost_usd",
+                     *                   "latency_ms",
+                     *                   "status_code",
+                     *                   "trace_id",
+                     *                   "created_at"
+                     *                 ],
+                     *                 "additionalProperties": false
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "event",
+                     *               "webhook_id",
+                     *               "timestamp",
+                     *               "request"
+                     *             ],
+                     *             "additionalProperties": false,
+                     *             "description": "A proxied model call was recorded"
+                     *           },
+                     *           "example": {
+                     *             "event": "request.created",
+                     *             "webhook_id": "0b6f3c1e-8a52-4f0e-9d1a-3c5e7f9a2b41",
+                     *             "timestamp": "2026-01-31T12:00:00.000Z",
+                     *             "request": {
+                     *               "id": "5d2c7a90-1f43-4b8e-a6d2-9e0f1b3c4d5e",
+                     *               "provider": "openai",
+                     *               "model": "gpt-4o-mini",
+                     *               "prompt_tokens": 11,
+                     *               "completion_tokens": 7,
+                     *               "total_tokens": 18,
+                     *               "cost_usd": 0.0000059,
+                     *               "latency_ms": 412,
+                     *               "status_code": 200,
+                     *               "trace_id": null,
+                     *               "created_at": "2026-01-31T11:59:59.588Z"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EventType"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getExperiments: {
         parameters: {
             query?: {
@@ -15411,6 +15837,277 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Resource not found",
                      *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request line or headers over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request line or headers are too large",
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postHumanEvalsByIdItems: {
+        parameters: {
+            query?: {
+                project_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    targets: {
+                        items: ({
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            request_id: string;
+                        } | {
+                            span_id?: string;
+                            trace_id: string;
+                        } | {
+                            session_id: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            experiment_id: string;
+                            experiment_item_id: string;
+                            /** @default 0 */
+                            repetition?: number;
+                        })[];
+                    } | {
+                        source: {
+                            /** @description the analytics filter (as in alert rules) */
+                            filter?: {
+                                /**
+                                 * Format: uuid
+                                 * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                                 */
+                                api_key_id?: string;
+                                cache_hit?: boolean;
+                                max_cost?: number;
+                                max_latency_ms?: number;
+                                min_cost?: number;
+                                min_latency_ms?: number;
+                                model?: string;
+                                prompt?: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                                 */
+                                prompt_version_id?: string;
+                                /** @description custom properties `<name>:<value>`; all must match */
+                                property?: string[];
+                                provider?: string;
+                                self_hosted?: boolean;
+                                session_id?: string;
+                                status?: string;
+                                streamed?: boolean;
+                                trace_id?: string;
+                                user_id?: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T12:00:00Z
+                             */
+                            from: string;
+                            /** @constant */
+                            kind: "requests";
+                            /**
+                             * @description the newest matching requests, at most this many
+                             * @default 1000
+                             */
+                            limit?: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T12:00:00Z
+                             */
+                            to: string;
+                        } | {
+                            filter?: {
+                                name?: string;
+                                session_id?: string;
+                                user_id?: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T12:00:00Z
+                             */
+                            from: string;
+                            /** @constant */
+                            kind: "traces";
+                            /** @default 1000 */
+                            limit?: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T12:00:00Z
+                             */
+                            to: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Add targets to a campaign (ones it has are kept as they are); answers the campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *         "project_id": "405d8375-3514-403b-8c43-83ae74cfe0e9",
+                     *         "name": "string",
+                     *         "instructions": "string",
+                     *         "score_config_ids": [
+                     *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+                     *         ],
+                     *         "reviewers": [
+                     *           "string"
+                     *         ],
+                     *         "reviewers_per_item": -9007199254740991,
+                     *         "lease_seconds": -9007199254740991,
+                     *         "status": "open",
+                     *         "items": -9007199254740991,
+                     *         "progress": {
+                     *           "slots": -9007199254740991,
+                     *           "done": -9007199254740991,
+                     *           "reserved": -9007199254740991,
+                     *           "open": -9007199254740991,
+                     *           "by_reviewer": [
+                     *             {
+                     *               "reviewer": "string",
+                     *               "done": -9007199254740991
+                     *             }
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-01-31T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HumanEval"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -28575,6 +29272,12 @@ export interface operations {
                      *             "request.created"
                      *           ],
                      *           "is_active": true,
+                     *           "previous_secret_expires_at": "2026-01-31T12:00:00.000Z",
+                     *           "disabled_reason": "failing",
+                     *           "disabled_at": "2026-01-31T12:00:00.000Z",
+                     *           "header_names": [
+                     *             "string"
+                     *           ],
                      *           "created_at": "2026-01-31T12:00:00.000Z",
                      *           "updated_at": "2026-01-31T12:00:00.000Z"
                      *         }
@@ -28681,6 +29384,16 @@ export interface operations {
             content: {
                 "application/json": {
                     events: ("request.created" | "trace.completed" | "alert.triggered")[];
+                    /**
+                     * @description Headers sent with every attempt (at most 20; a PATCH replaces the whole set, {} removes them). Stored encrypted; reads show only their names. The service’s own headers (X-Service-*, webhook-*, Content-Type, Host, User-Agent, …) cannot be set.
+                     * @example {
+                     *       "Authorization": "Bearer receiver-token",
+                     *       "X-Tenant": "acme"
+                     *     }
+                     */
+                    headers?: {
+                        [key: string]: string;
+                    };
                     /** @default true */
                     is_active?: boolean;
                     name: string;
@@ -28711,6 +29424,12 @@ export interface operations {
                      *           "request.created"
                      *         ],
                      *         "is_active": true,
+                     *         "previous_secret_expires_at": "2026-01-31T12:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "disabled_at": "2026-01-31T12:00:00.000Z",
+                     *         "header_names": [
+                     *           "string"
+                     *         ],
                      *         "created_at": "2026-01-31T12:00:00.000Z",
                      *         "updated_at": "2026-01-31T12:00:00.000Z"
                      *       }
@@ -28866,6 +29585,12 @@ export interface operations {
                      *           "request.created"
                      *         ],
                      *         "is_active": true,
+                     *         "previous_secret_expires_at": "2026-01-31T12:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "disabled_at": "2026-01-31T12:00:00.000Z",
+                     *         "header_names": [
+                     *           "string"
+                     *         ],
                      *         "created_at": "2026-01-31T12:00:00.000Z",
                      *         "updated_at": "2026-01-31T12:00:00.000Z"
                      *       }
@@ -29124,6 +29849,16 @@ export interface operations {
             content: {
                 "application/json": {
                     events?: ("request.created" | "trace.completed" | "alert.triggered")[];
+                    /**
+                     * @description Headers sent with every attempt (at most 20; a PATCH replaces the whole set, {} removes them). Stored encrypted; reads show only their names. The service’s own headers (X-Service-*, webhook-*, Content-Type, Host, User-Agent, …) cannot be set.
+                     * @example {
+                     *       "Authorization": "Bearer receiver-token",
+                     *       "X-Tenant": "acme"
+                     *     }
+                     */
+                    headers?: {
+                        [key: string]: string;
+                    };
                     is_active?: boolean;
                     name?: string;
                     /**
@@ -29153,6 +29888,12 @@ export interface operations {
                      *           "request.created"
                      *         ],
                      *         "is_active": true,
+                     *         "previous_secret_expires_at": "2026-01-31T12:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "disabled_at": "2026-01-31T12:00:00.000Z",
+                     *         "header_names": [
+                     *           "string"
+                     *         ],
                      *         "created_at": "2026-01-31T12:00:00.000Z",
                      *         "updated_at": "2026-01-31T12:00:00.000Z"
                      *       }
@@ -29240,6 +29981,172 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Request body is too large",
                      *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request line or headers over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request line or headers are too large",
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooksByIdAttempts: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                event_type?: "request.created" | "trace.completed" | "alert.triggered" | "test";
+                /** @description class of the last response’s status */
+                http_status?: "2xx" | "4xx" | "5xx";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description attempts started at or after this time */
+                since?: string;
+                status?: "delivered" | "failed";
+                /** @description …and before this time */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every attempt of the webhook’s deliveries, newest first (cursor) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "number": -9007199254740991,
+                     *           "source": "delivery",
+                     *           "redelivery": -9007199254740991,
+                     *           "recovery_id": "bc638692-8e6c-49c4-aad5-b2bf4e23fc31",
+                     *           "started_at": "2026-01-31T12:00:00.000Z",
+                     *           "duration_ms": -9007199254740991,
+                     *           "http_status": -9007199254740991,
+                     *           "error_message": "string",
+                     *           "redirects": [
+                     *             {
+                     *               "status": -9007199254740991,
+                     *               "location": "string"
+                     *             }
+                     *           ],
+                     *           "response_headers": "string",
+                     *           "response_body": "string",
+                     *           "response_body_truncated": true,
+                     *           "delivery_id": "9892f438-d31c-4ff2-bc84-146525b292ff",
+                     *           "event_type": "string",
+                     *           "workflow_id": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookAttempt"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -29591,7 +30498,10 @@ export interface operations {
     postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the call safely: the same key within 24 h answers the first answer without doing it again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 deliveryId: string;
                 id: string;
@@ -29688,7 +30598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A workflow of this delivery is running (delivery_in_progress) */
+            /** @description A workflow of this delivery is running (delivery_in_progress), or a call with this Idempotency-Key is (idempotency_key_in_progress) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -29699,6 +30609,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Conflict",
                      *       "code": "conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Error",
+                     *       "code": "error"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -29757,7 +30683,10 @@ export interface operations {
     postWebhooksByIdRecover: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the call safely: the same key within 24 h answers the first answer without doing it again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -29886,7 +30815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A recovery of this webhook is running (recovery_running) */
+            /** @description A recovery of this webhook is running (recovery_running), or a call with this Idempotency-Key is (idempotency_key_in_progress) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -29913,6 +30842,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Request body is too large",
                      *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Error",
+                     *       "code": "error"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -30313,6 +31258,334 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["WebhookRecovery"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request line or headers over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request line or headers are too large",
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdSecretRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description seconds the previous secret stays valid (default 86400; 0 ends it now)
+                     * @default 86400
+                     */
+                    previous_expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Replace the secret (the answer holds the new one, shown this once); the old one signs for a while */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *         "name": "string",
+                     *         "url": "string",
+                     *         "secret": "string",
+                     *         "events": [
+                     *           "request.created"
+                     *         ],
+                     *         "is_active": true,
+                     *         "previous_secret_expires_at": "2026-01-31T12:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "disabled_at": "2026-01-31T12:00:00.000Z",
+                     *         "header_names": [
+                     *           "string"
+                     *         ],
+                     *         "created_at": "2026-01-31T12:00:00.000Z",
+                     *         "updated_at": "2026-01-31T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request line or headers over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request line or headers are too large",
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooksByIdStats: {
+        parameters: {
+            query?: {
+                window?: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery counts, success rate, attempts and durations over 24h, 7d or 30d, hourly or daily */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "window": "24h",
+                     *         "since": "2026-01-31T12:00:00.000Z",
+                     *         "bucket": "hour",
+                     *         "deliveries": {
+                     *           "total": -9007199254740991,
+                     *           "pending": -9007199254740991,
+                     *           "delivered": -9007199254740991,
+                     *           "failed": -9007199254740991,
+                     *           "dead_lettered": -9007199254740991,
+                     *           "cancelled": -9007199254740991
+                     *         },
+                     *         "attempts": -9007199254740991,
+                     *         "success_rate": 0,
+                     *         "attempts_per_delivery": 0,
+                     *         "duration_ms": {
+                     *           "p50": 0,
+                     *           "p95": 0
+                     *         },
+                     *         "series": [
+                     *           {
+                     *             "bucket": "2026-01-31T12:00:00.000Z",
+                     *             "delivered": -9007199254740991,
+                     *             "failed": -9007199254740991,
+                     *             "dead_lettered": -9007199254740991
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookStats"];
                         /** @constant */
                         success: true;
                     };
