@@ -27,6 +27,7 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     body: createEvaluatorBody,
     status: 201,
     response: evaluatorSchema,
+    errors: { 409: 'An evaluator of that name already exists in the project (evaluator_exists)' },
     handler: async ({ principal, body }) => createEvaluator(db, principal, await auth.projectScope(principal, (body as { project_id?: string }).project_id), body),
   }),
   route({
@@ -48,6 +49,7 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     params: evaluatorParams,
     query: evaluatorQuery,
     body: updateEvaluatorBody,
+    errors: { 409: 'Another evaluator of the project has that name (evaluator_exists)' },
     response: evaluatorSchema,
     handler: async ({ principal, params, query, body }) => updateEvaluator(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body),
   }),

@@ -47,7 +47,8 @@ function security(auth: AuthScheme, method: string): Record<string, string[]>[] 
 /** The error statuses a contract can answer with, from its scheme and inputs. */
 function errorStatuses(c: RouteContract): number[] {
   const s = new Set<number>([500]);
-  if (c.params || c.query || c.body || c.headers || c.auth === 'jwt') s.add(400);
+  // A raw body the route parses itself (ingest, OTLP, the proxy) can be malformed too.
+  if (c.params || c.query || c.body || c.headers || c.auth === 'jwt' || (c.rawBody && c.requestContentTypes?.length)) s.add(400);
   if (c.auth !== 'none') s.add(401);
   if (c.auth !== 'none' && c.auth !== 'api_key') s.add(403);
   // Ids travel in paths, bodies (project_id, tokens) and headers (X-Organization-Id): any of them may name nothing.

@@ -152,7 +152,7 @@ describe('monitoring and webhooks in a browser', () => {
     await open('/webhooks');
     await page.getByRole('button', { name: 'Edit' }).click();
     const form = page.locator('form', { has: page.getByRole('heading', { name: 'Edit “ops”' }) });
-    await form.getByLabel('Name').fill('ops pager');
+    await form.getByLabel('Name', { exact: true }).fill('ops pager');
     await form.getByLabel('alert.triggered').check();
     await check('webhook-edit');
     await form.getByRole('button', { name: 'Save webhook' }).click();

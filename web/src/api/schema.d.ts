@@ -11839,6 +11839,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An evaluator of that name already exists in the project (evaluator_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Conflict",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -12325,6 +12341,22 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Resource not found",
                      *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another evaluator of the project has that name (evaluator_exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Conflict",
+                     *       "code": "conflict"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -31980,6 +32012,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -32157,6 +32205,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -32309,6 +32373,22 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -32504,6 +32584,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -32656,6 +32752,22 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -33075,6 +33187,22 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -33281,6 +33409,22 @@ export interface operations {
                     "application/x-ndjson": unknown;
                     /** @example {} */
                     "text/event-stream": unknown;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -33695,6 +33839,22 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -34007,6 +34167,30 @@ export interface operations {
                             rejectedSpans?: number | string;
                         };
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 16,
+                     *       "message": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RpcStatus"];
+                    /**
+                     * @example {
+                     *       "code": 16,
+                     *       "message": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/x-protobuf": components["schemas"]["RpcStatus"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
