@@ -34,6 +34,13 @@ export function productionFlags(root: string = ROOT): string[] {
   return [...pkg.scripts.start!.matchAll(/--([a-z][a-z-]*=[^\s"}]+)/g)].map((m) => `--${m[1]}`);
 }
 
+/** The environment `npm start` sets by default (`NAME=${NAME:-value}`), e.g. MALLOC_ARENA_MAX. */
+export function productionEnv(root: string = ROOT): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const found = [...pkg.scripts.start!.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}"]+)\}/g)].filter((m) => m[1] !== 'NODE_OPTIONS');
+  return Object.fromEntries(found.map((m) => [m[1]!, m[2]!]));
+}
+
 /** Compiles the working tree (BENCH_SKIP_BUILD=1 reuses the last build). */
 export function afterBuild(): GatewayBuild {
   const head = git('rev-parse', '--short', 'HEAD');
@@ -42,7 +49,7 @@ export function afterBuild(): GatewayBuild {
     log('compiling the working tree into .data/bench-build');
     tsc(path.join(ROOT, 'tsconfig.build.json'), BUILD);
   }
-  return { label: 'after', rev: dirty ? `${head}+working tree` : head, main: path.join(BUILD, 'src/main.js'), flags: productionFlags() };
+  return { label: 'after', rev: dirty ? `${head}+working tree` : head, main: path.join(BUILD, 'src/main.js'), flags: productionFlags(), env: productionEnv() };
 }
 
 /** Compiles BENCH_BEFORE from a worktree; `cleanup` removes the worktree (the build stays until then). */
@@ -68,6 +75,6 @@ export function beforeBuild(): { build: GatewayBuild; cleanup: () => void } | un
     cleanup();
     throw err;
   }
-  const build = { label: 'before', rev, main: path.join(dir, 'dist/src/main.js'), flags: productionFlags(dir) };
+  const build = { label: 'before', rev, main: path.join(dir, 'dist/src/main.js'), flags: productionFlags(dir), env: productionEnv(dir) };
   return { build, cleanup };
 }

@@ -47,7 +47,8 @@ function flagVariants(after: GatewayBuild): GatewayBuild[] {
       const [name, flags] = eq === -1 ? [v, ''] : [v.slice(0, eq), v.slice(eq + 1)];
       const words = flags.split(' ').filter(Boolean);
       const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-      return { ...after, label: `after ${name}`, flags: words.filter((w) => w.startsWith('--')), env };
+      const own = words.filter((w) => w.startsWith('--'));
+      return { ...after, label: `after ${name}`, flags: own, env: { ...after.env, ...env } };
     });
 }
 
