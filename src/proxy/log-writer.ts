@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics/metrics';
 import type { RequestJournal, Segment } from './journal';
-import { fromRecord, insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
+import { fromRecord, insertRequestRows, journalLine, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
 
-export {  type LogEntry, type RequestRow } from '../requests/writer';
+export { type LogEntry, type RequestRow } from '../requests/writer';
 
 export type LogWriterOptions = { queueMax: number; batchSize: number; flushMs: number };
 
@@ -141,11 +141,7 @@ export class RequestLogWriter {
       this.journalFailing = true;
     };
     try {
-      // The row's JSON is kept for the database insert: serialised once per call, not twice.
-      const text = JSON.stringify(q.row);
-      q.json = { of: q.row, text };
-      const line = q.rateLimit ? `{"row":${text},"rateLimit":${JSON.stringify(q.rateLimit)}}\n` : `{"row":${text}}\n`;
-      q.seg = journal.append(line, (err) => {
+      q.seg = journal.append(journalLine(q), (err) => {
         if (err === undefined) this.journalFailing = false;
         else {
           failed(err);

@@ -147,6 +147,16 @@ export async function insertRequestRows<T extends LogEntry>(
 
 const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
 
+/**
+ * A log entry as one journal line, the inverse of {@link fromRecord}. The row's JSON is kept on the
+ * entry for the insert, so a proxied call's row is serialised once, not twice.
+ */
+export function journalLine(e: LogEntry): string {
+  const text = JSON.stringify(e.row);
+  e.json = { of: e.row, text };
+  return e.rateLimit ? `{"row":${text},"rateLimit":${JSON.stringify(e.rateLimit)}}\n` : `{"row":${text}}\n`;
+}
+
 /** A journal record back into a log entry (dates were serialised as ISO strings). */
 export function fromRecord(rec: unknown): (LogEntry & { replayed: true }) | undefined {
   const r = rec as { row?: RequestRow; rateLimit?: { projectId: string; userId: string; windowStart: string } };
