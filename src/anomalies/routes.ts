@@ -6,7 +6,7 @@ import { changeStatus, list, read } from './service';
 const common = { tag: 'Anomalies', auth: 'read', notFound: 'Anomaly' } as const;
 
 /** /api/v1/anomalies: JWT or API key; public keys and viewers read, full keys and editors change status (docs/anomalies.md). */
-export const anomalyRoutes = ({ db, auth }: AppContext) => [
+export const anomalyRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -15,7 +15,8 @@ export const anomalyRoutes = ({ db, auth }: AppContext) => [
     query: listAnomaliesQuery,
     envelope: 'page',
     response: anomalySchema,
-    handler: async ({ principal, query }) => list(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => list(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -25,7 +26,8 @@ export const anomalyRoutes = ({ db, auth }: AppContext) => [
     params: anomalyParams,
     query: readAnomalyQuery,
     response: anomalySchema,
-    handler: async ({ principal, params, query }) => read(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => read(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -37,7 +39,8 @@ export const anomalyRoutes = ({ db, auth }: AppContext) => [
     query: readAnomalyQuery,
     body: updateAnomalyBody,
     response: anomalySchema,
-    handler: async ({ principal, params, query, body }) =>
-      changeStatus(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body.status),
+    scope: 'project',
+    handler: async ({ principal, scope, params, body }) =>
+      changeStatus(db, principal, scope.projectIds, params.id, body.status),
   }),
 ];

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/knex';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import { isUuid } from '../http/ids';
+import type { Scope } from '../http/route';
 import { createApiKeyAuthenticator, looksLikeApiKey, type ApiKeyRecord } from './api-keys';
 import type { JwtVerifier } from './jwt';
 import type { AuthUser, Principal } from './principal';
@@ -151,7 +152,7 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
      * Projects a read may see. API keys are bound to their project (a different `project_id` is
      * 404); users see every project of the organization, or the one named by `project_id`.
      */
-    async projectScope(p: Principal, asked?: unknown): Promise<{ orgId: string; projectIds: string[] }> {
+    async projectScope(p: Principal, asked?: unknown): Promise<Scope> {
       if (asked !== undefined && asked !== '' && asked !== null) {
         if (!isUuid(asked)) throw notFound('Project');
         const id = asked.toLowerCase();

@@ -23,31 +23,32 @@ function uploadFormat(req: Request): 'csv' | 'jsonl' {
 }
 
 /** /api/v1/datasets: JWT; every role reads, admin and editor write (docs/datasets.md). */
-export const datasetRoutes = ({ db, auth }: AppContext) => {
-  const scope = async (principal: Parameters<typeof auth.projectScope>[0], projectId: unknown) => (await auth.projectScope(principal, projectId)).projectIds;
+export const datasetRoutes = ({ db }: AppContext) => {
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List datasets with their item counts and latest version', query: datasetQuery, response: datasetSchema.array(), handler: async ({ principal, query }) => listDatasets(db, await scope(principal, query.project_id)) }),
-    route({ ...common, method: 'post', path: BASE, summary: 'Create a dataset', roles: WRITERS, body: createDatasetBody, status: 201, response: datasetSchema, handler: async ({ principal, body }) => createDataset(db, principal, await auth.projectScope(principal, body.project_id), body) }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Read a dataset', params: datasetParams, query: datasetQuery, response: datasetSchema, handler: async ({ principal, params, query }) => requireDataset(db, await scope(principal, query.project_id), params.id) }),
-    route({ ...common, method: 'patch', path: `${BASE}/:id`, summary: 'Rename or describe a dataset', roles: WRITERS, params: datasetParams, query: datasetQuery, body: updateDatasetBody, response: datasetSchema, handler: async ({ principal, params, query, body }) => updateDataset(db, principal, await scope(principal, query.project_id), params.id, body) }),
-    route({ ...common, method: 'delete', path: `${BASE}/:id`, summary: 'Delete a dataset and all its versions', roles: WRITERS, params: datasetParams, query: datasetQuery, response: deletedSchema, handler: async ({ principal, params, query }) => deleteDataset(db, principal, await scope(principal, query.project_id), params.id) }),
-    route({ ...common, method: 'get', path: `${BASE}/:id/versions`, summary: 'The dataset’s versions, newest first, with what each changed', params: datasetParams, query: datasetQuery, response: versionSchema.array(), handler: async ({ principal, params, query }) => versions(db, await scope(principal, query.project_id), params.id) }),
-    route({ ...common, method: 'get', path: `${BASE}/:id/items`, summary: 'Items at a version (default the latest), by id', params: datasetParams, query: listItemsQuery, envelope: 'page', response: itemSchema, handler: async ({ principal, params, query }) => listItems(db, await scope(principal, query.project_id), params.id, query) }),
-    route({ ...common, method: 'post', path: `${BASE}/:id/items`, summary: 'Add or update items (client ids upsert): one new version', roles: WRITERS, params: datasetParams, query: datasetQuery, body: addItemsBody, response: changeSchema, handler: async ({ principal, params, query, body }) => addItems(db, principal, await scope(principal, query.project_id), params.id, body.items) }),
+    route({ ...common, method: 'get', path: BASE, summary: 'List datasets with their item counts and latest version', query: datasetQuery, response: datasetSchema.array(), scope: 'project', handler: async ({ scope }) => listDatasets(db, scope.projectIds) }),
+    route({ ...common, method: 'post', path: BASE, summary: 'Create a dataset', roles: WRITERS, body: createDatasetBody, status: 201, response: datasetSchema, scope: 'project', handler: async ({ principal, scope, body }) => createDataset(db, principal, scope, body) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Read a dataset', params: datasetParams, query: datasetQuery, response: datasetSchema, scope: 'project', handler: async ({ scope, params }) => requireDataset(db, scope.projectIds, params.id) }),
+    route({ ...common, method: 'patch', path: `${BASE}/:id`, summary: 'Rename or describe a dataset', roles: WRITERS, params: datasetParams, query: datasetQuery, body: updateDatasetBody, response: datasetSchema, scope: 'project', handler: async ({ principal, scope, params, body }) => updateDataset(db, principal, scope.projectIds, params.id, body) }),
+    route({ ...common, method: 'delete', path: `${BASE}/:id`, summary: 'Delete a dataset and all its versions', roles: WRITERS, params: datasetParams, query: datasetQuery, response: deletedSchema, scope: 'project', handler: async ({ principal, scope, params }) => deleteDataset(db, principal, scope.projectIds, params.id) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id/versions`, summary: 'The dataset’s versions, newest first, with what each changed', params: datasetParams, query: datasetQuery, response: versionSchema.array(), scope: 'project', handler: async ({ scope, params }) => versions(db, scope.projectIds, params.id) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id/items`, summary: 'Items at a version (default the latest), by id', params: datasetParams, query: listItemsQuery, envelope: 'page', response: itemSchema, scope: 'project', handler: async ({ scope, params, query }) => listItems(db, scope.projectIds, params.id, query) }),
+    route({ ...common, method: 'post', path: `${BASE}/:id/items`, summary: 'Add or update items (client ids upsert): one new version', roles: WRITERS, params: datasetParams, query: datasetQuery, body: addItemsBody, response: changeSchema, scope: 'project', handler: async ({ principal, scope, params, body }) => addItems(db, principal, scope.projectIds, params.id, body.items) }),
     route({
       ...common, method: 'post', path: `${BASE}/:id/items/from-production`, summary: 'Add items from requests or traces matching a filter (newest or a random sample)', roles: WRITERS,
       params: datasetParams, query: datasetQuery, body: fromProductionBody, response: changeSchema,
-      handler: async ({ principal, params, query, body }) => addFromProduction(db, principal, await scope(principal, query.project_id), params.id, body),
+      scope: 'project',
+      handler: async ({ principal, scope, params, body }) => addFromProduction(db, principal, scope.projectIds, params.id, body),
     }),
     route({
       ...common, method: 'post', path: `${BASE}/:id/items/upload`, summary: 'Upload items as CSV (header row) or JSON Lines; refused rows are reported by row number', roles: WRITERS,
       params: datasetParams, query: uploadQuery, rawBody: true, requestContentTypes: ['text/csv', 'application/x-ndjson'], response: changeSchema, errors: { 415: 'Not CSV or JSON Lines' },
-      handler: async ({ principal, params, query, req }) => {
+      scope: 'project',
+      handler: async ({ principal, scope, params, query, req }) => {
         const format = uploadFormat(req);
         const text = (await readRawBody(req, UPLOAD_LIMIT)).toString('utf8');
-        return uploadItems(db, principal, await scope(principal, query.project_id), params.id, text, format, query.split);
+        return uploadItems(db, principal, scope.projectIds, params.id, text, format, query.split);
       },
     }),
-    route({ ...common, method: 'delete', path: `${BASE}/:id/items/:itemId`, summary: 'Archive an item (a new version; older versions keep it)', roles: WRITERS, params: itemParams, query: datasetQuery, response: changeSchema, handler: async ({ principal, params, query }) => archiveItem(db, principal, await scope(principal, query.project_id), params.id, params.itemId) }),
+    route({ ...common, method: 'delete', path: `${BASE}/:id/items/:itemId`, summary: 'Archive an item (a new version; older versions keep it)', roles: WRITERS, params: itemParams, query: datasetQuery, response: changeSchema, scope: 'project', handler: async ({ principal, scope, params }) => archiveItem(db, principal, scope.projectIds, params.id, params.itemId) }),
   ];
 };

@@ -8,9 +8,9 @@ import { parseUpload, productionItems } from './import';
 import * as q from './queries';
 import type { ItemInput, ItemView, ListItemsParams } from './schemas';
 import { isoOrNull, isoText, jsonOr } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Datasets: versioned test data from production, uploads and the API (docs/datasets.md). */
-type Scope = { orgId: string; projectIds: string[] };
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 // Key order is the response's: views are derived here only.

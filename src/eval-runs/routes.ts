@@ -8,11 +8,10 @@ const BASE = '/api/v1/eval-runs';
 
 /** /api/v1/eval-runs: JWT or API key; starting and cancelling need a full key or admin/editor (docs/evals.md). */
 export const evalRunRoutes = (ctx: AppContext) => {
-  const { db, auth } = ctx;
+  const { db } = ctx;
   const deps: RunDeps = { db, temporal: ctx.temporal, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE };
-  const scope = async (principal: Parameters<typeof auth.projectScope>[0], projectId: unknown) => (await auth.projectScope(principal, projectId)).projectIds;
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List eval runs, newest first', query: listRunsQuery, response: runSchema.array(), handler: async ({ principal, query }) => listRuns(db, await scope(principal, query.project_id), query.limit) }),
+    route({ ...common, method: 'get', path: BASE, summary: 'List eval runs, newest first', query: listRunsQuery, response: runSchema.array(), scope: 'project', handler: async ({ scope, query }) => listRuns(db, scope.projectIds, query.limit) }),
     route({
       ...common,
       method: 'post',
@@ -22,9 +21,10 @@ export const evalRunRoutes = (ctx: AppContext) => {
       body: createRunBody,
       status: 201,
       response: runSchema,
-      handler: async ({ principal, body }) => createRun(deps, principal, await auth.projectScope(principal, body.project_id), body),
+      scope: 'project',
+      handler: async ({ principal, scope, body }) => createRun(deps, principal, scope, body),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, counts, average scores and judge cost of a run', params: runParams, query: runQuery, response: runSchema, handler: async ({ principal, params, query }) => getRun(db, await scope(principal, query.project_id), params.id) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, counts, average scores and judge cost of a run', params: runParams, query: runQuery, response: runSchema, scope: 'project', handler: async ({ scope, params }) => getRun(db, scope.projectIds, params.id) }),
     route({
       ...common,
       method: 'get',
@@ -34,7 +34,8 @@ export const evalRunRoutes = (ctx: AppContext) => {
       query: resultsQuery,
       envelope: 'page',
       response: resultSchema,
-      handler: async ({ principal, params, query }) => results(db, await scope(principal, query.project_id), params.id, query),
+      scope: 'project',
+      handler: async ({ scope, params, query }) => results(db, scope.projectIds, params.id, query),
     }),
     route({
       ...common,
@@ -46,7 +47,8 @@ export const evalRunRoutes = (ctx: AppContext) => {
       params: runParams,
       query: runQuery,
       response: runSchema,
-      handler: async ({ principal, params, query }) => cancelRun(deps, principal, await scope(principal, query.project_id), params.id),
+      scope: 'project',
+      handler: async ({ principal, scope, params }) => cancelRun(deps, principal, scope.projectIds, params.id),
     }),
   ];
 };

@@ -12,6 +12,7 @@ import { evalRunSummary } from '../temporal/summaries';
 import * as q from './queries';
 import type { CreateRunInput, RunView } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Eval runs: each a Temporal workflow `eval-run-<id>` (docs/evals.md). */
 export interface RunDeps {
@@ -19,7 +20,6 @@ export interface RunDeps {
   temporal: Temporal;
   taskQueue: string;
 }
-type Scope = { orgId: string; projectIds: string[] };
 const START_WAIT_MS = 5_000;
 
 async function toView(db: Knex, r: q.RunRecord): Promise<RunView> {

@@ -8,7 +8,7 @@ const common = { tag: 'Evals', auth: 'read', notFound: 'Evaluator' } as const;
 const BASE = '/api/v1/evaluators';
 
 /** /api/v1/evaluators: JWT or API key; writes need a full key or admin/editor (docs/evals.md). */
-export const evaluatorRoutes = ({ db, auth }: AppContext) => [
+export const evaluatorRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -16,7 +16,8 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     summary: 'List evaluators',
     query: listEvaluatorsQuery,
     response: evaluatorSchema.array(),
-    handler: async ({ principal, query }) => listEvaluators(db, (await auth.projectScope(principal, query.project_id)).projectIds, query.type),
+    scope: 'project',
+    handler: async ({ scope, query }) => listEvaluators(db, scope.projectIds, query.type),
   }),
   route({
     ...common,
@@ -28,7 +29,8 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     status: 201,
     response: evaluatorSchema,
     errors: { 409: 'An evaluator of that name already exists in the project (evaluator_exists)' },
-    handler: async ({ principal, body }) => createEvaluator(db, principal, await auth.projectScope(principal, (body as { project_id?: string }).project_id), body),
+    scope: 'project',
+    handler: async ({ principal, scope, body }) => createEvaluator(db, principal, scope, body),
   }),
   route({
     ...common,
@@ -38,7 +40,8 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     params: evaluatorParams,
     query: evaluatorQuery,
     response: evaluatorSchema,
-    handler: async ({ principal, params, query }) => getEvaluator(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => getEvaluator(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -51,7 +54,8 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     body: updateEvaluatorBody,
     errors: { 409: 'Another evaluator of the project has that name (evaluator_exists)' },
     response: evaluatorSchema,
-    handler: async ({ principal, params, query, body }) => updateEvaluator(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body),
+    scope: 'project',
+    handler: async ({ principal, scope, params, body }) => updateEvaluator(db, principal, scope.projectIds, params.id, body),
   }),
   route({
     ...common,
@@ -62,6 +66,7 @@ export const evaluatorRoutes = ({ db, auth }: AppContext) => [
     params: evaluatorParams,
     query: evaluatorQuery,
     response: deletedSchema,
-    handler: async ({ principal, params, query }) => deleteEvaluator(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ principal, scope, params }) => deleteEvaluator(db, principal, scope.projectIds, params.id),
   }),
 ];

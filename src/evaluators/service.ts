@@ -8,9 +8,9 @@ import { checkConfig, scoreTypeOf } from './evaluate';
 import * as q from './queries';
 import { evaluatorConfig, type CreateEvaluatorInput, type EvaluatorConfig, type EvaluatorView, type UpdateEvaluatorInput } from './schemas';
 import { isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Evaluators: rules that score requests and traces (docs/evals.md). */
-type Scope = { orgId: string; projectIds: string[] };
 
 // The stored config was checked against its type when written: the pair is one EvaluatorConfig.
 export const configOf = (r: Pick<q.EvaluatorRecord, 'type' | 'config'>) =>

@@ -21,23 +21,23 @@ const compareSchema = z
 
 /** /api/v1/experiments: JWT; every role reads, admin and editor start, post outputs and cancel (docs/experiments.md). */
 export const experimentRoutes = (ctx: AppContext) => {
-  const { db, auth } = ctx;
+  const { db } = ctx;
   const deps: ExperimentDeps = { db, keyring: ctx.keyring, config: ctx.config, pricer: createProxyPricer(), temporal: ctx.temporal, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE };
-  const scope = async (principal: Parameters<typeof auth.projectScope>[0], projectId: unknown) => (await auth.projectScope(principal, projectId)).projectIds;
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List experiments, newest first', query: listExperimentsQuery, response: experimentSchema.array(), handler: async ({ principal, query }) => listExperiments(db, await scope(principal, query.project_id), query) }),
+    route({ ...common, method: 'get', path: BASE, summary: 'List experiments, newest first', query: listExperimentsQuery, response: experimentSchema.array(), scope: 'project', handler: async ({ scope, query }) => listExperiments(db, scope.projectIds, query) }),
     route({
       ...common, method: 'post', path: BASE, summary: 'Start an experiment: a prompt subject runs as a Temporal workflow; an external one waits for its outputs', roles: WRITERS,
-      body: createExperimentBody, status: 201, response: experimentSchema, handler: async ({ principal, body }) => createExperiment(deps, principal, await auth.projectScope(principal, body.project_id), body),
+      body: createExperimentBody, status: 201, response: experimentSchema, scope: 'project', handler: async ({ principal, scope, body }) => createExperiment(deps, principal, scope, body),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/compare`, summary: 'Compare experiments per item, with aggregate deltas against the first and regressed items', query: compareQuery, response: compareSchema, handler: async ({ principal, query }) => compare(db, await scope(principal, query.project_id), query.ids.split(','), query.regression_threshold) }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, mean scores, cost and latency of an experiment', params: experimentParams, query: experimentQuery, response: experimentSchema, handler: async ({ principal, params, query }) => getExperiment(db, await scope(principal, query.project_id), params.id) }),
-    route({ ...common, method: 'get', path: `${BASE}/:id/items`, summary: 'Item runs with outputs and scores (cursor)', params: experimentParams, query: itemsQuery, envelope: 'page', response: experimentItemSchema, handler: async ({ principal, params, query }) => listItems(db, await scope(principal, query.project_id), params.id, query) }),
+    route({ ...common, method: 'get', path: `${BASE}/compare`, summary: 'Compare experiments per item, with aggregate deltas against the first and regressed items', query: compareQuery, response: compareSchema, scope: 'project', handler: async ({ scope, query }) => compare(db, scope.projectIds, query.ids.split(','), query.regression_threshold) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, mean scores, cost and latency of an experiment', params: experimentParams, query: experimentQuery, response: experimentSchema, scope: 'project', handler: async ({ scope, params }) => getExperiment(db, scope.projectIds, params.id) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id/items`, summary: 'Item runs with outputs and scores (cursor)', params: experimentParams, query: itemsQuery, envelope: 'page', response: experimentItemSchema, scope: 'project', handler: async ({ scope, params, query }) => listItems(db, scope.projectIds, params.id, query) }),
     route({
       ...common, method: 'post', path: `${BASE}/:id/outputs`, summary: 'Post an external application’s outputs (scored on arrival)', roles: WRITERS, params: experimentParams, query: experimentQuery, body: outputsBody,
       response: z.object({ results: z.array(z.object({ item_id: z.string(), repetition: z.number().int(), status: z.string() })), experiment: experimentSchema }),
-      handler: async ({ principal, params, query, body }) => postOutputs(deps, await scope(principal, query.project_id), params.id, body),
+      scope: 'project',
+      handler: async ({ scope, params, body }) => postOutputs(deps, scope.projectIds, params.id, body),
     }),
-    route({ ...common, method: 'post', path: `${BASE}/:id/cancel`, summary: 'Cancel an experiment', roles: WRITERS, params: experimentParams, query: experimentQuery, response: experimentSchema, handler: async ({ principal, params, query }) => cancelExperiment(deps, principal, await scope(principal, query.project_id), params.id) }),
+    route({ ...common, method: 'post', path: `${BASE}/:id/cancel`, summary: 'Cancel an experiment', roles: WRITERS, params: experimentParams, query: experimentQuery, response: experimentSchema, scope: 'project', handler: async ({ principal, scope, params }) => cancelExperiment(deps, principal, scope.projectIds, params.id) }),
   ];
 };

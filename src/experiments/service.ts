@@ -17,13 +17,13 @@ import * as q from './queries';
 import { scoreOutput, writeScored, type Scored } from './run';
 import type { CreateExperimentInput, ExperimentView, OutputsInput } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Experiments: a subject run over a dataset version, scored (docs/experiments.md). */
 export interface ExperimentDeps extends LlmDeps {
   temporal: Temporal;
   taskQueue: string;
 }
-type Scope = { orgId: string; projectIds: string[] };
 const MAX_RUNS = 10_000;
 
 export async function toView(db: Knex, r: q.ExperimentRecord): Promise<ExperimentView> {

@@ -13,11 +13,11 @@ const FILE_ERRORS = { 409: 'The export is not completed yet', 410: 'The file exp
 
 /** /api/v1/exports (JWT; every role may export, API keys may not) and the signed file link (docs/exports.md). */
 export const exportRoutes = (ctx: AppContext) => {
-  const { db, auth } = ctx;
+  const { db } = ctx;
   const deps: ExportDeps = { db, temporal: ctx.temporal, store: ctx.exportStore, config: ctx.config };
   const base = (req: { protocol: string; get(h: string): string | undefined }) => `${req.protocol}://${req.get('host')}`;
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List exports, newest first', query: listExportsQuery, response: exportSchema.array(), handler: async ({ principal, query, req }) => listExports(deps, await auth.projectScope(principal, query.project_id), query.limit, base(req)) }),
+    route({ ...common, method: 'get', path: BASE, summary: 'List exports, newest first', query: listExportsQuery, response: exportSchema.array(), scope: 'project', handler: async ({ scope, query, req }) => listExports(deps, scope, query.limit, base(req)) }),
     route({
       ...common,
       method: 'post',
@@ -26,9 +26,10 @@ export const exportRoutes = (ctx: AppContext) => {
       body: createExportBody,
       status: 202,
       response: exportSchema,
-      handler: async ({ principal, body, req }) => createExport(deps, principal, await auth.projectScope(principal, body.project_id), body, base(req)),
+      scope: 'project',
+      handler: async ({ principal, scope, body, req }) => createExport(deps, principal, scope, body, base(req)),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Status and progress of an export; a completed one has download links', params: exportParams, query: exportQuery, response: exportSchema, handler: async ({ principal, params, query, req }) => getExport(deps, await auth.projectScope(principal, query.project_id), params.id, base(req)) }),
+    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Status and progress of an export; a completed one has download links', params: exportParams, query: exportQuery, response: exportSchema, scope: 'project', handler: async ({ scope, params, req }) => getExport(deps, scope, params.id, base(req)) }),
     route({
       ...common,
       method: 'post',
@@ -37,7 +38,8 @@ export const exportRoutes = (ctx: AppContext) => {
       params: exportParams,
       query: exportQuery,
       response: exportSchema,
-      handler: async ({ principal, params, query, req }) => cancelExport(deps, principal, await auth.projectScope(principal, query.project_id), params.id, base(req)),
+      scope: 'project',
+      handler: async ({ principal, scope, params, req }) => cancelExport(deps, principal, scope, params.id, base(req)),
     }),
     route({
       ...common,
@@ -47,7 +49,8 @@ export const exportRoutes = (ctx: AppContext) => {
       params: exportParams,
       query: exportQuery,
       response: z.object({ id: z.uuid(), deleted: z.literal(true) }),
-      handler: async ({ principal, params, query }) => deleteExport(deps, principal, await auth.projectScope(principal, query.project_id), params.id),
+      scope: 'project',
+      handler: async ({ principal, scope, params }) => deleteExport(deps, principal, scope, params.id),
     }),
     route({
       ...common,
@@ -59,7 +62,8 @@ export const exportRoutes = (ctx: AppContext) => {
       envelope: 'raw',
       rawResponses: FILE,
       errors: FILE_ERRORS,
-      handler: async ({ principal, params, query, res }) => download(deps, await auth.projectScope(principal, query.project_id), params.id, res),
+      scope: 'project',
+      handler: async ({ scope, params, res }) => download(deps, scope, params.id, res),
     }),
     route({
       tag: 'Exports',

@@ -16,6 +16,7 @@ import type { CreateExportInput, ExportView } from './schemas';
 import type { ExportStore } from './storage';
 import { CONTENT_TYPES, type Format } from './writers';
 import { isoOrNull, isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Exports: each a Temporal workflow `export-<id>` writing one file (docs/exports.md). */
 export interface ExportDeps {
@@ -24,7 +25,6 @@ export interface ExportDeps {
   store: ExportStore;
   config: Config;
 }
-type Scope = { orgId: string; projectIds: string[] };
 const START_WAIT_MS = 5_000;
 
 export const exportTaskQueue = (c: Config) => c.EXPORT_TASK_QUEUE ?? `${c.TEMPORAL_TASK_QUEUE}-exports`;

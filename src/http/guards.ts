@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { forbidden, unauthorized } from './errors';
-import type { Role } from './principal';
+import type { Principal, Role } from './principal';
+import type { Scope } from './route';
 
 /**
  * The middleware of each auth scheme a route contract may name (docs/auth.md). src/auth/ implements
@@ -11,6 +12,8 @@ export interface SchemeGuards {
   read: RequestHandler;
   apiKey: RequestHandler;
   fullKey: RequestHandler;
+  /** The caller's scope, narrowed to one project when `asked` names one (404 when not theirs). */
+  projectScope(p: Principal, asked?: unknown): Promise<Scope>;
 }
 
 /** After jwt/read: the user must have one of these roles (API keys never do). */

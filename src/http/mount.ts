@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Metrics } from '../metrics/metrics';
 import { HttpError, notFound, validationError } from './errors';
 import { requireRole, requireWriteAccess, type SchemeGuards } from './guards';
-import { Reply, type Page, type RouteContract } from './route';
+import { Reply, type Page, type RouteContract, type Scope } from './route';
 import { assertStorable } from './text';
 
 export interface MountOptions {
@@ -78,7 +78,9 @@ function handle(c: RouteContract, opts: MountOptions): RequestHandler {
         const given = Object.fromEntries(Object.keys(c.headers.shape).map((n) => [n, req.get(n)]));
         headers = parsePart(c.headers, given, 'header');
       }
-      const out = await c.handler({ params, query, body, headers, principal: req.principal!, req, res } as never);
+      let scope: Scope | undefined;
+      if (c.scope) scope = await opts.auth.projectScope(req.principal!, c.scope === 'project' ? projectIdOf(query, body) : undefined);
+      const out = await c.handler({ params, query, body, headers, principal: req.principal!, scope, req, res } as never);
       if (envelope === 'raw') return;
       let status = c.status ?? 200;
       let data = out;
@@ -95,6 +97,12 @@ function handle(c: RouteContract, opts: MountOptions): RequestHandler {
       res.status(status).json(payload);
     })().catch(next);
   };
+}
+
+/** The `project_id` a scoped call names: the query's, else the body's (a create names it there). */
+function projectIdOf(query: unknown, body: unknown): unknown {
+  const of = (v: unknown) => (v !== null && typeof v === 'object' ? (v as { project_id?: unknown }).project_id : undefined);
+  return of(query) ?? of(body);
 }
 
 /** Tests only: the JSON the client will see must match the contract. */

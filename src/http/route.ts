@@ -15,12 +15,26 @@ import type { Principal, Role } from './principal';
  * - `full_key`: a full-scope key (proxy, ingest, OTLP).
  */
 export type AuthScheme = 'none' | 'jwt' | 'jwt_user' | 'read' | 'api_key' | 'full_key';
+
+/** The organization and the projects a call may touch (an API key: its own project only). */
+export interface Scope {
+  orgId: string;
+  projectIds: string[];
+}
+
+/**
+ * What the handler is scoped to, resolved before it runs:
+ * - `project`: the caller's projects, narrowed to `project_id` (query, else body) when one is given;
+ *   a project the caller cannot see is a 404.
+ * - `organization`: every project of the caller's organization; `project_id` is not read.
+ */
+export type ScopeKind = 'project' | 'organization';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-interface Call<P, Q, B, H> {
+interface Call<P, Q, B, H, S> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -28,6 +42,8 @@ interface Call<P, Q, B, H> {
   headers: Out<H>;
   /** Set on every authenticated scheme; `undefined` only with `auth: 'none'`. */
   principal: Principal;
+  /** Resolved from the contract's `scope`; `undefined` when the contract declares none. */
+  scope: S extends ScopeKind ? Scope : undefined;
   req: Request;
   res: Response;
 }
@@ -72,6 +88,7 @@ export interface RouteContract<
   Q extends AnyObject | undefined = AnyObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   H extends AnyObject | undefined = AnyObject | undefined,
+  S extends ScopeKind | undefined = ScopeKind | undefined,
 > {
   method: Method;
   /** Express path syntax (`/api/v1/webhooks/:id`, `/proxy/:provider/*rest`). */
@@ -84,6 +101,8 @@ export interface RouteContract<
   roles?: readonly Role[];
   /** With `read`: a full-scope key or a user with role admin/editor (evals-style writes). */
   write?: boolean;
+  /** Resolve the caller's scope before the handler (after validation): see ScopeKind. */
+  scope?: S;
   params?: P;
   query?: Q;
   body?: B;
@@ -116,7 +135,7 @@ export interface RouteContract<
   errors?: Record<number, string>;
   /** An example of `data` for the document (one is generated from the schema when absent). */
   example?: unknown;
-  handler: (call: Call<P, Q, B, H>) => Promise<unknown> | unknown;
+  handler: (call: Call<P, Q, B, H, S>) => Promise<unknown> | unknown;
 }
 
 /** Declares a route; the generic parameters make the handler's input typed by the schemas. */
@@ -125,7 +144,8 @@ export function route<
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   H extends AnyObject | undefined = undefined,
->(contract: RouteContract<P, Q, B, H>): RouteContract {
+  S extends ScopeKind | undefined = undefined,
+>(contract: RouteContract<P, Q, B, H, S>): RouteContract {
   return contract as unknown as RouteContract;
 }
 

@@ -37,7 +37,7 @@ const deleteById = (common: typeof apiKeys | typeof providerKeys, path: string, 
   });
 
 /** /api/v1/api-keys: per-project service keys; writes need admin or editor. */
-const apiKeyRoutes = ({ db, auth, changes }: AppContext) => [
+const apiKeyRoutes = ({ db, changes }: AppContext) => [
   route({
     ...apiKeys,
     method: 'get',
@@ -45,7 +45,8 @@ const apiKeyRoutes = ({ db, auth, changes }: AppContext) => [
     summary: 'List the API keys of the projects in scope (never the keys themselves)',
     query: projectQuery,
     response: apiKeySchema.array(),
-    handler: async ({ principal, query }) => svc.listApiKeys(db, await auth.projectScope(principal, query.project_id)),
+    scope: 'project',
+    handler: async ({ scope }) => svc.listApiKeys(db, scope),
   }),
   route({
     ...apiKeys,
@@ -82,7 +83,7 @@ const apiKeyRoutes = ({ db, auth, changes }: AppContext) => [
 ];
 
 /** /api/v1/provider-keys: upstream credentials per project and provider, encrypted at rest. */
-const providerKeyRoutes = ({ db, auth, keyring, changes }: AppContext) => {
+const providerKeyRoutes = ({ db, keyring, changes }: AppContext) => {
   // POST and PUT both create or replace the single entry of (project, provider).
   const upsert = (method: 'post' | 'put') =>
     route({
@@ -105,7 +106,8 @@ const providerKeyRoutes = ({ db, auth, keyring, changes }: AppContext) => {
       summary: 'List the provider keys of the projects in scope (masked)',
       query: projectQuery,
       response: providerKeySchema.array(),
-      handler: async ({ principal, query }) => svc.listProviderKeys(db, await auth.projectScope(principal, query.project_id)),
+      scope: 'project',
+      handler: async ({ scope }) => svc.listProviderKeys(db, scope),
     }),
     upsert('post'),
     upsert('put'),

@@ -10,6 +10,7 @@ import { KEYLESS_PROVIDERS, sealProviderKey } from './provider-keys';
 import { isoOrNull, isoText } from '../db/convert';
 import * as q from './queries';
 import type { ProviderKeyView, UpsertProviderKey } from './schemas';
+import type { Scope } from '../http/route';
 
 type User = Principal & { kind: 'user' };
 
@@ -25,7 +26,7 @@ const providerKeyView = (r: q.ProviderKeyRecord): ProviderKeyView => ({
 });
 const maybe = <R, V>(r: R | null | undefined, view: (r: R) => V) => (r ? view(r) : null);
 
-export const listApiKeys = async (db: Knex, scope: { orgId: string; projectIds: string[] }) =>
+export const listApiKeys = async (db: Knex, scope: Scope) =>
   (await q.listApiKeys(db, scope.orgId, scope.projectIds)).map(apiKeyView);
 
 export async function getApiKey(db: Knex, orgId: string, id: string) {
@@ -94,7 +95,7 @@ export async function keyInfo(db: Knex, keyId: string) {
   };
 }
 
-export const listProviderKeys = async (db: Knex, scope: { orgId: string; projectIds: string[] }) =>
+export const listProviderKeys = async (db: Knex, scope: Scope) =>
   (await q.listProviderKeyRows(db, scope.orgId, scope.projectIds)).map(providerKeyView);
 
 export async function getProviderKeyView(db: Knex | Knex.Transaction, orgId: string, id: string) {

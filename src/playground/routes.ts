@@ -21,8 +21,8 @@ export const playgroundRoutes = (ctx: AppContext) => {
       rawResponses: {
         200: { description: '`{success, data: {variants}}`, or with stream: true server-sent events `delta` {variant, text}, `result` (a variant’s result), `done`', schema: playgroundAnswerSchema },
       },
-      handler: async ({ principal, body, res }) => {
-        const scope = await ctx.auth.projectScope(principal, body.project_id);
+      scope: 'project',
+      handler: async ({ scope, body, res }) => {
         if (!body.stream) {
           res.status(200).json({ success: true, data: { variants: await runPlayground(deps, scope, body) } });
           return;

@@ -6,13 +6,13 @@ import { fillTemplate } from '../prompts/variables';
 import { oneProject } from '../score-configs/service';
 import { parsePromptRef } from '../prompts/ref';
 import type { PlaygroundInput, VariantResult } from './schemas';
+import type { Scope } from '../http/route';
 
 /**
  * The prompt playground: each variant (a stored prompt version or an inline template, a provider
  * and model) is rendered with the variables and run concurrently through the gateway's own call
  * path, so each run is a request row of the project linked to its prompt version.
  */
-type Scope = { orgId: string; projectIds: string[] };
 interface Prepared {
   index: number;
   versionId: string | null;

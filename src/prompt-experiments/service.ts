@@ -9,6 +9,7 @@ import { oneProject } from '../score-configs/service';
 import * as q from './queries';
 import type { CreatePromptExperimentInput } from './schemas';
 import { isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /**
  * Prompt experiments: up to 8 prompt variants (versions or inline templates, providers, models),
@@ -16,7 +17,6 @@ import { isoText } from '../db/convert';
  * version, or a production sample kept as a new dataset — answered as a grid with a winner per
  * score name.
  */
-type Scope = { orgId: string; projectIds: string[] };
 
 export async function createPromptExperiment(deps: ExperimentDeps, actor: Principal, scope: Scope, input: CreatePromptExperimentInput) {
   const { db } = deps;

@@ -20,8 +20,7 @@ const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Prompts', auth: 'jwt', notFound: 'Prompt' } as const;
 
 /** /api/v1/prompts (JWT; writes need admin or editor and are audited). */
-export const promptRoutes = ({ db, auth }: AppContext) => {
-  const scopeOf = auth.projectScope;
+export const promptRoutes = ({ db }: AppContext) => {
   return [
     route({
       ...common,
@@ -30,7 +29,8 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       summary: 'List prompts',
       query: projectQuery,
       response: promptSchema.array(),
-      handler: async ({ principal, query }) => listPrompts(db, (await scopeOf(principal, query.project_id)).projectIds),
+      scope: 'project',
+      handler: async ({ scope }) => listPrompts(db, scope.projectIds),
     }),
     route({
       ...common,
@@ -43,7 +43,8 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       response: promptWithVersionsSchema,
       errors: { 409: 'A prompt of this name exists in the project' },
       // 404 unless the project is in the caller's organization.
-      handler: async ({ principal, body }) => createPrompt(db, principal, await scopeOf(principal, body.project_id), body),
+      scope: 'project',
+      handler: async ({ principal, scope, body }) => createPrompt(db, principal, scope, body),
     }),
     // Before /:id, whose UUID check would answer "resolve" with a 404.
     route({
@@ -53,7 +54,8 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       summary: 'Read one version by name@version, name@latest or version id',
       query: resolveQuery,
       response: promptVersionSchema,
-      handler: async ({ principal, query }) => resolveRef(db, (await scopeOf(principal, query.project_id)).projectIds, query.ref),
+      scope: 'project',
+      handler: async ({ scope, query }) => resolveRef(db, scope.projectIds, query.ref),
     }),
     route({
       ...common,
@@ -63,7 +65,8 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       params: promptParams,
       query: projectQuery,
       response: promptWithVersionsSchema,
-      handler: async ({ principal, params, query }) => promptWithVersions(db, (await scopeOf(principal, query.project_id)).projectIds, params.id),
+      scope: 'project',
+      handler: async ({ scope, params }) => promptWithVersions(db, scope.projectIds, params.id),
     }),
     route({
       ...common,
@@ -76,7 +79,8 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       body: versionInputSchema,
       status: 201,
       response: promptVersionSchema,
-      handler: async ({ principal, params, query, body }) => addVersion(db, principal, await scopeOf(principal, query.project_id), params.id, body),
+      scope: 'project',
+      handler: async ({ principal, scope, params, body }) => addVersion(db, principal, scope, params.id, body),
     }),
     route({
       ...common,
@@ -86,10 +90,11 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       params: promptVersionParams,
       query: projectQuery,
       response: promptVersionSchema,
-      handler: async ({ principal, params, query }) => {
+      scope: 'project',
+      handler: async ({ scope, params }) => {
         const selector = versionSelector.safeParse({ version: params.version });
         if (!selector.success) throw validationError(selector.error, 'params');
-        return promptVersion(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, selector.data.version);
+        return promptVersion(db, scope.projectIds, params.id, selector.data.version);
       },
     }),
     route({
@@ -102,10 +107,11 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       query: projectQuery,
       body: labelsBody,
       response: promptVersionSchema,
-      handler: async ({ principal, params, query, body }) => {
+      scope: 'project',
+      handler: async ({ principal, scope, params, body }) => {
         const selector = versionSelector.safeParse({ version: params.version });
         if (!selector.success) throw validationError(selector.error, 'params');
-        return setLabels(db, principal, await scopeOf(principal, query.project_id), params.id, selector.data.version, body.labels);
+        return setLabels(db, principal, scope, params.id, selector.data.version, body.labels);
       },
     }),
     route({
@@ -118,8 +124,9 @@ export const promptRoutes = ({ db, auth }: AppContext) => {
       query: projectQuery,
       envelope: 'raw',
       rawResponses: { 204: { description: 'Deleted' } },
-      handler: async ({ principal, params, query, res }) => {
-        await deletePrompt(db, principal, await scopeOf(principal, query.project_id), params.id);
+      scope: 'project',
+      handler: async ({ principal, scope, params, res }) => {
+        await deletePrompt(db, principal, scope, params.id);
         res.status(204).end();
       },
     }),

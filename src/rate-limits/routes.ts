@@ -8,7 +8,7 @@ const common = { tag: 'Rate limits', auth: 'jwt', notFound: 'Rate limit' } as co
 const example = { project_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10', requests_per_window: 100, tokens_per_window: null, window_seconds: 60 };
 
 /** /api/v1/rate-limits: per-end-user caps of a project; writes need admin or editor. */
-export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
+export const rateLimitRoutes = ({ db, changes }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -16,7 +16,8 @@ export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
     summary: 'List the rate limits of the projects in scope',
     query: projectQuery,
     response: rateLimitView.array(),
-    handler: ({ principal, query }) => listRateLimits(auth, db, principal, query.project_id),
+    scope: 'project',
+    handler: ({ scope }) => listRateLimits(db, scope),
   }),
   route({
     ...common,
@@ -28,7 +29,8 @@ export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
     status: 201,
     otherStatuses: { 200: 'The existing rate limit was replaced' },
     response: rateLimitView,
-    handler: async ({ principal, body }) => upserted(await putRateLimit(auth, db, changes, principal, body)),
+    scope: 'project',
+    handler: async ({ principal, scope, body }) => upserted(await putRateLimit(db, changes, principal, scope, body)),
   }),
   route({
     ...common,
@@ -39,8 +41,9 @@ export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
     query: projectQuery,
     envelope: 'raw',
     rawResponses: { 204: { description: 'Removed' } },
-    handler: async ({ principal, query, res }) => {
-      await deleteRateLimit(auth, db, changes, principal, query.project_id);
+    scope: 'project',
+    handler: async ({ principal, scope, res }) => {
+      await deleteRateLimit(db, changes, principal, scope);
       res.status(204).end();
     },
   }),
@@ -52,6 +55,7 @@ export const rateLimitRoutes = ({ db, auth, changes }: AppContext) => [
     query: usageQuery,
     response: usageSchema,
     example: { ...example, user_id: 'end-user-42', window_start: '2026-01-31T12:00:00.000Z', requests: 3, tokens: 1200 },
-    handler: ({ principal, query }) => rateLimitUsage(auth, db, principal, query.project_id, query.user_id),
+    scope: 'project',
+    handler: ({ scope, query }) => rateLimitUsage(db, scope, query.user_id),
   }),
 ];

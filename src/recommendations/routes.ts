@@ -6,7 +6,7 @@ import { dismissOne, list, read } from './service';
 const common = { tag: 'Recommendations', auth: 'read', notFound: 'Recommendation' } as const;
 
 /** /api/v1/recommendations: JWT or API key; dismissing needs a full key or admin/editor (docs/recommendations.md). */
-export const recommendationRoutes = ({ db, auth }: AppContext) => [
+export const recommendationRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -14,7 +14,8 @@ export const recommendationRoutes = ({ db, auth }: AppContext) => [
     summary: 'List recommendations, largest estimated monthly saving first',
     query: listRecommendationsQuery,
     response: recommendationSchema.array(),
-    handler: async ({ principal, query }) => list(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => list(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -24,7 +25,8 @@ export const recommendationRoutes = ({ db, auth }: AppContext) => [
     params: recommendationParams,
     query: readRecommendationQuery,
     response: recommendationSchema,
-    handler: async ({ principal, params, query }) => read(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => read(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -35,6 +37,7 @@ export const recommendationRoutes = ({ db, auth }: AppContext) => [
     params: recommendationParams,
     query: readRecommendationQuery,
     response: recommendationSchema,
-    handler: async ({ principal, params, query }) => dismissOne(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ principal, scope, params }) => dismissOne(db, principal, scope.projectIds, params.id),
   }),
 ];

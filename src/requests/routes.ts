@@ -17,10 +17,8 @@ export const requestRoutes = ({ db, auth }: AppContext) => [
     query: listRequestsQuery,
     envelope: 'page',
     response: requestRecordSchema,
-    handler: async ({ principal, query }) => {
-      const { projectIds } = await auth.projectScope(principal, query.project_id);
-      return listRequests(db, projectIds, query);
-    },
+    scope: 'project',
+    handler: async ({ scope, query }) => listRequests(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -30,9 +28,7 @@ export const requestRoutes = ({ db, auth }: AppContext) => [
     params: requestParams,
     query: readRequestQuery,
     response: requestDetailSchema,
-    handler: async ({ principal, params, query }) => {
-      const { projectIds } = await auth.projectScope(principal, query.project_id);
-      return requireRequest(db, projectIds, params.id);
-    },
+    scope: 'project',
+    handler: async ({ scope, params }) => requireRequest(db, scope.projectIds, params.id),
   }),
 ];

@@ -7,12 +7,12 @@ import { oneProject } from '../score-configs/service';
 import * as q from './queries';
 import type { View } from './schemas';
 import { isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /**
  * Saved filters: private ones are their owner's alone; project ones are seen by every member and
  * by the project's API keys, created and changed by admin and editor (or their owner).
  */
-type Scope = { orgId: string; projectIds: string[] };
 const userOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 const toView = (r: q.SavedFilterRecord, p: Principal) => ({

@@ -9,7 +9,7 @@ const common = { tag: 'Score configs', auth: 'jwt', notFound: 'Score config' } a
 const BASE = '/api/v1/score-configs';
 
 /** /api/v1/score-configs: JWT; every role reads, admin and editor write (docs/scores.md). */
-export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
+export const scoreConfigRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -17,7 +17,8 @@ export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
     summary: 'List score configs (archived ones with include_archived=true)',
     query: listConfigsQuery,
     response: configSchema.array(),
-    handler: async ({ principal, query }) => listConfigs(db, await auth.projectScope(principal, query.project_id), query),
+    scope: 'project',
+    handler: async ({ scope, query }) => listConfigs(db, scope, query),
   }),
   route({
     ...common,
@@ -28,7 +29,8 @@ export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
     body: createConfigBody,
     status: 201,
     response: configSchema,
-    handler: async ({ principal, body }) => createConfig(db, principal, await auth.projectScope(principal, body.project_id), body),
+    scope: 'project',
+    handler: async ({ principal, scope, body }) => createConfig(db, principal, scope, body),
   }),
   route({
     ...common,
@@ -38,7 +40,8 @@ export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
     params: configParams,
     query: configQuery,
     response: configSchema,
-    handler: async ({ principal, params, query }) => getConfig(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => getConfig(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -50,7 +53,8 @@ export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
     query: configQuery,
     body: updateConfigBody,
     response: configSchema,
-    handler: async ({ principal, params, query, body }) => updateConfig(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body),
+    scope: 'project',
+    handler: async ({ principal, scope, params, body }) => updateConfig(db, principal, scope.projectIds, params.id, body),
   }),
   route({
     ...common,
@@ -61,6 +65,7 @@ export const scoreConfigRoutes = ({ db, auth }: AppContext) => [
     params: configParams,
     query: configQuery,
     response: deletedSchema,
-    handler: async ({ principal, params, query }) => deleteConfig(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ principal, scope, params }) => deleteConfig(db, principal, scope.projectIds, params.id),
   }),
 ];

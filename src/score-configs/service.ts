@@ -5,9 +5,9 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import * as q from './queries';
 import type { ConfigView, CreateConfigInput, DataType, UpdateConfigInput } from './schemas';
 import { isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Score configs: the shape a score of a name must have (docs/scores.md). */
-type Scope = { orgId: string; projectIds: string[] };
 
 const toView = (r: q.ConfigRecord): ConfigView => ({
   id: r.id,

@@ -8,7 +8,7 @@ const common = { tag: 'Scores', auth: 'read', notFound: 'Score' } as const;
 const BASE = '/api/v1/scores';
 
 /** /api/v1/scores: JWT or API key; full keys and admin/editor write, public keys and viewers read (docs/scores.md). */
-export const scoreRoutes = ({ db, auth }: AppContext) => [
+export const scoreRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -17,7 +17,8 @@ export const scoreRoutes = ({ db, auth }: AppContext) => [
     query: listScoresQuery,
     envelope: 'page',
     response: scoreSchema,
-    handler: async ({ principal, query }) => listScores(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => listScores(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -28,7 +29,8 @@ export const scoreRoutes = ({ db, auth }: AppContext) => [
     body: createScoreBody,
     status: 201,
     response: scoreSchema,
-    handler: async ({ principal, body }) => upserted(await writeScore(db, principal, await auth.projectScope(principal, body.project_id), body)),
+    scope: 'project',
+    handler: async ({ principal, scope, body }) => upserted(await writeScore(db, principal, scope, body)),
   }),
   route({
     ...common,
@@ -38,7 +40,8 @@ export const scoreRoutes = ({ db, auth }: AppContext) => [
     params: scoreParams,
     query: scoreQuery,
     response: scoreSchema,
-    handler: async ({ principal, params, query }) => getScore(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => getScore(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -49,6 +52,7 @@ export const scoreRoutes = ({ db, auth }: AppContext) => [
     params: scoreParams,
     query: scoreQuery,
     response: deletedSchema,
-    handler: async ({ principal, params, query }) => deleteScore(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => deleteScore(db, scope.projectIds, params.id),
   }),
 ];

@@ -8,9 +8,9 @@ import * as q from './queries';
 import type { CreateScoreInput, ListScoresParams, ScoreView } from './schemas';
 import { normalizeValue, type ConfigShape } from './value';
 import { isoText } from '../db/convert';
+import type { Scope } from '../http/route';
 
 /** Scores: written by the API, the evaluators and human annotation (docs/scores.md). */
-type Scope = { orgId: string; projectIds: string[] };
 const cursor = cursorCodec('ts', 'uuid');
 
 // `?? null`: a missing column reads as null, as before the rows were typed.

@@ -7,7 +7,7 @@ const common = { tag: 'Security', auth: 'jwt', notFound: 'Security finding' } as
 const BASE = '/api/v1/security';
 
 /** /api/v1/security: JWT; every role reads, admin and editor change a finding's status (docs/security.md). */
-export const securityRoutes = ({ db, auth }: AppContext) => [
+export const securityRoutes = ({ db }: AppContext) => [
   route({
     ...common,
     method: 'get',
@@ -16,7 +16,8 @@ export const securityRoutes = ({ db, auth }: AppContext) => [
     query: listFindingsQuery,
     envelope: 'page',
     response: findingSchema,
-    handler: async ({ principal, query }) => list(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => list(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -26,7 +27,8 @@ export const securityRoutes = ({ db, auth }: AppContext) => [
     params: findingParams,
     query: readFindingQuery,
     response: findingSchema,
-    handler: async ({ principal, params, query }) => read(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) => read(db, scope.projectIds, params.id),
   }),
   route({
     ...common,
@@ -38,7 +40,8 @@ export const securityRoutes = ({ db, auth }: AppContext) => [
     query: readFindingQuery,
     body: updateFindingBody,
     response: findingSchema,
-    handler: async ({ principal, params, query, body }) => changeStatus(db, principal, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, body.status),
+    scope: 'project',
+    handler: async ({ principal, scope, params, body }) => changeStatus(db, principal, scope.projectIds, params.id, body.status),
   }),
   route({
     ...common,
@@ -47,6 +50,7 @@ export const securityRoutes = ({ db, auth }: AppContext) => [
     summary: 'Counts of findings by kind, severity and status over a range',
     query: summaryQuery,
     response: summarySchema,
-    handler: async ({ principal, query }) => summary(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => summary(db, scope.projectIds, query),
   }),
 ];

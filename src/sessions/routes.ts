@@ -20,7 +20,8 @@ export const sessionRoutes = ({ db, auth }: AppContext) => [
     query: sessionListQuery,
     envelope: 'page',
     response: sessionSummarySchema,
-    handler: async ({ principal, query }) => listSessions(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => listSessions(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -30,7 +31,8 @@ export const sessionRoutes = ({ db, auth }: AppContext) => [
     params: sessionParams,
     query: sessionReadQuery,
     response: sessionDetailSchema,
-    handler: async ({ principal, params, query }) =>
-      requireSession(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query.include_bodies ?? false),
+    scope: 'project',
+    handler: async ({ scope, params, query }) =>
+      requireSession(db, scope.projectIds, params.id, query.include_bodies ?? false),
   }),
 ];

@@ -19,6 +19,7 @@ export const statsRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore)
       'from hourly rollups (`source: rollup`); anything else from the raw rows.',
     query: statsQuery,
     response: statsAnswerSchema,
-    handler: async ({ principal, query }) => stats(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => stats(analytics, scope.projectIds, query),
   }),
 ];

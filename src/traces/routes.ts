@@ -17,7 +17,8 @@ export const traceRoutes = ({ db, auth }: AppContext) => [
     query: traceListQuery,
     envelope: 'page',
     response: traceSummarySchema,
-    handler: async ({ principal, query }) => listTraces(db, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => listTraces(db, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -27,7 +28,8 @@ export const traceRoutes = ({ db, auth }: AppContext) => [
     params: traceParams,
     query: traceListQuery.pick({ project_id: true }),
     response: traceDetailSchema,
-    handler: async ({ principal, params, query }) =>
-      requireTrace(db, (await auth.projectScope(principal, query.project_id)).projectIds, params.id),
+    scope: 'project',
+    handler: async ({ scope, params }) =>
+      requireTrace(db, scope.projectIds, params.id),
   }),
 ];

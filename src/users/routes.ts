@@ -18,7 +18,8 @@ export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) 
     query: userListQuery,
     envelope: 'page',
     response: endUserSchema,
-    handler: async ({ principal, query }) => listUsers(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, query),
+    scope: 'project',
+    handler: async ({ scope, query }) => listUsers(analytics, scope.projectIds, query),
   }),
   route({
     ...common,
@@ -28,7 +29,8 @@ export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) 
     params: userParams,
     query: userDetailQuery,
     response: endUserDetailSchema,
-    handler: async ({ principal, params, query }) =>
-      userDetail(analytics, (await auth.projectScope(principal, query.project_id)).projectIds, params.id, query),
+    scope: 'project',
+    handler: async ({ scope, params, query }) =>
+      userDetail(analytics, scope.projectIds, params.id, query),
   }),
 ];
