@@ -124,7 +124,8 @@ export async function load(url: string, rate: number, seconds: number, headers: 
     overallRate: rate,
     duration: seconds,
   });
-  (inst as unknown as { on(e: string, f: (...a: any[]) => void): void }).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+  type OnResponse = (client: unknown, status: number, bytes: number, ms: number) => void;
+  (inst as unknown as { on(e: 'response', f: OnResponse): void }).on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) samples.push(ms);
     else non2xx++;
   });

@@ -36,6 +36,11 @@ describe('dashboard in a browser', () => {
     await dismissToasts(on);
     expect(await review(on, name)).toEqual([]);
   };
+  const webProjectId = async () => {
+    const h = { token: t.admin.token, orgId: t.orgId };
+    return (await api<{ id: string; name: string }[]>(app, 'GET', '/api/v1/projects', h)).body.data
+      .find((p) => p.name === 'web-project')!.id;
+  };
 
   beforeAll(async () => {
     const exe = findChromium();
@@ -88,7 +93,7 @@ describe('dashboard in a browser', () => {
   });
 
   it('shows proxied calls on the overview and in the request log, and a request in detail', async () => {
-    const projectId = (await api(app, 'GET', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId })).body.data.find((p: any) => p.name === 'web-project').id;
+    const projectId = await webProjectId();
     await api(app, 'PUT', '/api/v1/provider-keys', { token: t.admin.token, orgId: t.orgId, body: { project_id: projectId, provider: 'openai', api_key: 'sk-web-0123456789' } });
     const client = new OpenAI({ apiKey: key, baseURL: `${app.url}/proxy/openai/v1` });
     for (let i = 0; i < 5; i++) await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello ${i}` }] });
@@ -157,7 +162,7 @@ describe('dashboard in a browser', () => {
 
   it('reviews an annotation item with the keyboard', async () => {
     const h = { token: t.admin.token, orgId: t.orgId };
-    const project = (await api(app, 'GET', '/api/v1/projects', h)).body.data.find((p: any) => p.name === 'web-project').id;
+    const project = await webProjectId();
     const cfg = (await api(app, 'POST', '/api/v1/score-configs', { ...h, body: { project_id: project, name: 'quality', data_type: 'numeric', min: 0, max: 5 } })).body.data.id;
     const reqId = (await api(app, 'GET', `/api/v1/requests?project_id=${project}`, h)).body.data[0].id;
     await api(app, 'POST', '/api/v1/human-evals', { ...h, body: { project_id: project, name: 'web review', score_config_ids: [cfg], targets: { items: [{ request_id: reqId }] } } });
@@ -247,7 +252,7 @@ describe('dashboard in a browser', () => {
     // Back to the first organization, then one project of it: the request log asks for that project only.
     await page.getByLabel('Organization').selectOption(t.orgId);
     await page.waitForSelector('[role=row][data-index]');
-    const webProject = (await api(app, 'GET', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId })).body.data.find((p: any) => p.name === 'web-project').id;
+    const webProject = await webProjectId();
     const [scoped] = await Promise.all([
       page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/requests'),
       page.getByLabel('Project', { exact: true }).selectOption({ label: 'web-project' }),

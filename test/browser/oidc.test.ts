@@ -80,6 +80,6 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
     await page.waitForSelector('text=You belong to no organization yet'); // a new user: the next step is to create one
     const token = await page.evaluate('sessionStorage.getItem("gw.token")');
     const me = await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await me.json()) as any).data.user).toMatchObject({ sub: 'olivia', email: 'olivia@example.test' });
+    expect(((await me.json()) as { data: { user: unknown } }).data.user).toMatchObject({ sub: 'olivia', email: 'olivia@example.test' });
   });
 });

@@ -55,16 +55,16 @@ export async function api<T = any>(
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${app.url}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   const text = await res.text();
-  let body: any;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = { raw: text };
   }
-  return { status: res.status, body };
+  return { status: res.status, body: body as ApiResult<T>['body'] };
 }
 
-async function must<T = any>(p: Promise<ApiResult<T>>, expected: number, what: string): Promise<T> {
+async function must<T>(p: Promise<ApiResult<T>>, expected: number, what: string): Promise<T> {
   const r = await p;
   if (r.status !== expected) throw new Error(`${what}: expected HTTP ${expected}, got ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;

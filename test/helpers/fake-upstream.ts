@@ -6,13 +6,22 @@ import type { AddressInfo } from 'node:net';
  * the providers' own shapes (OpenAI-compatible, Anthropic, Gemini, Ollama), streamed or not.
  * Tests swap the handler to script errors, hangs, big or odd bodies.
  */
+/** A recorded request's JSON body: the chat fields tests read are typed, anything else is unknown. */
+export interface RecordedJson {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  messages?: { role: string; content: unknown }[];
+  [k: string]: unknown;
+}
+
 interface Recorded {
   method: string;
   url: string;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
-  json: any;
+  json: RecordedJson | undefined;
 }
 
 export type Handler = (req: Recorded, res: http.ServerResponse) => void | Promise<void>;
@@ -36,7 +45,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      let json: any;
+      let json: RecordedJson | undefined;
       try {
         json = body.length ? JSON.parse(body.toString('utf8')) : undefined;
       } catch {
@@ -93,7 +102,7 @@ export async function sendSse(res: http.ServerResponse, events: (unknown | { eve
 
 export const TEXT_PARTS = ['Hello', ' from', ' the', ' fake', ' upstream', '.'];
 
-export function openaiCompletion(model: string, content = TEXT_PARTS.join('')) {
+export function openaiCompletion(model: string | undefined, content = TEXT_PARTS.join('')) {
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
@@ -104,7 +113,7 @@ export function openaiCompletion(model: string, content = TEXT_PARTS.join('')) {
   };
 }
 
-export function openaiStreamEvents(model: string, withUsage: boolean) {
+export function openaiStreamEvents(model: string | undefined, withUsage: boolean) {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model };
   const events: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
   for (const t of TEXT_PARTS) events.push({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] });
@@ -115,7 +124,7 @@ export function openaiStreamEvents(model: string, withUsage: boolean) {
   return events;
 }
 
-function anthropicMessage(model: string) {
+function anthropicMessage(model: string | undefined) {
   return {
     id: 'msg_fake',
     type: 'message',
@@ -128,7 +137,7 @@ function anthropicMessage(model: string) {
   };
 }
 
-function anthropicStreamEvents(model: string) {
+function anthropicStreamEvents(model: string | undefined) {
   const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
   return [
     ev('message_start', {

@@ -6,14 +6,25 @@ import { buildRoutes } from '../../src/routes';
  * The OpenAPI document covers every mounted route with its auth scheme, error responses and
  * examples, validates as OpenAPI 3.1, and the reference page renders from the api itself.
  */
+/** The parts of the document these tests read. */
+interface Operation {
+  'x-auth'?: string;
+  security: unknown[];
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+type OpenApiDoc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+};
+
 describe('OpenAPI document and reference page', () => {
   let app: TestApp;
-  let doc: any;
+  let doc: OpenApiDoc;
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
     const res = await fetch(`${app.url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
-    doc = await res.json();
+    doc = (await res.json()) as OpenApiDoc;
   });
   afterAll(() => app?.stop());
 
@@ -38,8 +49,8 @@ describe('OpenAPI document and reference page', () => {
       expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
       expect(statuses).toContain('500');
       if (r.auth !== 'none') expect(statuses).toEqual(expect.arrayContaining(['401']));
-      for (const [status, res] of Object.entries<any>(op.responses)) {
-        for (const media of Object.values<any>(res.content ?? {})) {
+      for (const [status, res] of Object.entries(op.responses)) {
+        for (const media of Object.values(res.content ?? {})) {
           expect({ route: `${r.method} ${r.path} ${status}`, example: media.example !== undefined }).toEqual({ route: `${r.method} ${r.path} ${status}`, example: true });
         }
       }
@@ -48,7 +59,7 @@ describe('OpenAPI document and reference page', () => {
 
   it('lists no path that is not mounted', () => {
     const mounted = new Set(buildRoutes(app.runtime.ctx, app.runtime.services!).map((r) => `${r.method} ${openApiPath(r.path)}`));
-    const documented = Object.entries<any>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.filter((d) => !mounted.has(d))).toEqual([]);
   });
 

@@ -17,8 +17,8 @@ describe('dashboard serving and GET /api/v1/ui-config', () => {
   afterAll(async () => Promise.all([app?.stop(), oidc?.stop()]));
 
   it('answers how to sign in and where the Temporal UI is, without credentials', async () => {
-    expect(((await (await fetch(`${app.url}/api/v1/ui-config`)).json()) as any).data).toEqual({ oidc: null, temporal_ui_url: null });
-    expect(((await (await fetch(`${oidc.url}/api/v1/ui-config`)).json()) as any).data).toEqual({ oidc: { issuer: 'https://idp.example.test', client_id: 'web', scope: 'openid email profile' }, temporal_ui_url: 'https://temporal.example.test' });
+    expect(((await (await fetch(`${app.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({ oidc: null, temporal_ui_url: null });
+    expect(((await (await fetch(`${oidc.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({ oidc: { issuer: 'https://idp.example.test', client_id: 'web', scope: 'openid email profile' }, temporal_ui_url: 'https://temporal.example.test' });
   });
 
   it('serves index.html uncached for app URLs and hashed assets cached for a year', async () => {

@@ -11,7 +11,7 @@ export const T0 = Date.parse('2026-09-01T12:00:00.000Z');
 export async function createRule(app: TestApp, t: SeededTenant, body: Record<string, unknown>) {
   const r = await api(app, 'POST', '/api/v1/alerts', { token: t.admin.token, orgId: t.orgId, body: { name: 'rule', operator: 'gt', window_minutes: 15, ...body } });
   if (r.status !== 201) throw new Error(`create rule: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: string; schedule: { id: string; status: string; interval_minutes: number; error: string | null } } & Record<string, any>;
+  return r.body.data as { id: string; schedule: { id: string; status: string; interval_minutes: number; error: string | null } } & Record<string, unknown>;
 }
 
 export async function newProject(app: TestApp, t: SeededTenant): Promise<string> {

@@ -1,6 +1,9 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, mintJwt, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { createRule, MIN, newProject, seed } from './helpers';
+import type { Evaluation } from '../../../src/alerts/schemas';
+
+type EvaluatedGroup = Evaluation['groups'][number];
 
 /**
  * /api/v1/alerts: the role matrix of every route (JWT only: API keys 403; reads for every role,
@@ -111,7 +114,7 @@ describe('/api/v1/alerts', () => {
     const r = await api(app, 'POST', `/api/v1/alerts/${rule.id}/evaluate`, as('viewer'));
     expect(r.status).toBe(200);
     expect(r.body.data.source).toBe('raw');
-    expect(r.body.data.groups.map((g: any) => [g.group, g.level, g.state, g.requests])).toEqual([['slow', 'alert', 'ok', 4], ['fast', 'warning', 'ok', 4]]);
+    expect(r.body.data.groups.map((g: EvaluatedGroup) => [g.group, g.level, g.state, g.requests])).toEqual([['slow', 'alert', 'ok', 4], ['fast', 'warning', 'ok', 4]]);
     expect(r.body.data.groups[0].current_value).toBeCloseTo(3000, 0);
     const db = app.runtime.ctx.db;
     expect(await db('alert_states').where({ rule_id: rule.id })).toHaveLength(0);
@@ -124,10 +127,10 @@ describe('/api/v1/alerts', () => {
     const base = Date.parse('2026-09-01T00:00:00Z');
     await db('alert_events').insert(Array.from({ length: 5 }, (_, i) => ({ rule_id: rule.id, org_id: t.orgId, kind: i % 2 ? 'resolved' : 'triggered', group_key: '', value: i, threshold: 1, at: new Date(base + i * MIN) })));
     const p1 = await api(app, 'GET', `/api/v1/alerts/${rule.id}/events?limit=2`, as('viewer'));
-    expect(p1.body.data.map((e: any) => e.value)).toEqual([4, 3]);
+    expect(p1.body.data.map((e: { value: number }) => e.value)).toEqual([4, 3]);
     const p2 = await api(app, 'GET', `/api/v1/alerts/${rule.id}/events?limit=2&cursor=${p1.body.next_cursor}`, as('viewer'));
     const p3 = await api(app, 'GET', `/api/v1/alerts/${rule.id}/events?limit=2&cursor=${p2.body.next_cursor}`, as('viewer'));
-    expect([...p2.body.data, ...p3.body.data].map((e: any) => e.value)).toEqual([2, 1, 0]);
+    expect([...p2.body.data, ...p3.body.data].map((e: { value: number }) => e.value)).toEqual([2, 1, 0]);
     expect(p3.body.next_cursor).toBeNull();
     expect((await api(app, 'GET', `/api/v1/alerts/${rule.id}/events?cursor=garbage`, as())).body.code).toBe('invalid_cursor');
   });

@@ -10,9 +10,10 @@ describe('datasets', () => {
   let other: SeededTenant;
   let ds: string;
   const admin = () => ({ token: t.admin.token, orgId: t.orgId });
-  const items = async (qs = '') => (await api(app, 'GET', `/api/v1/datasets/${ds}/items?limit=1000${qs}`, admin())).body.data as Record<string, any>[];
+  type Item = Record<string, unknown> & { source_request_id: string };
+  const items = async (qs = '') => (await api(app, 'GET', `/api/v1/datasets/${ds}/items?limit=1000${qs}`, admin())).body.data as Item[];
   const upload = (body: string, type: string, qs = '') =>
-    fetch(`${app.url}/api/v1/datasets/${ds}/items/upload${qs}`, { method: 'POST', headers: { authorization: `Bearer ${t.editor.token}`, 'x-organization-id': t.orgId, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+    fetch(`${app.url}/api/v1/datasets/${ds}/items/upload${qs}`, { method: 'POST', headers: { authorization: `Bearer ${t.editor.token}`, 'x-organization-id': t.orgId, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });

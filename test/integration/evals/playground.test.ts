@@ -73,7 +73,8 @@ describe('prompt labels and the playground', () => {
       ],
     });
     expect(r.status).toBe(200);
-    const { variants } = ((await r.json()) as { data: { variants: Record<string, any>[] } }).data;
+    type Variant = Record<string, unknown> & { request_id: string };
+    const { variants } = ((await r.json()) as { data: { variants: Variant[] } }).data;
     expect(variants.map((v) => [v.index, v.model, v.output, v.error])).toEqual([
       [0, 'gpt-4o-mini', TEXT_PARTS.join(''), null],
       [1, 'claude-3-5-haiku-latest', TEXT_PARTS.join(''), null],
@@ -82,7 +83,7 @@ describe('prompt labels and the playground', () => {
     ]);
     expect(variants[0].usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
     expect(variants[0].cost_usd).toBeGreaterThan(0);
-    const sent = upstream.requests.map((q) => q.json);
+    const sent = upstream.requests.map((q) => q.json!);
     expect(sent.find((b) => b.model === 'claude-3-5-haiku-latest')).toMatchObject({ system: 'You greet Ada warmly.', messages: [{ role: 'user', content: 'Say hi to Ada in French.' }] });
     expect(sent.find((b) => b.model === 'gpt-4o')).toMatchObject({ temperature: 1 });
     const rows = await app.database.db('requests').whereIn('id', variants.map((v) => v.request_id));

@@ -106,7 +106,8 @@ describe('trace and session reads', () => {
     it('groups traces and proxied requests by session, newest activity first, with totals', async () => {
       const r = await api(app, 'GET', '/api/v1/sessions', asViewer());
       expect(r.status).toBe(200);
-      const sessions = r.body.data as Record<string, any>[];
+      type Totals = { total_tokens: number; cost_usd: number };
+      const sessions = r.body.data as (Record<string, unknown> & { breakdown: { requests: Totals; spans: Totals } })[];
       expect(sessions.map((s) => s.id)).toEqual(['only-requests', 'sess-0', 'sess-2', 'sess-1']);
       const s0 = sessions.find((s) => s.id === 'sess-0')!;
       // 10 traces x 110 span tokens, minus the span a request is linked to, plus both requests

@@ -59,7 +59,7 @@ describe('prompt experiments', () => {
     expect(g.winners).toEqual([{ name: 'exact', variant: 1, label: '4o', mean: 1 }]);
     expect(g.rows).toHaveLength(10);
     expect(g.rows.find((row: { item_id: string }) => row.item_id === 'g1').cells.map((c: { outputs: string[]; scores: { exact: number } }) => [c.outputs[0], c.scores.exact])).toEqual([['hmm', 0], ['answer q-1', 1], ['hmm', 0]]);
-    expect(upstream.requests.some((q) => JSON.stringify(q.json.messages).includes('Reply to q-3'))).toBe(true);
+    expect(upstream.requests.some((q) => JSON.stringify(q.json!.messages).includes('Reply to q-3'))).toBe(true);
   }, 90_000);
 
   it('takes its items from a production sample, kept as a dataset', async () => {

@@ -65,7 +65,7 @@ describe('proxy: Anthropic SDK, Gemini over fetch, Ollama (self-hosted)', () => 
         id: 'msg',
         type: 'message',
         role: 'assistant',
-        model: req.json.model,
+        model: req.json!.model,
         content: [{ type: 'text', text: 'ok' }],
         usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 },
       }),
@@ -90,7 +90,7 @@ describe('proxy: Anthropic SDK, Gemini over fetch, Ollama (self-hosted)', () => 
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
     });
     expect(res.status).toBe(200);
-    const out: any = await res.json();
+    const out = (await res.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
     expect(out.candidates[0].content.parts[0].text).toBe(TEXT_PARTS.join(''));
     const got = h.upstream.requests[0]!;
     expect(got.headers['x-goog-api-key']).toBe(PROVIDER_SECRET('gemini'));

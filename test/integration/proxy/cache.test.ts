@@ -128,7 +128,7 @@ describe('proxy: response cache', () => {
   });
 
   it('does not store non-200 answers', async () => {
-    h.upstream.handle((req, res) => sendJson(res, 201, openaiCompletion(req.json.model)));
+    h.upstream.handle((req, res) => sendJson(res, 201, openaiCompletion(req.json!.model)));
     await send('true');
     h.upstream.handle((_req, res) => sendJson(res, 500, { error: 'boom' }));
     await send('true');
@@ -163,7 +163,7 @@ describe('proxy: response cache', () => {
   });
 
   it('never caches streamed calls', async () => {
-    h.upstream.handle((req, res) => sendSse(res, [{ choices: [{ delta: { content: 'hi' } }], model: req.json.model }], { done: true }));
+    h.upstream.handle((req, res) => sendSse(res, [{ choices: [{ delta: { content: 'hi' } }], model: req.json!.model }], { done: true }));
     const a = await send('true', chat('s', { stream: true }));
     const b = await send('true', chat('s', { stream: true }));
     expect(a.status).toBe('MISS');

@@ -6,6 +6,16 @@ import { providerSlugs } from '../../../src/providers/providers';
 /** Provider keys the harness stores; tests assert these reach the fake upstream and nothing else. */
 export const PROVIDER_SECRET = (slug: string) => `sk-upstream-${slug}-0123456789abcdef`;
 
+/** A requests row as pg returns it: the columns tests compute with are typed, the rest unknown. */
+export type LoggedRequest = Record<string, unknown> & {
+  path: string;
+  request_body: string;
+  response_body: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  created_at: Date;
+};
+
 export interface ProxyHarness {
   app: TestApp;
   upstream: FakeUpstream;
@@ -13,7 +23,7 @@ export interface ProxyHarness {
   /** `${app.url}/proxy/<slug>` */
   base(slug: string): string;
   /** Polls the request log until `n` rows match (bounded), then returns them oldest first. */
-  rows(n: number, where?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, any>[]>;
+  rows(n: number, where?: Record<string, unknown>, timeoutMs?: number): Promise<LoggedRequest[]>;
   setProviderKey(slug: string, apiKey?: string | null, baseUrl?: string | null): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { api } from '../../helpers/auth';
+import { api, type ApiResult } from '../../helpers/auth';
 import { proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
 const chat = (content = 'hi') => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
@@ -165,10 +165,10 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: any = await api(h.app, 'GET', `/api/v1/requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: h.tenant.fullKey });
+        const page: ApiResult<{ id: string }[]> = await api(h.app, 'GET', `/api/v1/requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: h.tenant.fullKey });
         expect(page.status).toBe(200);
         seen.push(...page.body.data.map((r: { id: string }) => r.id));
-        cursor = page.body.next_cursor;
+        cursor = page.body.next_cursor as string | null;
         pages++;
       } while (cursor && pages < 10);
       expect(pages).toBe(3);
@@ -203,7 +203,8 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     const id = res.headers.get('x-service-request-id')!;
     const [row] = await h.rows(1, { id });
     const deadline = Date.now() + 5000;
-    let events: { payload: any }[] = [];
+    type Created = { request: { id: string; cost_usd: number; created_at: string; [k: string]: unknown } };
+    let events: { payload: Created }[] = [];
     while (Date.now() < deadline) {
       events = await h.app.database.db('event_outbox').where({ kind: 'request.created' }).select('payload');
       if (events.some((e) => e.payload.request?.id === id)) break;

@@ -28,12 +28,13 @@ describe('saved filters', () => {
   afterAll(() => app?.stop());
 
   it('applies on every view, explicit parameters over its own', async () => {
-    const views: [string, Record<string, unknown>, string, (b: any) => unknown, unknown][] = [
-      ['requests', { model: 'gpt-4o' }, '/api/v1/requests', (b) => b.data.length, 3],
-      ['traces', { name: 'agent' }, '/api/v1/traces', (b) => b.data.map((x: { id: string }) => x.id), ['t1']],
-      ['sessions', { from: '2020-01-01T00:00:00Z' }, '/api/v1/sessions', (b) => b.data.length >= 1, true],
-      ['users', { search: 'u2' }, '/api/v1/users', (b) => b.data.map((x: { user_id: string }) => x.user_id), ['u2']],
-      ['stats', { model: 'gpt-4o-mini', source: 'raw' }, '/api/v1/stats', (b) => b.data.totals.requests, 2],
+    const views: [string, Record<string, unknown>, string, (b: { data: unknown }) => unknown, unknown][] = [
+      ['requests', { model: 'gpt-4o' }, '/api/v1/requests', (b) => (b.data as unknown[]).length, 3],
+      ['traces', { name: 'agent' }, '/api/v1/traces', (b) => (b.data as { id: string }[]).map((x) => x.id), ['t1']],
+      ['sessions', { from: '2020-01-01T00:00:00Z' }, '/api/v1/sessions', (b) => (b.data as unknown[]).length >= 1, true],
+      ['users', { search: 'u2' }, '/api/v1/users', (b) => (b.data as { user_id: string }[]).map((x) => x.user_id), ['u2']],
+      ['stats', { model: 'gpt-4o-mini', source: 'raw' }, '/api/v1/stats',
+        (b) => (b.data as { totals: { requests: number } }).totals.requests, 2],
     ];
     for (const [view, filter, path, pick, want] of views) {
       const id = (await save('viewer', { name: view, view, filter })).body.data.id;

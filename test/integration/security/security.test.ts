@@ -20,7 +20,8 @@ describe('security findings', () => {
   let other: SeededTenant;
   const who = () => ({ token: h.tenant.admin.token, orgId: h.tenant.orgId });
   const scan = () => h.app.runtime.ctx.temporal.client.workflow.execute(securityScanWorkflow, { taskQueue: h.app.config.TEMPORAL_TASK_QUEUE, workflowId: `scan-${randomUUID()}` });
-  const findings = async (qs = '') => (await api(h.app, 'GET', `/api/v1/security/findings?${qs}`, who())).body.data as Record<string, any>[];
+  type Finding = Record<string, unknown> & { detector: string; first: { request_id: string }; last: { request_id: string } };
+  const findings = async (qs = '') => (await api(h.app, 'GET', `/api/v1/security/findings?${qs}`, who())).body.data as Finding[];
   const chat = (content: string, headers: Record<string, string> = {}) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }, { headers });
 
   beforeAll(async () => {

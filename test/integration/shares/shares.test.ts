@@ -11,7 +11,8 @@ describe('shares', () => {
   let requestId: string;
   const ed = () => ({ token: t.editor.token, orgId: t.orgId });
   const share = (body: Record<string, unknown>) => api(app, 'POST', '/api/v1/shares', { ...ed(), body });
-  const open = (token: string, suffix = '') => fetch(`${app.url}/share/${token}${suffix}`).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+  type Opened = Record<string, unknown> & { data: { resource: unknown } };
+  const open = (token: string, suffix = '') => fetch(`${app.url}/share/${token}${suffix}`).then(async (r) => ({ status: r.status, body: (await r.json()) as Opened }));
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });

@@ -1,5 +1,13 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
+import { api, seedTenant, type ApiResult, type SeededTenant } from '../../helpers/auth';
+
+/** The fields of an audit log entry these tests read. */
+interface AuditRow {
+  id: string;
+  action: string;
+  actor_id: string | null;
+  resource_id: string | null;
+}
 
 describe('audit logs', () => {
   let app: TestApp;
@@ -16,11 +24,11 @@ describe('audit logs', () => {
   it('every write of the seeding left a row with actor, action, resource and time', async () => {
     const r = await logs('?limit=200');
     expect(r.status).toBe(200);
-    const actions = r.body.data.map((e: any) => e.action);
+    const actions = r.body.data.map((e: AuditRow) => e.action);
     for (const a of ['organization.created', 'project.created', 'invitation.created', 'invitation.accepted', 'member.added', 'api_key.created', 'api_key.revoked']) {
       expect(actions).toContain(a);
     }
-    const created = r.body.data.find((e: any) => e.action === 'organization.created');
+    const created = r.body.data.find((e: AuditRow) => e.action === 'organization.created');
     expect(created).toMatchObject({ actor_type: 'user', actor_id: t.admin.userId, actor_label: t.admin.email, resource_type: 'organization', resource_id: t.orgId });
     expect(Date.parse(created.created_at)).not.toBeNaN();
   });
@@ -29,7 +37,7 @@ describe('audit logs', () => {
     const k = (await api(app, 'POST', '/api/v1/api-keys', { ...as(), body: { project_id: t.projectId, name: 'audited' } })).body.data;
     await api(app, 'PATCH', `/api/v1/api-keys/${k.id}`, { ...as(), body: { name: 'renamed' } });
     const r = await logs(`?resource_type=api_key&resource_id=${k.id}`);
-    expect(r.body.data.map((e: any) => e.action)).toEqual(['api_key.updated', 'api_key.created']);
+    expect(r.body.data.map((e: AuditRow) => e.action)).toEqual(['api_key.updated', 'api_key.created']);
     expect(r.body.data[0].before.name).toBe('audited');
     expect(r.body.data[0].after.name).toBe('renamed');
     expect(r.body.data[1].after).toMatchObject({ id: k.id, prefix: k.prefix, last4: k.last4, scope: 'full' });
@@ -46,17 +54,17 @@ describe('audit logs', () => {
     for (let i = 0; i < 5; i++) await api(app, 'POST', '/api/v1/projects', { token: t.editor.token, orgId: t.orgId, body: { name: `audit ${i}` } });
     const byActor = await logs(`?actor_id=${t.editor.userId}&action=project.created`);
     expect(byActor.body.data).toHaveLength(5);
-    expect(byActor.body.data.every((e: any) => e.actor_id === t.editor.userId)).toBe(true);
+    expect(byActor.body.data.every((e: AuditRow) => e.actor_id === t.editor.userId)).toBe(true);
     const prefix = await logs('?action=project.*&limit=200');
     expect(prefix.body.data.length).toBe(6);
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await logs(`?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: ApiResult<AuditRow[]> = await logs(`?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.body.data.length).toBeLessThanOrEqual(4);
-      seen.push(...page.body.data.map((e: any) => e.id));
-      cursor = page.body.next_cursor;
+      seen.push(...page.body.data.map((e: AuditRow) => e.id));
+      cursor = page.body.next_cursor as string | null;
     } while (cursor);
     const total = Number((await app.database.db('audit_logs').where({ org_id: t.orgId }).count({ n: '*' }))[0]!.n);
     expect(seen).toHaveLength(total);
@@ -90,6 +98,6 @@ describe('audit logs', () => {
   it('audit rows of one organization are invisible to another', async () => {
     const other = await seedTenant(app);
     const theirs = await api(app, 'GET', '/api/v1/audit-logs?limit=200', { token: other.admin.token, orgId: other.orgId });
-    expect(theirs.body.data.every((e: any) => e.resource_id !== t.orgId && e.actor_id !== t.admin.userId)).toBe(true);
+    expect(theirs.body.data.every((e: AuditRow) => e.resource_id !== t.orgId && e.actor_id !== t.admin.userId)).toBe(true);
   });
 });

@@ -33,7 +33,7 @@ describe('API keys and provider keys', () => {
       expect(dump).not.toContain(key.slice(12, 40));
 
       const list = await api(app, 'GET', `/api/v1/api-keys?project_id=${t.projectId}`, as());
-      const listed = list.body.data.find((k: any) => k.id === created.body.data.id);
+      const listed = list.body.data.find((k: { id: string }) => k.id === created.body.data.id);
       expect(Object.keys(listed).sort()).toEqual(['created_at', 'id', 'is_active', 'last4', 'last_used_at', 'name', 'org_id', 'prefix', 'project_id', 'scope', 'updated_at']);
       expect(JSON.stringify(list.body)).not.toContain(key);
       const one = await api(app, 'GET', `/api/v1/api-keys/${created.body.data.id}`, as());
@@ -48,14 +48,14 @@ describe('API keys and provider keys', () => {
       const k = (await api(app, 'POST', '/api/v1/api-keys', { ...as(), body: { project_id: t.projectId } })).body.data;
       expect((await api(app, 'GET', '/api/v1/me/key-info', { token: k.key })).status).toBe(200);
       const deadline = Date.now() + 5000;
-      let row: any;
+      let row: { last_used_at: Date | null };
       do {
         row = await app.database.db('api_keys').where({ id: k.id }).first();
         if (row.last_used_at) break;
         await new Promise((r) => setTimeout(r, 20));
       } while (Date.now() < deadline);
       expect(row.last_used_at).toBeInstanceOf(Date);
-      const first = row.last_used_at.getTime();
+      const first = row.last_used_at!.getTime();
       await api(app, 'GET', '/api/v1/me/key-info', { token: k.key });
       await new Promise((r) => setTimeout(r, 100)); // give a (wrong) fire-and-forget write time to land
       expect((await app.database.db('api_keys').where({ id: k.id }).first()).last_used_at.getTime()).toBe(first);
@@ -127,7 +127,7 @@ describe('API keys and provider keys', () => {
       expect(await getProviderKey(app.runtime.ctx.db, t.projectId, 'anthropic', app.runtime.ctx.keyring)).toBeNull();
       const listed = await api(app, 'GET', '/api/v1/provider-keys', as());
       expect(JSON.stringify(listed.body)).not.toContain(secret.slice(8, 30));
-      expect(listed.body.data.find((k: any) => k.provider === 'openai').masked_key).toBe(`sk-p…${secret.slice(-4)}`);
+      expect(listed.body.data.find((k: { provider: string }) => k.provider === 'openai').masked_key).toBe(`sk-p…${secret.slice(-4)}`);
     });
 
     it('one entry per (project, provider): a second create replaces (200) and the new key decrypts', async () => {

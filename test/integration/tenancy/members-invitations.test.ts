@@ -35,17 +35,17 @@ describe('members and invitations', () => {
     expect(JSON.stringify(row)).not.toContain(inv.body.data.token);
     const list = await api(app, 'GET', `/api/v1/organizations/${t.orgId}/invitations`, asAdmin());
     expect(JSON.stringify(list.body)).not.toContain(inv.body.data.token);
-    expect(list.body.data.find((i: any) => i.id === inv.body.data.id).status).toBe('pending');
+    expect(list.body.data.find((i: { id: string }) => i.id === inv.body.data.id).status).toBe('pending');
 
     const mine = await api(app, 'GET', '/api/v1/me/invitations', { token: p.token });
-    expect(mine.body.data.map((i: any) => i.id)).toContain(inv.body.data.id);
+    expect(mine.body.data.map((i: { id: string }) => i.id)).toContain(inv.body.data.id);
 
     const acc = await api(app, 'POST', '/api/v1/invitations/accept', { token: p.token, body: { token: inv.body.data.token } });
     expect(acc.status).toBe(200);
     expect(acc.body.data).toMatchObject({ organization_id: t.orgId, role: 'editor' });
     const members = await api(app, 'GET', `/api/v1/organizations/${t.orgId}/members`, { token: p.token });
     expect(members.status).toBe(200);
-    expect(members.body.data.find((m: any) => m.email === p.email)).toMatchObject({ role: 'editor', is_owner: false });
+    expect(members.body.data.find((m: { email: string }) => m.email === p.email)).toMatchObject({ role: 'editor', is_owner: false });
     // The new member now acts in the organization without naming it (their only one).
     expect((await api(app, 'GET', '/api/v1/projects', { token: p.token })).status).toBe(200);
 
@@ -78,7 +78,7 @@ describe('members and invitations', () => {
     const r = await api(app, 'POST', '/api/v1/invitations/accept', { token: p.token, body: { token: inv.token } });
     expect([r.status, r.body.code]).toEqual([410, 'invitation_expired']);
     const list = await api(app, 'GET', `/api/v1/organizations/${t.orgId}/invitations?status=expired`, asAdmin());
-    expect(list.body.data.map((i: any) => i.id)).toContain(inv.id);
+    expect(list.body.data.map((i: { id: string }) => i.id)).toContain(inv.id);
     expect((await api(app, 'GET', '/api/v1/me/invitations', { token: p.token })).body.data).toEqual([]);
   });
 

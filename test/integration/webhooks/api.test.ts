@@ -1,4 +1,4 @@
-import { emitEvent } from '../../../src/events/outbox';
+import { emitEvent, type EventKind } from '../../../src/events/outbox';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import { signBody, verifySignature } from '../../../src/webhooks/signing';
 import { startTestApp, type TestApp } from '../../helpers/app';
@@ -43,7 +43,7 @@ describe('/api/v1/webhooks', () => {
       const masked = `${w.secret.slice(0, 4)}…`;
       const list = await api(app, 'GET', '/api/v1/webhooks', as('viewer'));
       expect(list.status).toBe(200);
-      expect(list.body.data.find((x: any) => x.id === w.id).secret).toBe(masked);
+      expect(list.body.data.find((x: { id: string }) => x.id === w.id).secret).toBe(masked);
       const one = await api(app, 'GET', `/api/v1/webhooks/${w.id}`, as('editor'));
       expect(one.body.data.secret).toBe(masked);
       const patched = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { name: 'ops 2' } });
@@ -55,7 +55,7 @@ describe('/api/v1/webhooks', () => {
       expect(JSON.stringify(row)).not.toContain(w.secret);
       // Audited without the secret.
       const audit = await db()('audit_logs').where({ resource_id: w.id }).orderBy('created_at');
-      expect(audit.map((a: any) => a.action)).toEqual(['webhook.created', 'webhook.updated']);
+      expect(audit.map((a: { action: string }) => a.action)).toEqual(['webhook.created', 'webhook.updated']);
       expect(JSON.stringify(audit)).not.toContain(w.secret);
       expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
     });
@@ -180,7 +180,7 @@ describe('/api/v1/webhooks', () => {
       expect(failed.body.data).toMatchObject({ status: 'failed', http_status: 500, error_message: 'HTTP 500' });
 
       const deliveries = (await api(app, 'GET', `/api/v1/webhooks/${created.id}/deliveries`, as('viewer'))).body.data;
-      expect(deliveries.map((d: any) => [d.event_type, d.status])).toEqual([
+      expect(deliveries.map((d: { event_type: string; status: string }) => [d.event_type, d.status])).toEqual([
         ['test', 'failed'],
         ['test', 'delivered'],
       ]);
@@ -244,7 +244,7 @@ describe('/api/v1/webhooks', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect(await db()('webhook_deliveries').where({ webhook_id: w.id })).toHaveLength(0);
       expect(receiver.requests).toHaveLength(0);
-      await expect(emitEvent(db(), t.orgId, 'nope' as any, {})).rejects.toThrow(/unknown event kind/);
+      await expect(emitEvent(db(), t.orgId, 'nope' as EventKind, {})).rejects.toThrow(/unknown event kind/);
       await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('admin'));
     });
 
@@ -260,13 +260,13 @@ describe('/api/v1/webhooks', () => {
         const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' });
         return rows.length === 12 ? rows : undefined;
       });
-      expect(pending.every((r: any) => r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000)).toBe(true);
+      expect(pending.every((r: { next_retry_at: Date | null; last_attempt_at: Date }) => r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000)).toBe(true);
 
       const list = await api(app, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, as('viewer'));
       expect(list.body.success).toBe(true);
       expect(list.body.data).toHaveLength(10);
       const created = await db()('webhook_deliveries').where({ webhook_id: w.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(10);
-      expect(list.body.data.map((d: any) => d.id)).toEqual(created.map((d: any) => d.id));
+      expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d: { id: string }) => d.id));
       expect(list.body.data[0]).toMatchObject({ status: 'failed', http_status: 503, error_message: 'HTTP 503', attempt_count: 1, dlq_at: null, delivered_at: null });
       expect(list.body.data[0].next_retry_at).toMatch(/Z$/);
 
@@ -276,7 +276,7 @@ describe('/api/v1/webhooks', () => {
         const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'cancelled' });
         return rows.length === 12 ? rows : undefined;
       });
-      expect(stopped.every((r: any) => r.stop_reason === 'webhook_disabled' && r.next_retry_at === null)).toBe(true);
+      expect(stopped.every((r: { stop_reason: string | null; next_retry_at: Date | null }) => r.stop_reason === 'webhook_disabled' && r.next_retry_at === null)).toBe(true);
       const handle = app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(stopped[0].id));
       await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 10_000, 'workflow cancelled');
 

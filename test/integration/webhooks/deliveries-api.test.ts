@@ -6,6 +6,21 @@ import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../
 import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { seedFinishedDeliveries, waitUntil } from './fixtures';
 
+/** The webhook_deliveries columns these tests wait on. */
+interface DeliveryRow {
+  status: string;
+  attempt_count: number;
+  next_retry_at: Date | null;
+  stop_reason: string | null;
+}
+/** One attempt of a delivery's detail (GET .../deliveries/:id). */
+interface Attempt {
+  number: number;
+  source: string;
+  redelivery: number | null;
+  http_status: number | null;
+}
+
 /** GET …/deliveries/:deliveryId (attempt history) and POST …/redeliver on the real service and the suite's Temporal dev server. */
 describe('webhook delivery detail and redeliver', () => {
   let app: TestApp;
@@ -43,8 +58,8 @@ describe('webhook delivery detail and redeliver', () => {
     const [req] = await at(path, 1);
     return req!.headers['x-service-delivery-id'] as string;
   };
-  const record = (id: string, pred: (r: any) => boolean) => waitUntil(async () => {
-    const r = await db()('webhook_deliveries').where({ id }).first();
+  const record = (id: string, pred: (r: DeliveryRow) => boolean) => waitUntil(async () => {
+    const r: DeliveryRow | undefined = await db()('webhook_deliveries').where({ id }).first();
     return r && pred(r) ? r : undefined;
   }, 20_000, `delivery ${id}`);
   const detail = async (hookId: string, id: string) => (await api(app, 'GET', `/api/v1/webhooks/${hookId}/deliveries/${id}`, as('viewer'))).body.data;
@@ -102,7 +117,7 @@ describe('webhook delivery detail and redeliver', () => {
     await record(id, (r) => r.status === 'delivered' && r.attempt_count === 2);
     const d = await detail(hook.id, id);
     expect(d).toMatchObject({ status: 'delivered', attempt_count: 2, redeliveries: 1, workflow_id: redeliveryWorkflowId(id, 1), dlq_at: null });
-    expect(d.attempts.map((a: any) => [a.number, a.source, a.redelivery, a.http_status])).toEqual([
+    expect(d.attempts.map((a: Attempt) => [a.number, a.source, a.redelivery, a.http_status])).toEqual([
       [1, 'delivery', null, 200],
       [2, 'redelivery', 1, 200],
     ]);

@@ -6,6 +6,14 @@ import { seedTenant, type SeededTenant } from '../../helpers/auth';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
 import { seedFinishedDeliveries, seedWebhook, waitUntil } from './fixtures';
 
+/** The envelope of the POST answers these tests read (a recovery or a redelivery, or an error). */
+interface Answer {
+  success: boolean;
+  code?: string;
+  error?: string;
+  data: { id: string; redelivery: number } & Record<string, unknown>;
+}
+
 /**
  * Idempotency-Key on redeliver and recover (docs/webhooks.md "Idempotency keys"), on the real
  * service, PostgreSQL and the suite's Temporal dev server: a repeat answers the first answer
@@ -46,7 +54,7 @@ describe('Idempotency-Key on operator actions', () => {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const res = await fetch(`${app.url}${path}`, { method: 'POST', headers, body: payload });
-    return { status: res.status, body: (await res.json()) as any, replayed: res.headers.get('idempotent-replayed') };
+    return { status: res.status, body: (await res.json()) as Answer, replayed: res.headers.get('idempotent-replayed') };
   };
   const deadDelivery = async (path: string, tenant = t) => {
     const hook = await seedWebhook(db(), app.config, tenant.orgId, `${receiver.url}${path}`);

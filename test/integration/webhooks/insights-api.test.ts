@@ -4,7 +4,7 @@ import { NO_EVIDENCE } from '../../../src/webhooks/evidence';
 import { buildBody } from '../../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
+import { api, seedTenant, type ApiResult, type SeededTenant } from '../../helpers/auth';
 import { seedWebhook } from './fixtures';
 
 /** GET /webhooks/:id/attempts and /stats on real PostgreSQL, over deliveries and attempts seeded with known times. */
@@ -75,7 +75,8 @@ describe('webhook attempt log and stats', () => {
 
   const get = (path: string, tenant = t, who: 'admin' | 'viewer' = 'viewer') =>
     api(app, 'GET', `/api/v1/webhooks/${hookId}${path}`, { token: tenant[who].token, orgId: tenant.orgId });
-  const keyOf = (a: { delivery_id: string; number: number }) =>
+  type AttemptRef = { delivery_id: string; number: number };
+  const keyOf = (a: AttemptRef) =>
     `${Object.keys(ids).find((k) => ids[k] === a.delivery_id)}#${a.number}`;
   const list = async (query: string) => {
     const r = await get(`/attempts?${query}`);
@@ -88,10 +89,10 @@ describe('webhook attempt log and stats', () => {
     let cursor: string | null = null;
     const pages: number[] = [];
     do {
-      const body: any = await list(`limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      const body: ApiResult<AttemptRef[]>['body'] = await list(`limit=4${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...body.data.map(keyOf));
       pages.push(body.data.length);
-      cursor = body.next_cursor;
+      cursor = body.next_cursor as string | null;
     } while (cursor);
     expect(pages).toEqual([4, 4, 2]);
     expect(seen).toEqual(['D4#1', 'D3#1', 'D2#5', 'D2#4', 'D2#3', 'D2#2', 'D2#1', 'D1#2', 'D1#1', 'D6#1']);
@@ -117,7 +118,7 @@ describe('webhook attempt log and stats', () => {
   });
 
   it('filters by outcome, status class, time and event type', async () => {
-    const keys = async (q: string) => ((await list(q)).data as any[]).map(keyOf);
+    const keys = async (q: string) => ((await list(q)).data as AttemptRef[]).map(keyOf);
     expect(await keys('status=delivered')).toEqual(['D3#1', 'D1#2', 'D6#1']);
     expect(await keys('status=failed')).toEqual(['D4#1', 'D2#5', 'D2#4', 'D2#3', 'D2#2', 'D2#1', 'D1#1']);
     expect(await keys('http_status=5xx')).toEqual(['D4#1', 'D2#5', 'D2#2', 'D2#1', 'D1#1']);
@@ -164,7 +165,7 @@ describe('webhook attempt log and stats', () => {
     });
     expect(s.success_rate).toBeCloseTo(2 / 3, 10);
     expect(s.series).toHaveLength(24);
-    const nonEmpty = s.series.filter((b: any) => b.delivered + b.failed + b.dead_lettered > 0);
+    const nonEmpty = s.series.filter((b: { delivered: number; failed: number; dead_lettered: number }) => b.delivered + b.failed + b.dead_lettered > 0);
     expect(nonEmpty).toEqual([
       { bucket: new Date(H - 2 * HOUR).toISOString(), delivered: 1, failed: 0, dead_lettered: 1 },
       { bucket: new Date(H - HOUR).toISOString(), delivered: 1, failed: 0, dead_lettered: 0 },

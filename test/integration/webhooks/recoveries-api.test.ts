@@ -71,7 +71,7 @@ describe('webhook recoveries', () => {
     expect(d.attempts.at(-1)).toMatchObject({ number: 6, source: 'recovery', recovery_id: rid, http_status: 500 });
 
     const list = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/recoveries`, as('viewer'))).body.data;
-    expect(list.map((r: any) => r.id)).toEqual([rid]);
+    expect(list.map((r: { id: string }) => r.id)).toEqual([rid]);
     expect(await db()('audit_logs').where({ resource_id: rid, action: 'webhook_recovery.created' })).toHaveLength(1);
     const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(recoveryWorkflowId(rid)).describe();
     expect(desc.status.name).toBe('COMPLETED');
