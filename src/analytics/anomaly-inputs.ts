@@ -36,8 +36,18 @@ export interface AnomalyInputs {
 const MAX_USERS = 50;
 const DIM: Record<string, AnomalyDimension> = { '': 'project', model: 'model', user: 'user' };
 
+/** A window cell as pg returns it (dim '' is the project): counts and sums are numbers, p95 a float8. */
+interface WindowRow {
+  dim: string; value: string; requests: number; errors: number; cost: number; tokens: number; p95: number | null;
+}
+/** A baseline hour (b: epoch ms) with its rollup rows' latency histograms (integer[][]; null when none keeps one). */
+interface BaselineRow {
+  dim: string; value: string; b: number; requests: number; errors: number; cost: number; tokens: number;
+  hists: number[][] | null;
+}
+
 export async function anomalyInputs(db: Knex, projectId: string, windowStart: string, windowEnd: string, baselineStart: string): Promise<AnomalyInputs> {
-  const { rows: win } = await db.raw<{ rows: Record<string, unknown>[] }>(
+  const { rows: win } = await db.raw<{ rows: WindowRow[] }>(
     `select d.dim, d.value, count(*) as requests, count(*) filter (where r.status_code >= 400) as errors,
             coalesce(sum(r.cost_usd), 0)::float8 as cost, coalesce(sum(r.total_tokens), 0) as tokens,
             percentile_cont(0.95) within group (order by r.latency_ms) as p95
@@ -47,13 +57,13 @@ export async function anomalyInputs(db: Knex, projectId: string, windowStart: st
     [projectId, windowStart, windowEnd],
   );
   const window: WindowCell[] = win.map((r) => ({
-    dimension: DIM[r.dim as string]!, value: r.value as string, requests: Number(r.requests), errors: Number(r.errors),
+    dimension: DIM[r.dim]!, value: r.value, requests: Number(r.requests), errors: Number(r.errors),
     cost: Number(r.cost), tokens: Number(r.tokens), p95: r.p95 === null ? null : Number(r.p95),
   }));
   const users = window.filter((c) => c.dimension === 'user').sort((a, b) => b.requests - a.requests || (a.value < b.value ? -1 : 1)).slice(0, MAX_USERS);
   const kept = window.filter((c) => c.dimension !== 'user').concat(users);
   // Models are read whole (a model that went silent is news); users only for the busiest of the window.
-  const { rows: base } = await db.raw<{ rows: Record<string, unknown>[] }>(
+  const { rows: base } = await db.raw<{ rows: BaselineRow[] }>(
     `select dim, value, (extract(epoch from bucket) * 1000)::bigint as b, sum(requests) as requests, sum(errors) as errors,
             sum(cost_usd)::float8 as cost, sum(total_tokens) as tokens, array_agg(latency_hist) filter (where latency_hist is not null) as hists
        from request_rollups_live
@@ -62,11 +72,12 @@ export async function anomalyInputs(db: Knex, projectId: string, windowStart: st
     [projectId, baselineStart, windowStart, users.map((u) => u.value)],
   );
   const baseline: BaselineHour[] = base.map((r) => {
-    const hists = (r.hists as number[][] | null) ?? [];
+    const hists = r.hists ?? [];
     const merged: number[] = [];
     for (const h of hists) h.forEach((c, i) => (merged[i] = (merged[i] ?? 0) + c));
     return {
-      dimension: DIM[r.dim as string]!, value: r.value as string, bucket: Number(r.b), requests: Number(r.requests), errors: Number(r.errors),
+      dimension: DIM[r.dim]!, value: r.value, bucket: Number(r.b),
+      requests: Number(r.requests), errors: Number(r.errors),
       cost: Number(r.cost), tokens: Number(r.tokens), p95: merged.length ? percentiles(merged.map((c) => c ?? 0), [0.95])[0]! : null,
     };
   });

@@ -52,9 +52,20 @@ export interface Sums {
 }
 export const SUM_KEYS: (keyof Sums)[] = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum'];
 
-export const zeroSums = (): Sums => Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as unknown as Sums;
-export function sumsOf(row: Record<string, unknown>): Sums {
-  return Object.fromEntries(SUM_KEYS.map((k) => [k, Number(row[k] ?? 0)])) as unknown as Sums;
+export const zeroSums = (): Sums => ({
+  requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cache_read_tokens: 0,
+  cache_write_tokens: 0, cost_usd: 0, self_hosted_requests: 0, unpriced_requests: 0, cache_hits: 0,
+  cache_saved_usd: 0, latency_sum: 0,
+});
+/**
+ * The sums' columns of a stats row (count, sum: int8 and numeric, parsed as numbers by src/db/knex.ts).
+ * A `sum` over no values is NULL, and a column the row lacks counts 0 too.
+ */
+export type SumsRow = { [K in keyof Sums]?: number | null };
+export function sumsOf(row: SumsRow): Sums {
+  const s = zeroSums();
+  for (const k of SUM_KEYS) s[k] = Number(row[k] ?? 0);
+  return s;
 }
 export function addSums(a: Sums, b: Sums): Sums {
   for (const k of SUM_KEYS) a[k] += b[k];

@@ -13,6 +13,7 @@ const ROLLUP_FILTERS = {
   streamed: 'streamed',
   user_id: 'user',
 } as const;
+const isRollupFilter = (field: string): field is keyof typeof ROLLUP_FILTERS => field in ROLLUP_FILTERS;
 
 /** The filter's fields beyond the time range and the project, by name. */
 function activeFields(f: RequestFilter): string[] {
@@ -66,11 +67,11 @@ export function planRollup(q: StatsQuery, rolledUp: ReadonlySet<string> = new Se
   let filterDim: RollupPlan | null = null;
   if (fields.length === 1) {
     const field = fields[0]!;
-    const f = q.filter as Record<string, unknown>;
+    const f = q.filter;
     const prop = q.filter.property;
     if (field === 'status' && /^\d+$/.test(String(f.status))) filterDim = { dim: 'status_code', value: String(f.status) };
     else if (field === 'property' && prop?.length === 1 && rolledUp.has(prop[0]!.name)) filterDim = { dim: `property:${prop[0]!.name}`, value: prop[0]!.value };
-    else if (field in ROLLUP_FILTERS) filterDim = { dim: ROLLUP_FILTERS[field as keyof typeof ROLLUP_FILTERS], value: String(f[field]) };
+    else if (isRollupFilter(field)) filterDim = { dim: ROLLUP_FILTERS[field], value: String(f[field]) };
     else return null;
   }
   // Sessions and unregistered custom properties are high-cardinality: raw rows, through their indexes.

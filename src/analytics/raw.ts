@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
 import { requestWhere } from '../filters/request-filter';
-import { LATENCY_PS, sumsOf, toMeasures, TTFT_PS, type Measures } from './measures';
+import { LATENCY_PS, sumsOf, toMeasures, TTFT_PS, type Measures, type SumsRow } from './measures';
 import type { GroupBy, StatsQuery } from './plan';
 import { sortingQuery } from './sort-query';
 
@@ -10,8 +10,6 @@ import { sortingQuery } from './sort-query';
  * cannot answer (see plan.ts). Each query is one scan through the (project, created_at) index,
  * the properties GIN index or the per-user/session indexes, with grouping sets for totals.
  */
-type Row = Record<string, unknown>;
-
 const MEASURES_SQL = `count(*) as requests, count(*) filter (where status_code >= 400) as errors,
   coalesce(sum(prompt_tokens), 0) as prompt_tokens, coalesce(sum(completion_tokens), 0) as completion_tokens,
   coalesce(sum(total_tokens), 0) as total_tokens, coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
@@ -29,10 +27,23 @@ const INNER_COLS = `r.status_code, r.prompt_tokens, r.completion_tokens, r.total
 // Distinct counts and group keys compare bytes ("C"): the same equality (collations are
 // deterministic), and locale-aware comparison made their sorts twice as slow.
 
-export const measuresOf = (row: Row): Measures =>
+/** A row of MEASURES_SQL: the sums, the percentiles (float8[], null without values) and the distinct counts. */
+interface MeasuresRow extends SumsRow {
+  lat?: number[] | null;
+  ttft?: number[] | null;
+  users: number;
+  sessions: number;
+}
+/** A grouping-sets row: its bucket (epoch ms; null in a total) and whether it is a total (1) or a bucket (0). */
+interface BucketRow {
+  b: number | null;
+  is_total: number;
+}
+
+export const measuresOf = (row: MeasuresRow): Measures =>
   toMeasures(
     sumsOf(row),
-    { latency: (row.lat as number[] | null) ?? LATENCY_PS.map(() => null), ttft: (row.ttft as number[] | null) ?? TTFT_PS.map(() => null) },
+    { latency: row.lat ?? LATENCY_PS.map(() => null), ttft: row.ttft ?? TTFT_PS.map(() => null) },
     { users: Number(row.users), sessions: Number(row.sessions) },
   );
 
@@ -57,16 +68,16 @@ const B_MS = '(extract(epoch from b at time zone ?) * 1000)::bigint';
 /** Totals and the series (non-empty buckets only; the caller zero-fills). */
 export async function rawTotalsAndSeries(db: Knex, q: StatsQuery) {
   const w = requestWhere(q.projectIds, q.filter);
-  const rows = await sortingQuery(
+  const rows = await sortingQuery<BucketRow & MeasuresRow>(
     db,
     `select ${B_MS} as b, grouping(b) as is_total, ${MEASURES_SQL}
        from (select ${localB(q)} as b, ${INNER_COLS} from requests r where ${w.sql}) x
       group by grouping sets ((b), ())`,
     [q.tz, q.tz, ...w.args],
   );
-  const totalRow = (rows as Row[]).find((r) => Number(r.is_total) === 1)!;
+  const totalRow = rows.find((r) => Number(r.is_total) === 1)!;
   const series = new Map<number, Measures>();
-  for (const r of rows as Row[]) if (Number(r.is_total) === 0) series.set(Number(r.b), measuresOf(r));
+  for (const r of rows) if (Number(r.is_total) === 0) series.set(Number(r.b), measuresOf(r));
   return { totals: measuresOf(totalRow), series };
 }
 
@@ -77,7 +88,7 @@ export async function rawTotalsAndSeries(db: Knex, q: StatsQuery) {
  */
 export async function rawUniques(db: Knex, q: StatsQuery) {
   const w = requestWhere(q.projectIds, q.filter);
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: (BucketRow & { users: number; sessions: number })[] }>(
     `select ${B_MS} as b, grouping(b) as is_total, count(distinct user_id) as users, count(distinct session_id) as sessions
        from (select ${localB(q)} as b, r.user_id, r.session_id from requests r where ${w.sql}) x
       group by grouping sets ((b), ())`,
@@ -85,7 +96,7 @@ export async function rawUniques(db: Knex, q: StatsQuery) {
   );
   const users = new Map<number | 'total', number>();
   const sessions = new Map<number | 'total', number>();
-  for (const r of rows as Row[]) {
+  for (const r of rows) {
     const b = Number(r.is_total) === 1 ? 'total' : Number(r.b);
     users.set(b, Number(r.users)); sessions.set(b, Number(r.sessions));
   }
@@ -108,15 +119,15 @@ export async function rawBreakdown(db: Knex, q: StatsQuery, g: GroupBy, ranked?:
   const key = groupKeySql(g);
   const top =
     ranked ??
-    ((
-      await db.raw(
+    (
+      await db.raw<{ rows: { k: string }[] }>(
         `select ${key.sql} as k from requests r where ${w.sql} and ${key.sql} is not null group by 1 order by ${ORDER_SQL[q.orderBy]} desc, 1 limit ?`,
         [...key.args, ...w.args, ...key.args, q.top + 1],
       )
-    ).rows as Row[]).map((r) => r.k as string);
+    ).rows.map((r) => r.k);
   // Calls without a value for the dimension (no user id, no prompt) count in "other".
   const keys = top.slice(0, q.top);
-  const rows = await sortingQuery(
+  const rows = await sortingQuery<BucketRow & MeasuresRow & { g: string }>(
     db,
     `select ${B_MS} as b, g, grouping(b) as is_total, ${MEASURES_SQL}
        from (select case when k = any(?::text[]) then k else '\u0001other' end as g, y.*
@@ -125,8 +136,8 @@ export async function rawBreakdown(db: Knex, q: StatsQuery, g: GroupBy, ranked?:
     [q.tz, keys, q.tz, ...key.args, ...w.args],
   );
   const cells = new Map<string, { measures?: Measures; series: Map<number, Measures> }>();
-  for (const r of rows as Row[]) {
-    const k = r.g as string;
+  for (const r of rows) {
+    const k = r.g;
     const cell: { measures?: Measures; series: Map<number, Measures> } = cells.get(k) ?? { series: new Map() };
     cells.set(k, cell);
     if (Number(r.is_total) === 1) cell.measures = measuresOf(r);
@@ -140,12 +151,12 @@ export async function rawBreakdown(db: Knex, q: StatsQuery, g: GroupBy, ranked?:
 /** The zero-filled list of bucket starts (ms) of [from, to) in the query's zone, deduplicated. */
 export async function bucketList(db: Knex, q: StatsQuery): Promise<number[]> {
   const step = `interval '${q.granularity.step} ${q.granularity.unit}'`;
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: { t: number }[] }>(
     `select distinct (extract(epoch from g at time zone ?) * 1000)::bigint as t
        from generate_series(${localBucketSql('?::timestamptz', q.granularity)},
                             (?::timestamptz - interval '1 microsecond') at time zone ?, ${step}) g
       order by 1`,
     [q.tz, q.from, q.tz, q.to, q.tz],
   );
-  return (rows as Row[]).map((r) => Number(r.t));
+  return rows.map((r) => Number(r.t));
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
 import { addSums, mergeHist, noPercentiles, percentilesOfHists, SUM_KEYS, sumsOf, toMeasures, zeroSums, type Measures, type Sums } from './measures';
+import type { SumsRow } from './measures';
 import type { RollupPlan, StatsQuery } from './plan';
 import { rankUsers } from './user-days';
 
@@ -8,7 +9,6 @@ import { rankUsers } from './user-days';
  * Stats from the hourly rollups (kept by the fold, src/analytics/fold.ts): sums add up, latency and
  * time-to-first-token percentiles come from the merged log-scale histograms.
  */
-type Row = Record<string, unknown>;
 const HIST_DIMS = new Set(['', 'model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed']);
 /** Rolled-up custom properties (dim `property:<name>`, migrations/024) keep histograms too. */
 export const hasHist = (dim: string) => HIST_DIMS.has(dim) || dim.startsWith('property:');
@@ -31,11 +31,25 @@ export interface Cell {
 }
 const emptyCell = (): Cell => ({ sums: zeroSums(), latency: null, ttft: null });
 
+/** A row of `cells`: the sums of a group ('' without values) per bucket (epoch ms) or in total (b null, is_total 1). */
+interface CellRow extends SumsRow {
+  b: number | null;
+  g: string;
+  is_total: number;
+}
+/** A rollup row's histograms (integer[], null where the dimension keeps none), keyed like CellRow. */
+interface HistRow {
+  b: number | null;
+  g: string;
+  latency_hist: number[] | null;
+  ttft_hist: number[] | null;
+}
+
 /** Sums and histograms per (group, bucket) and per group; group is '' without `byValue`. */
 async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?: string[]; hist: boolean }) {
   const s = scope(q, plan, opts.byValue);
   const g = opts.byValue ? 'value' : "''";
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: CellRow[] }>(
     `select b, g, grouping(b) as is_total, ${SUMS_SQL}
        from (select ${bucketMs(q)} as b, ${g} as g, * from request_rollups_live where ${s.sql}) x
       group by grouping sets ((g), (b, g))`,
@@ -43,12 +57,12 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
   );
   const totals = new Map<string, Cell>();
   const series = new Map<string, Map<number, Cell>>();
-  for (const r of rows as Row[]) {
+  for (const r of rows) {
     const cell: Cell = { sums: sumsOf(r), latency: null, ttft: null };
-    if (Number(r.is_total) === 1) totals.set(r.g as string, cell);
+    if (Number(r.is_total) === 1) totals.set(r.g, cell);
     else {
-      const m = series.get(r.g as string) ?? new Map<number, Cell>();
-      series.set(r.g as string, m);
+      const m = series.get(r.g) ?? new Map<number, Cell>();
+      series.set(r.g, m);
       m.set(Number(r.b), cell);
     }
   }
@@ -56,17 +70,17 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
     // The arrays themselves, merged here: unnesting ~300 bins per row into (bucket, bin) groups
     // in SQL cost ~50x more than parsing the arrays and adding them up.
     const bucketLevel = !opts.byValue;
-    const { rows: hists } = await db.raw(
+    const { rows: hists } = await db.raw<{ rows: HistRow[] }>(
       `select ${bucketLevel ? bucketMs(q) : 'null'} as b, ${g} as g, latency_hist, ttft_hist from request_rollups_live
         where ${s.sql} and (latency_hist is not null or ttft_hist is not null)`,
       [...(bucketLevel ? [q.tz, q.tz] : []), ...s.args],
     );
-    for (const r of hists as Row[]) {
-      const targets = [totals.get(r.g as string), bucketLevel ? series.get(r.g as string)?.get(Number(r.b)) : undefined];
+    for (const r of hists) {
+      const targets = [totals.get(r.g), bucketLevel ? series.get(r.g)?.get(Number(r.b)) : undefined];
       for (const cell of targets) {
         if (!cell) continue;
-        if (r.latency_hist) cell.latency = mergeHist(cell.latency ?? [], r.latency_hist as number[]);
-        if (r.ttft_hist) cell.ttft = mergeHist(cell.ttft ?? [], r.ttft_hist as number[]);
+        if (r.latency_hist) cell.latency = mergeHist(cell.latency ?? [], r.latency_hist);
+        if (r.ttft_hist) cell.ttft = mergeHist(cell.ttft ?? [], r.ttft_hist);
       }
     }
   }
@@ -88,8 +102,12 @@ export async function rankValues(db: Knex, q: StatsQuery, plan: RollupPlan): Pro
   // End users over days rank from the daily per-user rollups (a 30th of the hourly rows).
   if (plan.dim === 'user' && plan.value === null) return rankUsers(db, q, q.top + 1);
   const s = scope(q, plan);
-  const { rows } = await db.raw(`select value as k from request_rollups_live where ${s.sql} group by value order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`, [...s.args, q.top + 1]);
-  return (rows as Row[]).map((r) => r.k as string);
+  const order = `order by sum(${ORDER_COL[q.orderBy]}) desc, value limit ?`;
+  const { rows } = await db.raw<{ rows: { k: string }[] }>(
+    `select value as k from request_rollups_live where ${s.sql} group by value ${order}`,
+    [...s.args, q.top + 1],
+  );
+  return rows.map((r) => r.k);
 }
 
 export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { localBucketSql, type Granularity } from './buckets';
+import { jsonOr } from '../db/convert';
 
 /**
  * The `scores` view of /stats, from the scores table: per bucket (and per score name, source or
@@ -27,16 +28,32 @@ export interface ScoreStatsQuery {
   top: number;
 }
 
-type Row = Record<string, unknown>;
+/**
+ * A cell of `scan`: count (int8), avg (numeric: a number), min and max (null without numeric values)
+ * and the label counts (jsonb, null without labels). Empty measures come from `{}`.
+ */
+interface ScoreMeasuresRow {
+  count?: number;
+  avg?: number | null;
+  min?: number | null;
+  max?: number | null;
+  dist?: Record<string, number> | null;
+}
+/** A row of `scan`: group (null without group_by), bucket (epoch ms; null in a total), total (1) or bucket (0). */
+interface ScoreCellRow extends ScoreMeasuresRow {
+  g: string | null;
+  b: number | null;
+  is_total: number;
+}
 const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 1e6) / 1e6);
 
-export function scoreMeasuresOf(r: Row): ScoreMeasures {
+export function scoreMeasuresOf(r: ScoreMeasuresRow): ScoreMeasures {
   return {
     count: Number(r.count ?? 0),
     value_avg: round(r.avg),
     value_min: round(r.min),
     value_max: round(r.max),
-    distribution: (r.dist as Record<string, number> | null) ?? {},
+    distribution: jsonOr(r.dist, {}),
   };
 }
 
@@ -50,7 +67,7 @@ async function scan(db: Knex, q: ScoreStatsQuery): Promise<Groups> {
   const g = q.groupBy ?? 'null::text';
   const bucket = `(extract(epoch from ${localBucketSql('created_at', q.granularity)} at time zone ?) * 1000)::bigint`;
   // Label counts per (group, bucket) cell, then the measures with the labels folded into one object.
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: ScoreCellRow[] }>(
     `with x as (select ${bucket} as b, ${g} as g, data_type, value, string_value from scores where ${w.join(' and ')}),
           cells as (select g, b, grouping(b) as is_total, count(*) as count, avg(value) filter (where data_type = 'numeric') as avg,
                            min(value) filter (where data_type = 'numeric') as min, max(value) filter (where data_type = 'numeric') as max
@@ -63,8 +80,8 @@ async function scan(db: Knex, q: ScoreStatsQuery): Promise<Groups> {
     [q.tz, q.tz, ...args],
   );
   const groups: Groups = new Map();
-  for (const r of rows as Row[]) {
-    const key = (r.g as string | null) ?? null;
+  for (const r of rows) {
+    const key = r.g ?? null;
     const cell = groups.get(key) ?? { measures: scoreMeasuresOf({}), series: new Map() };
     groups.set(key, cell);
     if (Number(r.is_total) === 1) cell.measures = scoreMeasuresOf(r);

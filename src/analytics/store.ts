@@ -9,6 +9,7 @@ import { userHists } from './user-days';
 import { anomalyInputs, anomalySamples } from './anomaly-inputs';
 import * as rec from './recommendation-inputs';
 import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from './end-users';
+import type { EndUserListRecord, EndUserRecord, UserRequestRecord, UserSessionRecord } from './end-users';
 import { scoreStats, type ScoreStatsQuery } from './score-stats';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
@@ -32,9 +33,11 @@ export interface AnalyticsStore {
   anomalySamples: OmitFirst<typeof anomalySamples>;
   /** The request-log aggregates the recommendations are computed from. */
   recommendationInputs: { [K in keyof typeof rec]: OmitFirst<(typeof rec)[K]> };
-  listEndUsers(q: UserListQuery): Promise<Record<string, unknown>[]>;
-  findEndUser(projectIds: string[], userId: string): Promise<Record<string, unknown> | undefined>;
-  endUserActivity(projectId: string, userId: string, limit: number): Promise<{ requests: Record<string, unknown>[]; sessions: Record<string, unknown>[] }>;
+  listEndUsers(q: UserListQuery): Promise<EndUserListRecord[]>;
+  findEndUser(projectIds: string[], userId: string): Promise<EndUserRecord | undefined>;
+  endUserActivity(
+    projectId: string, userId: string, limit: number,
+  ): Promise<{ requests: UserRequestRecord[]; sessions: UserSessionRecord[] }>;
   /** The measures of one window, in total or per group (alert rules). */
   windowMeasures(q: WindowQuery): Promise<WindowAnswer>;
 }

@@ -53,7 +53,28 @@ export function parseMetadataPairs(raw: string[] | undefined) {
   });
 }
 
-type Row = Record<string, unknown>;
+/**
+ * A row of `measures` (int8 counts, numeric sums and avg as numbers; the duration percentiles a
+ * float8[]); users and sessions only in the traces view. Every column may be missing: an empty
+ * answer's measures come from `{}`.
+ */
+interface TraceMeasuresRow {
+  count?: number;
+  errors?: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  cost_usd?: number;
+  dur_avg?: number | null;
+  dur_p?: number[] | null;
+  users?: number;
+  sessions?: number;
+}
+/** A grouping-sets row of traceStats: its bucket (epoch ms, null in a total), a total (1) or a bucket (0). */
+interface TraceStatsRow extends TraceMeasuresRow {
+  b: number | null;
+  is_total: number;
+}
 const SUMS = `count(*) as count, count(*) filter (where err) as errors, coalesce(sum(pt), 0) as prompt_tokens,
   coalesce(sum(ct), 0) as completion_tokens, coalesce(sum(tt), 0) as total_tokens, coalesce(sum(cost), 0) as cost_usd,
   avg(dur) as dur_avg, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by dur) as dur_p`;
@@ -94,10 +115,10 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
 }
 const bucketMs = '(extract(epoch from b at time zone ?) * 1000)::bigint';
 
-export function traceMeasuresOf(r: Row, view: 'traces' | 'spans'): TraceMeasures {
+export function traceMeasuresOf(r: TraceMeasuresRow, view: 'traces' | 'spans'): TraceMeasures {
   const count = Number(r.count ?? 0);
   const errors = Number(r.errors ?? 0);
-  const p = (r.dur_p as number[] | null) ?? [null, null, null, null];
+  const p = r.dur_p ?? [null, null, null, null];
   const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000);
   return {
     count,
@@ -121,20 +142,22 @@ export function traceMeasuresOf(r: Row, view: 'traces' | 'spans'): TraceMeasures
 export async function traceStats(db: Knex, q: TraceStatsQuery) {
   const i = inner(q);
   const m = measures(q.view);
+  const head = (group: string) => `select ${group}${bucketMs} as b, grouping(b) as is_total, ${m} from (${i.sql}) x`;
   const [rows, g] = await Promise.all([
-    sortingQuery(db, `select ${bucketMs} as b, grouping(b) as is_total, ${m} from (${i.sql}) x group by grouping sets ((b), ())`, [q.tz, ...i.args]),
+    sortingQuery<TraceStatsRow>(db, `${head('')} group by grouping sets ((b), ())`, [q.tz, ...i.args]),
     q.groupBy
-      ? sortingQuery(db, `select g, ${bucketMs} as b, grouping(b) as is_total, ${m} from (${i.sql}) x where g is not null group by grouping sets ((g), (g, b))`, [q.tz, ...i.args])
+      ? sortingQuery<TraceStatsRow & { g: string }>(
+        db, `${head('g, ')} where g is not null group by grouping sets ((g), (g, b))`, [q.tz, ...i.args])
       : null,
   ]);
-  const totals = traceMeasuresOf((rows as Row[]).find((r) => Number(r.is_total) === 1) ?? {}, q.view);
+  const totals = traceMeasuresOf(rows.find((r) => Number(r.is_total) === 1) ?? {}, q.view);
   const series = new Map<number, TraceMeasures>();
-  for (const r of rows as Row[]) if (Number(r.is_total) === 0) series.set(Number(r.b), traceMeasuresOf(r, q.view));
+  for (const r of rows) if (Number(r.is_total) === 0) series.set(Number(r.b), traceMeasuresOf(r, q.view));
   if (!g) return { totals, series, breakdown: null };
   const groups = new Map<string, { measures?: TraceMeasures; series: Map<number, TraceMeasures> }>();
-  for (const r of g as Row[]) {
-    const cell = groups.get(r.g as string) ?? { series: new Map<number, TraceMeasures>() };
-    groups.set(r.g as string, cell);
+  for (const r of g) {
+    const cell = groups.get(r.g) ?? { series: new Map<number, TraceMeasures>() };
+    groups.set(r.g, cell);
     if (Number(r.is_total) === 1) cell.measures = traceMeasuresOf(r, q.view);
     else cell.series.set(Number(r.b), traceMeasuresOf(r, q.view));
   }

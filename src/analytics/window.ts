@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { requestWhere, type RequestFilter } from '../filters/request-filter';
-import { addSums, mergeHist, sumsOf, type Measures, type StatsAnswer } from './measures';
+import { addSums, mergeHist, sumsOf, type Measures, type StatsAnswer, type SumsRow } from './measures';
 import { planRollup, type GroupBy, type OrderBy, type StatsQuery } from './plan';
 import { cellMeasures, hasHist, rollupTotalsAndSeries } from './rollup';
 import { isoMs } from '../db/convert';
@@ -63,6 +63,11 @@ const EDGE_SUMS = `count(*) as requests, count(*) filter (where status_code >= 4
   count(*) filter (where self_hosted) as self_hosted_requests, count(*) filter (where cost_usd is null and not self_hosted) as unpriced_requests,
   count(*) filter (where cache_hit) as cache_hits, coalesce(sum(cost_saved_usd), 0) as cache_saved_usd, coalesce(sum(latency_ms), 0) as latency_sum,
   hist_of(array_agg(hist_bin(latency_ms))) as lat, hist_of(array_agg(hist_bin(ttfb_ms)) filter (where streamed and ttfb_ms is not null)) as ttft`;
+/** The row of EDGE_SUMS: the sums and the edges' histograms (integer[], null without values). */
+interface EdgeRow extends SumsRow {
+  lat: number[] | null;
+  ttft: number[] | null;
+}
 
 /** Whole hours from the rollups plus the raw edges; null when the window cannot be split that way. */
 async function mixedWindow(db: Knex, q: WindowQuery): Promise<WindowAnswer | null> {
@@ -78,15 +83,19 @@ async function mixedWindow(db: Knex, q: WindowQuery): Promise<WindowAnswer | nul
   const head = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: isoMs(h1) });
   const tail = requestWhere(q.projectIds, { ...q.filter, from: isoMs(h2), to: q.to });
   const cols = 'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed';
+  const edgeSql = (w: { sql: string }) => `select ${cols} from requests r where ${w.sql}`;
   const [middle, { rows }] = await Promise.all([
     rollupTotalsAndSeries(db, mid, plan),
-    db.raw(`select ${EDGE_SUMS} from (select ${cols} from requests r where ${head.sql} union all select ${cols} from requests r where ${tail.sql}) x`, [...head.args, ...tail.args]),
+    db.raw<{ rows: EdgeRow[] }>(
+      `select ${EDGE_SUMS} from (${edgeSql(head)} union all ${edgeSql(tail)}) x`,
+      [...head.args, ...tail.args],
+    ),
   ]);
-  const edge = (rows as Record<string, unknown>[])[0]!;
+  const edge = rows[0]!;
   const cell = {
     sums: addSums(sumsOf(edge), middle.totals.sums),
-    latency: mergeHist(mergeHist([], middle.totals.latency), edge.lat as number[] | null),
-    ttft: mergeHist(mergeHist([], middle.totals.ttft), edge.ttft as number[] | null),
+    latency: mergeHist(mergeHist([], middle.totals.latency), edge.lat),
+    ttft: mergeHist(mergeHist([], middle.totals.ttft), edge.ttft),
   };
   return { source: 'mixed', totals: cellMeasures(cell, { users: null, sessions: null }), groups: null };
 }
