@@ -4,6 +4,8 @@ import type { Principal } from '../auth/principal';
 import { loadTarget } from '../evaluators/targets';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { writeScore } from '../scores/service';
+import { isoText } from '../db/convert';
+import type { AnnotationSlotRecord, HumanEvalItemRecord, HumanEvalRecord } from '../human-evals/queries';
 
 /**
  * The annotation queue (docs/human-evals.md): a reviewer takes the next open slot of the campaigns
@@ -18,7 +20,7 @@ const asUser = (p: Principal): User => {
 };
 
 /** Open campaigns of these projects the user reviews (assigned by id or e-mail, or open to every member). */
-async function campaigns(db: Knex, projectIds: string[], u: User, only?: string) {
+async function campaigns(db: Knex, projectIds: string[], u: User, only?: string): Promise<HumanEvalRecord[]> {
   const q = db('human_evals as e').whereIn('e.project_id', projectIds).andWhere('e.status', 'open')
     .andWhere((w) => w.whereNotExists(db('human_eval_reviewers as r').whereRaw('r.human_eval_id = e.id')).orWhereExists(
       db('human_eval_reviewers as r').whereRaw('r.human_eval_id = e.id').andWhere((x) => x.where('r.reviewer', `user:${u.userId}`).orWhere('r.reviewer', `email:${(u.email ?? '').toLowerCase()}`)),
@@ -27,12 +29,12 @@ async function campaigns(db: Knex, projectIds: string[], u: User, only?: string)
   return q.select('e.*');
 }
 
-async function present(db: Knex, e: Record<string, any>, slot: Record<string, any>) {
+async function present(db: Knex, e: HumanEvalRecord, slot: AnnotationSlotRecord) {
   const [item, configs] = await Promise.all([
-    db('human_eval_items').where({ human_eval_id: e.id, target_key: slot.target_key }).first(),
+    db<HumanEvalItemRecord>('human_eval_items').where({ human_eval_id: e.id, target_key: slot.target_key }).first(),
     db('score_configs').whereIn('id', e.score_config_ids).orderBy('name').select('id', 'name', 'data_type', 'min', 'max', 'categories', 'description'),
   ]);
-  const t = item.target as Record<string, string>;
+  const t = item!.target;
   let content: { input: unknown; output: unknown } = { input: null, output: null };
   if (t.request_id || (t.trace_id && !t.span_id)) {
     const x = await loadTarget(db, t.request_id ? 'request' : 'trace', e.project_id, t.request_id ?? t.trace_id!);
@@ -44,7 +46,11 @@ async function present(db: Knex, e: Record<string, any>, slot: Record<string, an
     const r = await db('experiment_items').where({ experiment_id: t.experiment_id, item_id: t.experiment_item_id, repetition: t.repetition ?? 0 }).first('output');
     content = { input: t.experiment_item_id, output: r?.output ?? null };
   }
-  return { human_eval: { id: e.id, name: e.name, instructions: e.instructions ?? null }, target_key: slot.target_key, target: t, content, score_configs: configs, reserved_until: new Date(slot.reserved_until).toISOString() };
+  return {
+    human_eval: { id: e.id, name: e.name, instructions: e.instructions ?? null },
+    target_key: slot.target_key, target: t, content, score_configs: configs,
+    reserved_until: isoText(slot.reserved_until),
+  };
 }
 
 /** The user's live reservation, or a new one on the next open (or lapsed) slot; null when nothing is left. */
@@ -54,12 +60,14 @@ export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: stri
   if (!evals.length) return null;
   const ids = evals.map((e) => e.id);
   const byId = new Map(evals.map((e) => [e.id, e]));
-  const held = await db('annotation_slots').whereIn('human_eval_id', ids).andWhere({ reviewer: u.userId, status: 'reserved' }).andWhere('reserved_until', '>', db.fn.now()).orderBy('reserved_until').first();
+  const held = await db<AnnotationSlotRecord>('annotation_slots').whereIn('human_eval_id', ids)
+    .andWhere({ reviewer: u.userId, status: 'reserved' }).andWhere('reserved_until', '>', db.fn.now())
+    .orderBy('reserved_until').first();
   if (held) return present(db, byId.get(held.human_eval_id)!, held);
   const taken = await db.transaction(async (trx) => {
     // My lapsed reservations go back first (one slot per item and reviewer).
     await trx('annotation_slots').whereIn('human_eval_id', ids).andWhere({ reviewer: u.userId, status: 'reserved' }).update({ status: 'open', reviewer: null, reserved_until: null });
-    const { rows } = await trx.raw(
+    const { rows } = await trx.raw<{ rows: AnnotationSlotRecord[] }>(
       `update annotation_slots s set status = 'reserved', reviewer = ?, reserved_until = now() + make_interval(secs => e.lease_seconds)
          from human_evals e,
               (select s2.human_eval_id, s2.target_key, s2.slot from annotation_slots s2 join human_eval_items i using (human_eval_id, target_key)
@@ -71,7 +79,7 @@ export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: stri
         returning s.*`,
       [u.userId, ids, u.userId, u.userId],
     );
-    return rows[0] as Record<string, any> | undefined;
+    return rows[0];
   });
   return taken ? present(db, byId.get(taken.human_eval_id)!, taken) : null;
 }
@@ -80,14 +88,18 @@ export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: stri
 async function reviewed(db: Knex, u: User, scope: Scope, humanEvalId: string) {
   const e = (await campaigns(db, scope.projectIds, u, humanEvalId))[0];
   if (e) return e;
-  const any = await db('human_evals').whereIn('project_id', scope.projectIds).andWhere({ id: humanEvalId }).first('status');
-  if (!any) throw notFound('Human eval');
-  throw any.status === 'closed' ? conflict('This campaign is closed', 'human_eval_closed') : forbidden('You are not a reviewer of this campaign', 'not_a_reviewer');
+  const other = await db<HumanEvalRecord>('human_evals').whereIn('project_id', scope.projectIds)
+    .andWhere({ id: humanEvalId }).first('status');
+  if (!other) throw notFound('Human eval');
+  throw other.status === 'closed'
+    ? conflict('This campaign is closed', 'human_eval_closed')
+    : forbidden('You are not a reviewer of this campaign', 'not_a_reviewer');
 }
 
 async function mySlot(db: Knex, u: User, scope: Scope, humanEvalId: string, targetKey: string) {
   const e = await reviewed(db, u, scope, humanEvalId);
-  const slot = await db('annotation_slots').where({ human_eval_id: humanEvalId, target_key: targetKey, reviewer: u.userId }).first();
+  const slot = await db<AnnotationSlotRecord>('annotation_slots')
+    .where({ human_eval_id: humanEvalId, target_key: targetKey, reviewer: u.userId }).first();
   if (!slot || slot.status === 'done') throw conflict('You hold no reservation on this item (it lapsed and was taken, or you answered it)', 'reservation_lost');
   return { e, slot };
 }

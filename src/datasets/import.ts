@@ -63,18 +63,24 @@ function sourceItemId(kind: 'request' | 'trace', id: string): string {
   return ITEM_ID.test(plain) ? plain : `${kind}:${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
 }
 
+/** The requests columns productionItems reads (properties: jsonb, null when none). */
+interface ProductionRequestRow {
+  id: string; model: string; provider: string; request_body: string; response_body: string;
+  properties: Record<string, string> | null;
+}
+
 /** Dataset items from production: a request's chat input and answer, or a trace's input and output. */
 export async function productionItems(db: Knex, projectId: string, source: RunTarget, sample: 'newest' | 'random', split?: string): Promise<ItemInput[]> {
   const order = sample === 'random' ? 'random()' : null;
   if (source.kind === 'requests') {
     const w = requestWhere([projectId], { ...requestFilterOf((source.filter ?? {}) as StoredFilter), from: source.from, to: source.to });
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: ProductionRequestRow[] }>(
       `select r.id, r.model, r.provider, r.request_body, r.response_body, r.properties from requests r
         where ${w.sql} and r.request_body <> '' and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target')
         order by ${order ?? 'r.created_at desc, r.id desc'} limit ?`,
       [...w.args, source.limit],
     );
-    return rows.map((r: Record<string, any>) => {
+    return rows.map((r) => {
       const [req, res] = [json(r.request_body), json(r.response_body)];
       return {
         id: sourceItemId('request', r.id), input: typeof req === 'object' && req !== null && 'messages' in req ? { messages: (req as { messages: unknown }).messages } : inputText(req),

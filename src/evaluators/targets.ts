@@ -20,6 +20,14 @@ export interface EvalTarget {
   costUsd: number | null;
 }
 
+/** The fields read of an answer or a stream event (OpenAI, Anthropic, Gemini). */
+interface AnswerJson {
+  choices?: { delta?: { content?: string }; message?: { content?: unknown }; text?: unknown }[];
+  delta?: { text?: string };
+  candidates?: { content?: { parts?: { text?: string }[] } }[];
+  content?: unknown;
+}
+
 const parse = (s: unknown): unknown => {
   if (typeof s !== 'string') return s ?? null;
   try {
@@ -51,18 +59,24 @@ export function outputText(body: unknown): string {
     let text = '';
     for (const line of body.split('\n')) {
       if (!line.startsWith('data:')) continue;
-      const ev = parse(line.slice(5).trim()) as Record<string, any> | string;
+      const ev = parse(line.slice(5).trim()) as AnswerJson | string;
       if (typeof ev !== 'object' || ev === null) continue;
       text += ev.choices?.[0]?.delta?.content ?? ev.delta?.text ?? (ev.candidates?.[0]?.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('') ?? '';
     }
     return text;
   }
-  const b = body as Record<string, any> | null;
+  const b = body as AnswerJson | null;
   if (!b) return '';
   if (b.choices?.[0]) return textOfContent(b.choices[0].message?.content ?? b.choices[0].text);
   if (Array.isArray(b.content)) return textOfContent(b.content);
   if (b.candidates?.[0]) return (b.candidates[0].content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
   return JSON.stringify(b);
+}
+
+/** The trace columns loadTarget selects (cost: the sum of its spans' cost_usd, null without any). */
+interface TraceTargetRow {
+  id: string; project_id: string; org_id: string; input: unknown; output: unknown;
+  metadata: Record<string, unknown> | null; duration_ms: number | null; cost: number | null;
 }
 
 export async function loadTarget(db: Knex, kind: 'request' | 'trace', projectId: string, id: string): Promise<EvalTarget | null> {
@@ -75,7 +89,7 @@ export async function loadTarget(db: Knex, kind: 'request' | 'trace', projectId:
       latencyMs: r.latency_ms, costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
     };
   }
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: TraceTargetRow[] }>(
     `select t.id, t.project_id, p.org_id, t.input, t.output, t.metadata, t.duration_ms, (select sum(cost_usd) from spans s where s.project_id = t.project_id and s.trace_id = t.id) as cost
        from traces t join projects p on p.id = t.project_id where t.project_id = ? and t.id = ?`,
     [projectId, id],

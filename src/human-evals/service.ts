@@ -6,12 +6,13 @@ import { badRequest, notFound } from '../http/errors';
 import { oneProject } from '../score-configs/service';
 import { cohensKappa, fleissKappa, krippendorffAlpha } from './agreement';
 import type { AddItemsInput, CreateHumanEvalInput, TargetRef } from './schemas';
+import { isoText } from '../db/convert';
+import * as q from './queries';
 
 /** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
 type Scope = { orgId: string; projectIds: string[] };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
 const { sampleCorrelation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
 function targetKey(t: TargetRef): string {
   if ('request_id' in t) return `request:${t.request_id}`;
@@ -20,29 +21,27 @@ function targetKey(t: TargetRef): string {
   return t.span_id ? `span:${t.trace_id}/${t.span_id}` : `trace:${t.trace_id}`;
 }
 
-async function view(db: Knex, e: Record<string, any>) {
-  const [reviewers, items, slots, by] = await Promise.all([
-    db('human_eval_reviewers').where({ human_eval_id: e.id }).pluck('reviewer'),
-    db('human_eval_items').where({ human_eval_id: e.id }).count('* as n').first(),
-    db('annotation_slots').where({ human_eval_id: e.id }).select(db.raw(`count(*) filter (where status = 'done') as done, count(*) filter (where status = 'reserved' and reserved_until > now()) as reserved, count(*) as slots`)).first(),
-    db('annotation_slots as s').leftJoin('users as u', 'u.id', 's.reviewer').where({ 's.human_eval_id': e.id, 's.status': 'done' }).select(db.raw('coalesce(u.email, s.reviewer::text) as reviewer')).count('* as done').groupByRaw('1').orderByRaw('1'),
-  ]);
-  const s = slots as { done: string; reserved: string; slots: string };
+async function view(db: Knex, e: q.HumanEvalRecord) {
+  const { reviewers, items, slots: s, by } = await q.progressRows(db, e.id);
   return {
     id: e.id, project_id: e.project_id, name: e.name, instructions: e.instructions ?? null, score_config_ids: e.score_config_ids, reviewers, reviewers_per_item: e.reviewers_per_item,
-    lease_seconds: e.lease_seconds, status: e.status, items: Number((items as { n: string }).n), created_at: iso(e.created_at),
-    progress: { slots: Number(s.slots), done: Number(s.done), reserved: Number(s.reserved), open: Number(s.slots) - Number(s.done) - Number(s.reserved), by_reviewer: (by as { reviewer: string; done: string }[]).map((r) => ({ reviewer: r.reviewer, done: Number(r.done) })) },
+    lease_seconds: e.lease_seconds, status: e.status, items: Number(items.n), created_at: isoText(e.created_at),
+    progress: {
+      slots: Number(s.slots), done: Number(s.done), reserved: Number(s.reserved),
+      open: Number(s.slots) - Number(s.done) - Number(s.reserved),
+      by_reviewer: by.map((r) => ({ reviewer: r.reviewer, done: Number(r.done) })),
+    },
   };
 }
 
 async function requireHumanEval(db: Knex, projectIds: string[], id: string) {
-  const e = await db('human_evals').whereIn('project_id', projectIds).andWhere({ id }).first();
+  const e = await q.findHumanEval(db, projectIds, id);
   if (!e) throw notFound('Human eval');
-  return e as Record<string, any>;
+  return e;
 }
 export const getHumanEval = async (db: Knex, projectIds: string[], id: string) => view(db, await requireHumanEval(db, projectIds, id));
 export const listHumanEvals = async (db: Knex, projectIds: string[]) =>
-  Promise.all((await db('human_evals').whereIn('project_id', projectIds).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200)).map((e) => view(db, e)));
+  Promise.all((await q.listHumanEvalRows(db, projectIds)).map((e) => view(db, e)));
 
 export async function createHumanEval(db: Knex, actor: Principal, scope: Scope, input: CreateHumanEvalInput) {
   const projectId = oneProject(scope);
@@ -50,7 +49,7 @@ export async function createHumanEval(db: Knex, actor: Principal, scope: Scope, 
   if (configs.length !== new Set(input.score_config_ids).size) throw notFound('Score config');
   const items = await resolveTargets(db, projectId, input.targets);
   const created = await db.transaction(async (trx) => {
-    const [e] = await trx('human_evals').insert({
+    const [e]: q.HumanEvalRecord[] = await trx('human_evals').insert({
       org_id: scope.orgId, project_id: projectId, name: input.name, instructions: input.instructions ?? null, score_config_ids: [...new Set(input.score_config_ids)],
       reviewers_per_item: input.reviewers_per_item, lease_seconds: input.lease_seconds, created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
     }).returning('*');
@@ -79,7 +78,7 @@ export async function addHumanEvalItems(
     const ofCampaign = () => trx('human_eval_items').where({ human_eval_id: id });
     const known = new Set<string>(await ofCampaign().whereIn('target_key', keys).pluck('target_key'));
     const fresh = items.filter(([k]) => !known.has(k));
-    const last = (await ofCampaign().max('position as p').first()) as { p: number | null };
+    const last = await ofCampaign().max('position as p').first<{ p: number | null }>();
     await insertItems(trx, id, fresh, (last.p ?? -1) + 1, e.reviewers_per_item);
     const after = { added: fresh.length, already_there: items.length - fresh.length };
     const action = 'human_eval.items_added';
@@ -119,23 +118,26 @@ async function insertItems(
 export async function updateHumanEval(db: Knex, actor: Principal, projectIds: string[], id: string, input: { name?: string | undefined; instructions?: string | null | undefined; status?: 'open' | 'closed' | undefined }) {
   const before = await requireHumanEval(db, projectIds, id);
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const [after] = await db('human_evals').where({ id }).update(patch).returning('*');
+  const [after]: q.HumanEvalRecord[] = await db('human_evals').where({ id }).update(patch).returning('*');
   await recordAudit(db, { orgId: before.org_id, actor, action: 'human_eval.updated', resourceType: 'human_eval', resourceId: id, before: { name: before.name, status: before.status }, after: patch });
   return view(db, after);
 }
 
-type Answer = { value: number | null; string_value: string | null };
+type Answer = q.Answer;
 /** Agreement between reviewers per score config, and between them and any evaluator that scored the same targets. */
 export async function agreement(db: Knex, projectIds: string[], id: string) {
   const e = await requireHumanEval(db, projectIds, id);
   const configs = await db('score_configs').whereIn('id', e.score_config_ids).orderBy('name');
-  const done = await db('annotation_slots as s').join('human_eval_items as i', (j) => j.on('i.human_eval_id', 's.human_eval_id').andOn('i.target_key', 's.target_key'))
+  type Done = Pick<q.AnnotationSlotRecord, 'target_key' | 'answers'> & Pick<q.HumanEvalItemRecord, 'target'>;
+  const done: Done[] = await db('annotation_slots as s')
+    .join('human_eval_items as i', (j) =>
+      j.on('i.human_eval_id', 's.human_eval_id').andOn('i.target_key', 's.target_key'))
     .where({ 's.human_eval_id': id, 's.status': 'done' }).select('s.target_key', 's.answers', 'i.target');
   return {
     configs: await Promise.all(configs.map(async (c) => {
       const byItem = new Map<string, Answer[]>();
       for (const d of done) {
-        const a = (d.answers ?? {})[c.id] as Answer | undefined;
+        const a: Answer | undefined = (d.answers ?? {})[c.id];
         if (a) byItem.set(d.target_key, [...(byItem.get(d.target_key) ?? []), a]);
       }
       const numeric = c.data_type === 'numeric';
@@ -145,8 +147,13 @@ export async function agreement(db: Knex, projectIds: string[], id: string) {
       const fleiss = numeric ? null : fleissKappa(units.map((u) => categories.map((cat) => u.filter((x) => String(x) === cat).length)));
       // The evaluator's scores of the same name on the same targets (request and trace targets).
       const human = new Map([...byItem].map(([k, as]) => [k, as]));
-      const judged = await db('scores').where({ project_id: e.project_id, source: 'eval', name: c.name }).whereIn(db.raw(`case when request_id is not null then 'request:' || request_id::text else 'trace:' || trace_id end`) as never, [...human.keys()]).select('request_id', 'trace_id', 'value', 'string_value');
-      const pairs = judged.map((s) => ({ judge: s as Answer, human: human.get(s.request_id ? `request:${s.request_id}` : `trace:${s.trace_id}`)! }));
+      type Judged = Answer & { request_id: string | null; trace_id: string | null };
+      const keyOf = db.raw("case when request_id is not null then 'request:' || request_id::text "
+        + "else 'trace:' || trace_id end");
+      const judged: Judged[] = await db('scores').where({ project_id: e.project_id, source: 'eval', name: c.name })
+        .whereIn(keyOf as never, [...human.keys()]).select('request_id', 'trace_id', 'value', 'string_value');
+      const humanOf = (s: Judged) => human.get(s.request_id ? `request:${s.request_id}` : `trace:${s.trace_id}`)!;
+      const pairs = judged.map((s) => ({ judge: s, human: humanOf(s) }));
       const majority = (as: Answer[]) => [...as.map(label).reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]![0];
       const mean = (as: Answer[]) => as.reduce((s, a) => s + Number(a.value), 0) / as.length;
       const judge = pairs.length

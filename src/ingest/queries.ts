@@ -16,7 +16,24 @@ export interface Located {
   round: number;
 }
 
-export type Row = Record<string, unknown>;
+/** What the statements return, as pg returns it (timestamps Date, numeric a number, json parsed). */
+export interface SpanTraceRow { project_id: string; id: string; trace_id: string }
+export interface CreatedTraceRow { project_id: string; id: string; user_id: string | null; start_time: Date }
+export interface UpdatedTraceRow { project_id: string; id: string; created: boolean }
+/** price_input: [model, prompt_tokens, completion_tokens] when the cost needs computing, else null. */
+export interface CreatedSpanRow {
+  project_id: string; id: string; price_input: [string, number | null, number | null] | null;
+}
+/** A span's pricing columns: what the cost fix reads. */
+export interface SpanPriceRow {
+  project_id: string; id: string; model: string | null; prompt_tokens: number | null; completion_tokens: number | null;
+  cost_usd: number | null;
+}
+export interface UpdatedSpanRow extends SpanPriceRow { created: boolean; trace_id: string | null }
+/** A trace just marked completed (complete, and the sweeper's statement). */
+export interface CompletedTraceRow {
+  org_id: string; project_id: string; id: string; status: string; end_time: Date; duration_ms: number | null;
+}
 
 const TRACE_COLUMNS = `project_id uuid, id text, name text, session_id text, user_id text, metadata jsonb, input jsonb,
   output jsonb, start_time timestamptz, end_time timestamptz, status text, source text`;
@@ -137,9 +154,9 @@ export const SQL = {
 export const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Runs a statement whose one parameter is a JSON array of row objects. */
-export async function rows(db: Knex | Knex.Transaction, sql: string, payload: unknown[]): Promise<Row[]> {
-  const res = await db.raw(sql, [toPgJson(payload)]);
-  return res.rows as Row[];
+export async function rows<R>(db: Knex | Knex.Transaction, sql: string, payload: unknown[]): Promise<R[]> {
+  const res = await db.raw<{ rows: R[] }>(sql, [toPgJson(payload)]);
+  return res.rows;
 }
 
 export function sortByKey(list: Located[]): Located[] {
@@ -147,7 +164,7 @@ export function sortByKey(list: Located[]): Located[] {
   return [...list].sort((a, b) => cmp(a.projectId, b.projectId) || cmp(a.op.id, b.op.id));
 }
 
-export function traceRow(l: Located): Row {
+export function traceRow(l: Located) {
   return { project_id: l.projectId, id: l.op.id, source: l.source, ...l.op.fields };
 }
 
@@ -159,21 +176,25 @@ export function traceRow(l: Located): Row {
  */
 const FAST_INSERT_MIN_ROWS = 50;
 
-export async function createSpans(trx: Knex.Transaction, list: Located[], price: SpanPricer): Promise<Row[]> {
-  if (list.length < FAST_INSERT_MIN_ROWS) return spanStatement(trx, SQL.createSpans, list, price);
+export async function createSpans(
+  trx: Knex.Transaction, list: Located[], price: SpanPricer,
+): Promise<CreatedSpanRow[]> {
+  if (list.length < FAST_INSERT_MIN_ROWS) return spanStatement<CreatedSpanRow>(trx, SQL.createSpans, list, price);
   await trx.raw('savepoint span_fast_insert');
   try {
-    const out = await spanStatement(trx, SQL.insertSpans, list, price);
+    const out = await spanStatement<CreatedSpanRow>(trx, SQL.insertSpans, list, price);
     await trx.raw('release savepoint span_fast_insert');
     return out;
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     await trx.raw('rollback to savepoint span_fast_insert');
-    return spanStatement(trx, SQL.createSpans, list, price);
+    return spanStatement<CreatedSpanRow>(trx, SQL.createSpans, list, price);
   }
 }
 
-export async function spanStatement(trx: Knex.Transaction, sql: string, list: Located[], price: SpanPricer): Promise<Row[]> {
+export async function spanStatement<R>(
+  trx: Knex.Transaction, sql: string, list: Located[], price: SpanPricer,
+): Promise<R[]> {
   const projects: string[] = [];
   const index = new Map<string, number>();
   const payload = list.map((l) => {
@@ -184,8 +205,8 @@ export async function spanStatement(trx: Knex.Transaction, sql: string, list: Lo
     }
     return spanRow(p, l, price);
   });
-  const res = await trx.raw(sql, [projects, toPgJson(payload)]);
-  return res.rows as Row[];
+  const res = await trx.raw<{ rows: R[] }>(sql, [projects, toPgJson(payload)]);
+  return res.rows;
 }
 
 /** Positional row for SPAN_ROWS (undefined serializes as null: "not sent"). */

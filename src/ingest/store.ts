@@ -4,7 +4,9 @@ import { emitEvents } from '../events/outbox';
 import { enqueueProjectRefs } from '../security/queue';
 import type { SpanPricer } from './cost';
 import { toPgJson } from './pg-json';
-import { cmp, createSpans, rows, sortByKey, spanStatement, SQL, traceRow, type Located, type Row } from './queries';
+import { cmp, createSpans, rows, sortByKey, spanStatement, SQL, traceRow, type Located } from './queries';
+import type * as q from './queries';
+import { isoText } from '../db/convert';
 import type { IngestOp, IngestUnit, OpResult } from './types';
 
 /**
@@ -54,8 +56,9 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   const spanTrace = new Map<string, string>();
   const unknownTrace = located.filter((l) => l.op.op === 'span.update' && !l.op.fields.trace_id);
   if (unknownTrace.length) {
-    const found = await rows(trx, SQL.lookupSpanTraces, unknownTrace.map((l) => ({ project_id: l.projectId, id: l.op.id })));
-    for (const r of found) spanTrace.set(key(r.project_id as string, r.id as string), r.trace_id as string);
+    const refs = unknownTrace.map((l) => ({ project_id: l.projectId, id: l.op.id }));
+    const found = await rows<q.SpanTraceRow>(trx, SQL.lookupSpanTraces, refs);
+    for (const r of found) spanTrace.set(key(r.project_id, r.id), r.trace_id);
   }
 
   // 1. Upsert and lock every trace involved, in key order.
@@ -78,7 +81,7 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   // 2. Apply the operations round by round.
   let rounds = 0;
   for (const l of located) rounds = Math.max(rounds, l.round + 1);
-  const spanRows = new Map<string, Row>();
+  const spanRows = new Map<string, q.SpanPriceRow>();
   for (let round = 0; round < rounds; round++) {
     const of = (kind: IngestOp['op']) => located.filter((l) => l.round === round && l.op.op === kind);
     const traceCreates = of('trace.create');
@@ -87,11 +90,12 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
     const spanUpdates = of('span.update');
 
     if (traceCreates.length) {
-      const created = await rows(trx, SQL.createTraces, traceCreates.map(traceRow));
-      const filled = new Set(created.map((r) => key(r.project_id as string, r.id as string)));
+      const created = await rows<q.CreatedTraceRow>(trx, SQL.createTraces, traceCreates.map(traceRow));
+      const filled = new Set(created.map((r) => key(r.project_id, r.id)));
       // End users of traces: counted once, when the trace is created (GET /users).
       const withUser = created.filter((r) => r.user_id !== null);
-      if (withUser.length) await touchTraceUsers(trx, withUser.map((r) => ({ projectId: r.project_id as string, userId: r.user_id as string, at: (r.start_time as Date).toISOString() })));
+      const users = withUser.map((r) => ({ projectId: r.project_id, userId: r.user_id!, at: isoText(r.start_time) }));
+      if (withUser.length) await touchTraceUsers(trx, users);
       for (const l of traceCreates) {
         results[l.unit]![l.index] = filled.has(key(l.projectId, l.op.id))
           ? { ok: true, status: 201, created: true }
@@ -99,7 +103,8 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
       }
     }
     if (traceUpdates.length) {
-      const done = new Map((await rows(trx, SQL.updateTraces, traceUpdates.map(traceRow))).map((r) => [key(r.project_id as string, r.id as string), r]));
+      const updated = await rows<q.UpdatedTraceRow>(trx, SQL.updateTraces, traceUpdates.map(traceRow));
+      const done = new Map(updated.map((r) => [key(r.project_id, r.id), r]));
       for (const l of traceUpdates) {
         const r = done.get(key(l.projectId, l.op.id));
         results[l.unit]![l.index] = { ok: true, status: 200, pending_create: r ? !r.created : true };
@@ -109,9 +114,9 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
       const out = await createSpans(trx, sortByKey(spanCreates), price);
       const filled = new Set<string>();
       for (const r of out) {
-        const k = key(r.project_id as string, r.id as string);
+        const k = key(r.project_id, r.id);
         filled.add(k);
-        const price = r.price_input as [string, number | null, number | null] | null;
+        const price = r.price_input;
         if (price) spanRows.set(k, { project_id: r.project_id, id: r.id, model: price[0], prompt_tokens: price[1], completion_tokens: price[2], cost_usd: null });
       }
       for (const l of spanCreates) {
@@ -121,10 +126,10 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
       }
     }
     if (spanUpdates.length) {
-      const out = await spanStatement(trx, SQL.updateSpans, sortByKey(spanUpdates), price);
-      const done = new Map<string, Row>();
+      const out = await spanStatement<q.UpdatedSpanRow>(trx, SQL.updateSpans, sortByKey(spanUpdates), price);
+      const done = new Map<string, q.UpdatedSpanRow>();
       for (const r of out) {
-        const k = key(r.project_id as string, r.id as string);
+        const k = key(r.project_id, r.id);
         done.set(k, r);
         spanRows.set(k, r);
       }
@@ -139,11 +144,11 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   // an update with usage), so it is recomputed from the stored values and fixed where it differs.
   const fixes: { project_id: string; id: string; cost_usd: number | null }[] = [];
   for (const r of spanRows.values()) {
-    const want = price(r.model as string | null, r.prompt_tokens as number | null, r.completion_tokens as number | null);
-    const have = r.cost_usd as number | null;
+    const want = price(r.model, r.prompt_tokens, r.completion_tokens);
+    const have = r.cost_usd;
     if (want === have || (want !== null && have !== null && Math.abs(want - have) < 1e-10)) continue;
     if (want === null) continue; // keep a cost we cannot recompute (e.g. model unknown to the catalogue now)
-    fixes.push({ project_id: r.project_id as string, id: r.id as string, cost_usd: want });
+    fixes.push({ project_id: r.project_id, id: r.id, cost_usd: want });
   }
   if (fixes.length) await trx.raw(SQL.fixCosts, [toPgJson(fixes)]);
   // Input and output go to the security scanner's queue (docs/security.md).
@@ -155,7 +160,7 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   // 3. Completion: exactly once per trace, in this transaction.
   const completed: CompletedTrace[] = [];
   if (lockRows.length) {
-    const done = await rows(
+    const done = await rows<q.CompletedTraceRow>(
       trx,
       SQL.complete,
       lockRows.map((r) => ({ project_id: r.project_id, id: r.id })),
@@ -167,14 +172,14 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
 }
 
 /** A trace row (org_id, project_id, id, status, end_time, duration_ms) that was just marked completed. */
-export function completedTraceFromRow(r: Record<string, unknown>): CompletedTrace {
+export function completedTraceFromRow(r: q.CompletedTraceRow): CompletedTrace {
   return {
-    orgId: r.org_id as string,
-    projectId: r.project_id as string,
-    id: r.id as string,
-    status: r.status as string,
-    endedAt: (r.end_time as Date).toISOString(),
-    durationMs: r.duration_ms === null ? null : Math.round(r.duration_ms as number),
+    orgId: r.org_id,
+    projectId: r.project_id,
+    id: r.id,
+    status: r.status,
+    endedAt: isoText(r.end_time),
+    durationMs: r.duration_ms === null ? null : Math.round(r.duration_ms),
   };
 }
 

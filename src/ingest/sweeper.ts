@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { emitEvents } from '../events/outbox';
+import type { CompletedTraceRow } from './queries';
 import { completedTraceFromRow, traceCompletedEvent, type CompletedTrace } from './store';
 
 /**
@@ -13,7 +14,7 @@ import { completedTraceFromRow, traceCompletedEvent, type CompletedTrace } from 
  */
 export async function sweepIdleTraces(db: Knex, idleMs: number, limit = 500): Promise<CompletedTrace[]> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw(
+    const { rows } = await trx.raw<{ rows: CompletedTraceRow[] }>(
       `with due as (
          select project_id, id from traces
           where completed_event_at is null and end_time is not null
@@ -27,7 +28,7 @@ export async function sweepIdleTraces(db: Knex, idleMs: number, limit = 500): Pr
        returning t.org_id, t.project_id, t.id, t.status, t.end_time, t.duration_ms`,
       [idleMs / 1000, idleMs / 1000, limit],
     );
-    const completed: CompletedTrace[] = (rows as Record<string, unknown>[]).map(completedTraceFromRow);
+    const completed: CompletedTrace[] = rows.map(completedTraceFromRow);
     if (completed.length) await emitEvents(trx, completed.map(traceCompletedEvent));
     return completed;
   });

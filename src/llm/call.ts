@@ -52,6 +52,16 @@ export interface LlmResult {
 /** The project has no key for that provider: nothing to retry. */
 export class NoProviderKey extends Error {}
 
+/** The fields read of a provider's JSON answer or stream event (OpenAI chat completions, Anthropic messages). */
+interface ProviderJson {
+  type?: string;
+  choices?: { delta?: { content?: string }; message?: { content?: string } }[];
+  delta?: { text?: string };
+  content?: { text?: string }[];
+  message?: { usage?: object };
+  usage?: unknown;
+}
+
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
@@ -85,7 +95,7 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
         const line = buf.slice(0, nl).trim();
         buf = buf.slice(nl + 1);
         if (!line.startsWith('data:') || line === 'data: [DONE]') continue;
-        let ev: Record<string, any>;
+        let ev: ProviderJson;
         try {
           ev = JSON.parse(line.slice(5));
         } catch {
@@ -100,7 +110,7 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
   } else {
     raw = await res.body.text();
     try {
-      const a = JSON.parse(raw) as Record<string, any>;
+      const a: ProviderJson = JSON.parse(raw);
       content = anthropic ? (a.content ?? []).map((x: { text?: string }) => x.text ?? '').join('') : (a.choices?.[0]?.message?.content ?? '');
       usage = anthropic ? anthropicUsage(a.usage) : openaiUsage(a.usage);
     } catch {

@@ -39,8 +39,18 @@ export function replayableHeaders(h: Record<string, string | string[]>): Record<
   return out;
 }
 
+/** The proxy_cache columns a lookup selects, as pg returns them (jsonb parsed, bytea a Buffer). */
+interface CacheLookupRow {
+  status_code: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  model: string;
+  usage: Usage | null;
+  fresh: boolean;
+}
+
 export async function cacheLookup(db: Knex, key: string): Promise<CachedResponse | null> {
-  const { rows } = await db.raw<{ rows: Record<string, any>[] }>(
+  const { rows } = await db.raw<{ rows: CacheLookupRow[] }>(
     `select status_code, headers, body, model, usage, expires_at > now() as fresh from proxy_cache where key = ?`,
     [key],
   );

@@ -19,7 +19,7 @@ export async function listRequests(db: Knex, projectIds: string[], f: RequestFil
     rows,
     f.limit,
     cursor,
-    (r) => [r.cursor_t as string, r.id as string],
+    (r) => [r.cursor_t, r.id],
     ({ cursor_t: _c, ...r }) => r,
   );
 }

@@ -48,16 +48,22 @@ export async function setStatus(db: Knex, id: string, status: string, by: string
   return row;
 }
 
+/** A summary cell and a top category: count(*) and sum(occurrences) are bigint/numeric, numbers (src/db/knex.ts). */
+interface SummaryCell { kind: string; severity: string; status: string; n: number }
+interface TopCategory { kind: string; category: string; n: number; occ: number }
+
 /** Counts of the findings seen in the range, by kind × severity × status, and the top categories. */
 export async function summarize(db: Knex, projectIds: string[], from: string, to: string) {
   const seen = (q: Knex.QueryBuilder) => q.whereIn('project_id', projectIds).andWhere('last_seen', '>=', from).andWhere('first_seen', '<', to);
   const [cells, top] = await Promise.all([
-    seen(db('security_findings')).select('kind', 'severity', 'status').count('* as n').groupBy('kind', 'severity', 'status'),
-    seen(db('security_findings')).select('kind', 'category').count('* as n').sum('occurrences as occ').groupBy('kind', 'category').orderBy([{ column: 'n', order: 'desc' }, { column: 'category' }]).limit(10),
+    seen(db('security_findings')).select('kind', 'severity', 'status').count<SummaryCell[]>('* as n')
+      .groupBy('kind', 'severity', 'status'),
+    seen(db('security_findings')).select('kind', 'category').count('* as n').sum<TopCategory[]>('occurrences as occ')
+      .groupBy('kind', 'category').orderBy([{ column: 'n', order: 'desc' }, { column: 'category' }]).limit(10),
   ]);
   return {
-    cells: (cells as Record<string, unknown>[]).map((c) => ({ kind: c.kind as string, severity: c.severity as string, status: c.status as string, n: Number(c.n) })),
-    top: (top as Record<string, unknown>[]).map((c) => ({ kind: c.kind as string, category: c.category as string, count: Number(c.n), occurrences: Number(c.occ) })),
+    cells: cells.map((c) => ({ kind: c.kind, severity: c.severity, status: c.status, n: Number(c.n) })),
+    top: top.map((c) => ({ kind: c.kind, category: c.category, count: Number(c.n), occurrences: Number(c.occ) })),
   };
 }
 
@@ -65,6 +71,6 @@ export async function summarize(db: Knex, projectIds: string[], from: string, to
 export async function countNewFindings(db: Knex, projectIds: string[], from: string, to: string, minSeverity: Severity, kind?: string) {
   const q = db('security_findings').whereIn('project_id', projectIds).andWhere('created_at', '>=', from).andWhere('created_at', '<', to).whereIn('severity', SEVERITIES.slice(SEVERITIES.indexOf(minSeverity)));
   if (kind) q.andWhere('kind', kind);
-  const [row] = await q.count('* as n');
-  return Number((row as { n: unknown }).n);
+  const [row] = await q.count<{ n: number }[]>('* as n');
+  return Number(row!.n);
 }

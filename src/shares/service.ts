@@ -15,6 +15,7 @@ import { requireTrace } from '../traces/service';
 import { projectOfResource } from './project';
 import type { CreateShareInput } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
+import type { SavedFilterRecord } from '../saved-filters/queries';
 import * as q from './queries';
 
 /**
@@ -35,7 +36,7 @@ const toView = (r: q.ShareRecord) => ({
 
 /** The shared resource as its own read route answers it (with bodies redacted when asked). */
 type Shared = Pick<q.ShareRecord, 'project_id' | 'resource_type' | 'resource_id' | 'redact_bodies'>;
-async function render(db: Knex, store: AnalyticsStore, s: Shared) {
+async function render(db: Knex, store: AnalyticsStore, s: Shared): Promise<unknown> {
   const ids = [s.project_id];
   const redact = s.redact_bodies;
   switch (s.resource_type) {
@@ -44,22 +45,26 @@ async function render(db: Knex, store: AnalyticsStore, s: Shared) {
       return redact ? { ...t, input: REDACTED, output: REDACTED, spans: t.spans.map((x) => ({ ...x, input: REDACTED, output: REDACTED })), tree: [] } : t;
     }
     case 'request': {
-      const r = (await requireRequest(db, ids, s.resource_id)) as Record<string, unknown>;
+      const r = await requireRequest(db, ids, s.resource_id);
       return redact ? { ...r, request_body: REDACTED, response_body: REDACTED } : r;
     }
     case 'session': {
-      const x = (await requireSession(db, ids, s.resource_id)) as Record<string, any>;
+      const x = await requireSession(db, ids, s.resource_id);
       return redact ? JSON.parse(JSON.stringify(x, (k, v) => (['input', 'output', 'request_body', 'response_body'].includes(k) ? REDACTED : v))) : x;
     }
     case 'experiment_comparison': {
       const c = await compare(db, ids, s.resource_id.split(','), 0);
-      return redact ? { ...c, items: c.items.map((i) => ({ ...i, runs: Object.fromEntries(Object.entries(i.runs as Record<string, { outputs: unknown[]; scores: unknown }>).map(([k, r]) => [k, { ...r, outputs: r.outputs.map(() => REDACTED) }])) })) } : c;
+      const redacted = (runs: typeof c.items[number]['runs']) =>
+        Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, { ...r, outputs: r.outputs.map(() => REDACTED) }]));
+      return redact ? { ...c, items: c.items.map((i) => ({ ...i, runs: redacted(i.runs) })) } : c;
     }
     default: {
       // The saved stats view as it is now (the share was checked against its owner's access when made).
-      const row = isUuid(s.resource_id) ? await db('saved_filters').where({ id: s.resource_id, project_id: s.project_id, view: 'stats' }).first() : undefined;
+      const where = { id: s.resource_id, project_id: s.project_id, view: 'stats' as const };
+      const row = isUuid(s.resource_id) ? await db<SavedFilterRecord>('saved_filters').where(where).first() : undefined;
       if (!row) throw notFound('Saved filter');
-      const values = Object.fromEntries(Object.entries(row.filter as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]));
+      const values = Object.fromEntries(Object.entries(row.filter)
+        .map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]));
       return stats(store, ids, statsQuery.parse({ ...values, project_id: s.project_id }));
     }
   }

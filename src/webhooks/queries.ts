@@ -88,8 +88,18 @@ export async function openDeliveries(db: Conn, webhookId: string): Promise<{ id:
   return db('webhook_deliveries').select('id', 'workflow_id').where({ webhook_id: webhookId }).whereIn('status', ['pending', 'failed']).whereNotNull('workflow_id');
 }
 
+/** A webhook_deliveries row as pg returns it. */
+export interface DeliveryRecord {
+  id: string; webhook_id: string; org_id: string; event_type: string; status: DeliveryStatus; body: string;
+  http_status: number | null; error_message: string | null; duration_ms: number | null; attempt_count: number;
+  outcome_attempt: number; first_attempt_at: Date | null; last_attempt_at: Date | null; next_retry_at: Date | null;
+  dlq_at: Date | null; dlq_reason: string | null; delivered_at: Date | null; stop_reason: string | null;
+  redeliveries: number; workflow_id: string | null; workflow_started_at: Date | null;
+  created_at: Date; updated_at: Date;
+}
+
 export const recentDeliveries = (db: Conn, webhookId: string) =>
-  db('webhook_deliveries')
+  db<DeliveryRecord>('webhook_deliveries')
     .where({ webhook_id: webhookId })
     .orderBy([
       { column: 'created_at', order: 'desc' },

@@ -10,6 +10,7 @@ import { insertAttempt } from './attempts';
 import { buildBody } from './payload';
 import { MAX_WEBHOOKS_PER_ORG } from './policy';
 import * as q from './queries';
+import { isoOrNull } from '../db/convert';
 import { HEALTHY, resetFailing } from './health';
 import type {
   CreateWebhookInput,
@@ -51,10 +52,8 @@ export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
   logger: ctx.logger,
 });
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
 /** A delivery record exactly as the spec's table lists it. */
-export function toDeliveryView(r: Record<string, any>): DeliveryView {
+export function toDeliveryView(r: q.DeliveryRecord): DeliveryView {
   return {
     id: r.id,
     webhook_id: r.webhook_id,
@@ -64,10 +63,10 @@ export function toDeliveryView(r: Record<string, any>): DeliveryView {
     error_message: r.error_message,
     duration_ms: r.duration_ms,
     attempt_count: r.attempt_count,
-    next_retry_at: iso(r.next_retry_at),
-    dlq_at: iso(r.dlq_at),
+    next_retry_at: isoOrNull(r.next_retry_at),
+    dlq_at: isoOrNull(r.dlq_at),
     dlq_reason: r.dlq_reason,
-    delivered_at: iso(r.delivered_at),
+    delivered_at: isoOrNull(r.delivered_at),
   };
 }
 

@@ -1,20 +1,10 @@
 import type { Knex } from 'knex';
+import type { DeliveryRecord } from '../queries';
 
 type Conn = Knex | Knex.Transaction;
 
-export interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  org_id: string;
-  event_type: string;
-  status: string;
-  attempt_count: number;
-  redeliveries: number;
-  workflow_id: string | null;
-  workflow_started_at: Date | null;
-  created_at: Date;
-  [column: string]: unknown;
-}
+/** A webhook_deliveries row (src/webhooks/queries.ts). */
+export type DeliveryRow = DeliveryRecord;
 
 /** A delivery of the webhook (the webhook was checked against the organization), locked for a redelivery when asked. */
 export async function findDelivery(db: Conn, webhookId: string, deliveryId: string, opts: { forUpdate?: boolean } = {}): Promise<DeliveryRow | null> {
