@@ -6,13 +6,13 @@ import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { writeScore } from '../scores/service';
 import { isoText } from '../db/convert';
 import type { AnnotationSlotRecord, HumanEvalItemRecord, HumanEvalRecord } from '../human-evals/queries';
+import type { Scope } from '../http/route';
 
 /**
  * The annotation queue (docs/human-evals.md): a reviewer takes the next open slot of the campaigns
  * they review, with a reservation that lapses after the campaign's lease (a lapsed slot goes back
  * to the pool); answering writes the scores (source `annotation`) and hands out the next one.
  */
-type Scope = { orgId: string; projectIds: string[] };
 type User = Extract<Principal, { kind: 'user' }>;
 const asUser = (p: Principal): User => {
   if (p.kind !== 'user') throw forbidden('The annotation queue is for people (JWT)', 'jwt_required');

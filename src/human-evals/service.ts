@@ -8,9 +8,9 @@ import { cohensKappa, fleissKappa, krippendorffAlpha } from './agreement';
 import type { AddItemsInput, CreateHumanEvalInput, TargetRef } from './schemas';
 import { isoText } from '../db/convert';
 import * as q from './queries';
+import type { Scope } from '../http/route';
 
 /** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
-type Scope = { orgId: string; projectIds: string[] };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
 const { sampleCorrelation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
 

@@ -32,10 +32,10 @@ export interface SessionRequestRecord {
   status_code: number | null; trace_id: string | null; span_id: string | null; user_id: string | null; created_at: Date;
 }
 
-type Scope = Pick<SessionFilters, 'from' | 'to' | 'user_id'> & { projectIds: string[] };
+type SessionScope = Pick<SessionFilters, 'from' | 'to' | 'user_id'> & { projectIds: string[] };
 
 /** Sessions grouped from traces and requests, filtered; `sessionId` narrows to one session id. */
-function sessionsSql(f: Scope, sessionId?: string) {
+function sessionsSql(f: SessionScope, sessionId?: string) {
   const tw: string[] = ['project_id = any(?::uuid[])', 'session_id is not null'];
   const ta: Knex.RawBinding[] = [f.projectIds];
   const rw: string[] = ['project_id = any(?::uuid[])', 'session_id is not null'];
@@ -86,7 +86,7 @@ export async function spanTotals(db: Knex, keys: { project_id: string; session_i
 
 /** One page of sessions, most recent activity first; `after` is the checked (last_at, project_id, session_id) key. */
 export async function listSessionRows(
-  db: Knex, f: Scope, limit: number, after: string[] | null,
+  db: Knex, f: SessionScope, limit: number, after: string[] | null,
 ): Promise<SessionPageRecord[]> {
   const { sql, args } = sessionsSql(f);
   const where = after ? 'where (last_at, project_id, session_id) < (?::timestamptz, ?::uuid, ?)' : '';

@@ -17,12 +17,12 @@ import type { CreateShareInput } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
 import type { SavedFilterRecord } from '../saved-filters/queries';
 import * as q from './queries';
+import type { Scope } from '../http/route';
 
 /**
  * Shares: a read-only link to one resource. The token (shown once) is stored as a SHA-256 hash;
  * an expired or revoked share, or an unknown token, is the same 404.
  */
-type Scope = { orgId: string; projectIds: string[] };
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const REDACTED = '[redacted]';
 
