@@ -8,7 +8,7 @@ export interface HumanEvalRecord {
 }
 
 /** A stored target (one of TargetRef's shapes), each key read as optional. */
-export interface StoredTarget {
+interface StoredTarget {
   request_id?: string; trace_id?: string; span_id?: string; session_id?: string;
   experiment_id?: string; experiment_item_id?: string; repetition?: number;
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
-import { nextItem, release, submit } from '../annotation/service';
+import { nextItem, release, submit } from './queue';
 import {
   addItemsBody, agreementSchema, createHumanEvalBody, humanEvalParams, humanEvalSchema, projectQuery, queueItemSchema,
   queueQuery, slotBody, submitBody, updateHumanEvalBody,

@@ -39,7 +39,7 @@ const LIST_COLUMNS = [
 const BODY_COLUMNS = ['request_body', 'response_body'] as const;
 
 /** A request log row as the list selects it, as pg returns it (created_at a Date, properties parsed). */
-export type RequestRecord = Omit<Pick<RequestRow, (typeof LIST_COLUMNS)[number]>, 'created_at'> & { created_at: Date };
+type RequestRecord = Omit<Pick<RequestRow, (typeof LIST_COLUMNS)[number]>, 'created_at'> & { created_at: Date };
 /** A row of the single read: with its bodies. */
 export type RequestDetailRecord = RequestRecord & Pick<RequestRow, (typeof BODY_COLUMNS)[number]>;
 /** A list row: the bodies only with include_bodies, and the microsecond-exact created_at of the cursor. */

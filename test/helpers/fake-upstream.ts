@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * Tests swap the handler to script errors, hangs, big or odd bodies.
  */
 /** A recorded request's JSON body: the chat fields tests read are typed, anything else is unknown. */
-export interface RecordedJson {
+interface RecordedJson {
   model?: string;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };

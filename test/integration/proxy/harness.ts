@@ -7,7 +7,7 @@ import { providerSlugs } from '../../../src/providers/providers';
 export const PROVIDER_SECRET = (slug: string) => `sk-upstream-${slug}-0123456789abcdef`;
 
 /** A requests row as pg returns it: the columns tests compute with are typed, the rest unknown. */
-export type LoggedRequest = Record<string, unknown> & {
+type LoggedRequest = Record<string, unknown> & {
   path: string;
   request_body: string;
   response_body: string;

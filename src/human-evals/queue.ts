@@ -5,7 +5,7 @@ import { loadTarget } from '../evaluators/targets';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { writeScore } from '../scores/service';
 import { isoText } from '../db/convert';
-import type { AnnotationSlotRecord, HumanEvalItemRecord, HumanEvalRecord } from '../human-evals/queries';
+import type { AnnotationSlotRecord, HumanEvalItemRecord, HumanEvalRecord } from './queries';
 import type { Scope } from '../http/route';
 
 /**
