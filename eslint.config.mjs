@@ -13,8 +13,14 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Database rows are still `Record<string, any>` in a dozen services; typed rows (one record type
       // per table with shared converters) replace them, and this rule comes on with that step.
       '@typescript-eslint/no-explicit-any': 'off',
@@ -29,7 +35,15 @@ export default tseslint.config(
     // Workflows run in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeBuiltins, 'pg', 'knex', 'undici', 'pino'].map((name) => ({ name, message: 'workflows are deterministic and free of I/O: use an activity' })) }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins, 'pg', 'knex', 'undici', 'pino'].map((name) => ({
+            name,
+            message: 'workflows are deterministic and free of I/O: use an activity',
+          })),
+        },
+      ],
     },
   },
 );

@@ -5,7 +5,10 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+    ],
   },
   // ESM-only dependencies are compiled to CommonJS for Jest.
   transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme|@secretlint|thrift/node_modules/uuid|uuid)/)'],
@@ -18,5 +21,8 @@ module.exports = {
 
 // CI asks for a machine-readable summary (printed as "N passed, N failed" by .ci/run).
 if (process.env.JEST_JSON) {
-  module.exports.reporters = ['default', ['<rootDir>/test/setup/json-summary-reporter.js', { outputFile: process.env.JEST_JSON }]];
+  module.exports.reporters = [
+    'default',
+    ['<rootDir>/test/setup/json-summary-reporter.js', { outputFile: process.env.JEST_JSON }],
+  ];
 }

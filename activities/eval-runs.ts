@@ -11,9 +11,11 @@ export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
   return {
     prepareEvalRun: (runId: string) => prepareRun(db, runId),
     nextEvalTargets: (runId: string, after: string | null, limit: number) => nextTargets(db, runId, after, limit),
-    evaluateEvalTarget: (runId: string, targetId: string) => withHeartbeat((signal) => evaluateTarget({ ...deps, signal }, runId, targetId)),
+    evaluateEvalTarget: (runId: string, targetId: string) =>
+      withHeartbeat((signal) => evaluateTarget({ ...deps, signal }, runId, targetId)),
     failEvalTarget: (runId: string, targetId: string, message: string) => failTarget(db, runId, targetId, message),
-    finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed', error?: string) => finishRun(db, runId, status, error),
+    finishEvalRun: (runId: string, status: 'completed' | 'cancelled' | 'failed', error?: string) =>
+      finishRun(db, runId, status, error),
     collectOnlineTargets: (at: string | null) => collectOnline(db, at ? Date.parse(at) : Date.now()),
   };
 }

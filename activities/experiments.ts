@@ -20,8 +20,10 @@ export function experimentActivities({ db, keyring, config }: ActivityDeps) {
         clearInterval(beat);
       }
     },
-    failExperimentItem: (id: string, itemId: string, repetition: number, message: string) => failItem(db, id, itemId, repetition, message),
-    finishExperiment: (id: string, status: 'completed' | 'cancelled' | 'failed', error?: string) => finishExperiment(db, id, status, error),
+    failExperimentItem: (id: string, itemId: string, repetition: number, message: string) =>
+      failItem(db, id, itemId, repetition, message),
+    finishExperiment: (id: string, status: 'completed' | 'cancelled' | 'failed', error?: string) =>
+      finishExperiment(db, id, status, error),
   };
 }
 

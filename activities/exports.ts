@@ -8,10 +8,17 @@ import type { ActivityDeps } from './deps';
  * (EXPORT_TASK_QUEUE), apart from deliveries; the cleanup sweep runs on the main queue.
  */
 export function exportActivities({ db, logger, exportStore, config }: ActivityDeps) {
-  const deps: ExportRunDeps = { db, store: exportStore, logger, ttlHours: config.EXPORT_TTL_HOURS, partRows: config.EXPORT_PART_ROWS };
+  const deps: ExportRunDeps = {
+    db,
+    store: exportStore,
+    logger,
+    ttlHours: config.EXPORT_TTL_HOURS,
+    partRows: config.EXPORT_PART_ROWS,
+  };
   return {
     prepareExport: (id: string) => guarded(() => prepare(deps, id)),
-    writeExportPart: (id: string, part: number, cursor: string | null, rowsBefore: number) => guarded(() => writePart(deps, id, part, cursor, rowsBefore, beat)),
+    writeExportPart: (id: string, part: number, cursor: string | null, rowsBefore: number) =>
+      guarded(() => writePart(deps, id, part, cursor, rowsBefore, beat)),
     finalizeExport: (id: string, parts: number) => guarded(() => finalize(deps, id, parts, beat)),
     endExport: (id: string, status: 'failed' | 'cancelled', error?: string) => end(deps, id, status, error),
     sweepExpiredExports: () => sweepExpired(deps, new Date()),
@@ -32,7 +39,8 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ExportStopped || (err instanceof HttpError && err.status < 500)) throw ApplicationFailure.nonRetryable((err as Error).message, 'ExportStopped');
+    if (err instanceof ExportStopped || (err instanceof HttpError && err.status < 500))
+      throw ApplicationFailure.nonRetryable((err as Error).message, 'ExportStopped');
     throw err;
   } finally {
     clearInterval(timer);

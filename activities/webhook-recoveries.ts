@@ -25,7 +25,8 @@ export function webhookRecoveryActivities(deps: ActivityDeps) {
       }
     },
 
-    finishWebhookRecovery: (recoveryId: string, status: 'completed' | 'cancelled' | 'failed', error?: string) => finishRecovery(deps.db, recoveryId, status, error),
+    finishWebhookRecovery: (recoveryId: string, status: 'completed' | 'cancelled' | 'failed', error?: string) =>
+      finishRecovery(deps.db, recoveryId, status, error),
   };
 }
 

@@ -43,7 +43,12 @@ export interface AttemptInput {
 /** An attempt failed at once by the webhook's open circuit: counted, nothing sent. */
 const CIRCUIT_OPEN: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: CIRCUIT_OPEN_ERROR };
 
-const INTERRUPTED: Outcome = { ok: false, httpStatus: null, durationMs: 0, errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded' };
+const INTERRUPTED: Outcome = {
+  ok: false,
+  httpStatus: null,
+  durationMs: 0,
+  errorMessage: 'attempt interrupted: the worker stopped before its outcome was recorded',
+};
 
 /** The record after an attempt: delivered, failed with next_retry_at, or dead-lettered after the last attempt. */
 function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFields {
@@ -59,7 +64,14 @@ function outcomeFields(input: AttemptInput, o: Outcome): DeliveryRecordFields {
     last_attempt_at: input.attemptedAt,
   };
   if (o.ok) return { ...common, status: 'delivered', delivered_at: endedAt.toISOString(), next_retry_at: null };
-  if (input.retryDelayMs === null) return { ...common, status: 'dead_lettered', next_retry_at: null, dlq_at: endedAt.toISOString(), dlq_reason: 'max_attempts' };
+  if (input.retryDelayMs === null)
+    return {
+      ...common,
+      status: 'dead_lettered',
+      next_retry_at: null,
+      dlq_at: endedAt.toISOString(),
+      dlq_reason: 'max_attempts',
+    };
   return { ...common, status: 'failed', next_retry_at: new Date(endedAt.getTime() + input.retryDelayMs).toISOString() };
 }
 
@@ -114,7 +126,11 @@ export function webhookActivities(deps: ActivityDeps) {
     if (state.outcome_attempt >= input.attempt) return { kind: 'attempted', ...recordedOutcome(state) };
     if (state.webhook_deleted || (!state.webhook_active && !input.redelivery)) {
       const reason = state.webhook_deleted ? 'webhook_deleted' : 'webhook_disabled';
-      await updateDeliveryRecord(db, input.deliveryId, { status: 'cancelled', next_retry_at: null, stop_reason: reason });
+      await updateDeliveryRecord(db, input.deliveryId, {
+        status: 'cancelled',
+        next_retry_at: null,
+        stop_reason: reason,
+      });
       return { kind: 'stopped', reason };
     }
     await record(input, INTERRUPTED, NO_EVIDENCE);
@@ -147,9 +163,18 @@ export function webhookActivities(deps: ActivityDeps) {
         const sent = await sendSigned(deps, 'delivery', claimed.hook, claimed.body, input.deliveryId);
         release(sent);
         // Only these four go back to the workflow (and into its history): the evidence stays in PostgreSQL.
-        const outcome: Outcome = { ok: sent.ok, httpStatus: sent.httpStatus, durationMs: sent.durationMs, errorMessage: sent.errorMessage };
+        const outcome: Outcome = {
+          ok: sent.ok,
+          httpStatus: sent.httpStatus,
+          durationMs: sent.durationMs,
+          errorMessage: sent.errorMessage,
+        };
         await record(input, outcome, sent.evidence, claimed.hook);
-        if (!outcome.ok) logger.debug({ deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage }, 'webhook attempt failed');
+        if (!outcome.ok)
+          logger.debug(
+            { deliveryId: input.deliveryId, attempt: input.attempt, error: outcome.errorMessage },
+            'webhook attempt failed',
+          );
         return { kind: 'attempted', ...outcome };
       } finally {
         release?.(); // nothing sent (re-run, fault): frees the place, leaves the circuit as it was

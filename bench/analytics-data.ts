@@ -9,11 +9,26 @@ import type { Knex } from 'knex';
  */
 export const MODELS: [string, string, number, number][] = [
   // provider, model, $ per 1M input, $ per 1M output (the ratio matters here, not the exact price)
-  ['openai', 'gpt-4o', 2.5, 10], ['openai', 'gpt-4o-mini', 0.15, 0.6], ['openai', 'gpt-4.1', 2, 8], ['openai', 'gpt-4.1-mini', 0.4, 1.6], ['openai', 'o3-mini', 1.1, 4.4],
-  ['anthropic', 'claude-sonnet-4-20250514', 3, 15], ['anthropic', 'claude-3-5-haiku-latest', 0.8, 4], ['anthropic', 'claude-opus-4-20250514', 15, 75], ['anthropic', 'claude-3-7-sonnet-latest', 3, 15], ['anthropic', 'claude-3-haiku-20240307', 0.25, 1.25],
-  ['google', 'gemini-2.5-pro', 1.25, 10], ['google', 'gemini-2.5-flash', 0.3, 2.5], ['google', 'gemini-2.0-flash', 0.1, 0.4], ['google', 'gemini-1.5-pro', 1.25, 5],
-  ['mistral', 'mistral-large-latest', 2, 6], ['mistral', 'mistral-small-latest', 0.1, 0.3], ['mistral', 'codestral-latest', 0.3, 0.9],
-  ['groq', 'llama-3.3-70b-versatile', 0.59, 0.79], ['groq', 'llama-3.1-8b-instant', 0.05, 0.08], ['groq', 'openai/gpt-oss-120b', 0.15, 0.75],
+  ['openai', 'gpt-4o', 2.5, 10],
+  ['openai', 'gpt-4o-mini', 0.15, 0.6],
+  ['openai', 'gpt-4.1', 2, 8],
+  ['openai', 'gpt-4.1-mini', 0.4, 1.6],
+  ['openai', 'o3-mini', 1.1, 4.4],
+  ['anthropic', 'claude-sonnet-4-20250514', 3, 15],
+  ['anthropic', 'claude-3-5-haiku-latest', 0.8, 4],
+  ['anthropic', 'claude-opus-4-20250514', 15, 75],
+  ['anthropic', 'claude-3-7-sonnet-latest', 3, 15],
+  ['anthropic', 'claude-3-haiku-20240307', 0.25, 1.25],
+  ['google', 'gemini-2.5-pro', 1.25, 10],
+  ['google', 'gemini-2.5-flash', 0.3, 2.5],
+  ['google', 'gemini-2.0-flash', 0.1, 0.4],
+  ['google', 'gemini-1.5-pro', 1.25, 5],
+  ['mistral', 'mistral-large-latest', 2, 6],
+  ['mistral', 'mistral-small-latest', 0.1, 0.3],
+  ['mistral', 'codestral-latest', 0.3, 0.9],
+  ['groq', 'llama-3.3-70b-versatile', 0.59, 0.79],
+  ['groq', 'llama-3.1-8b-instant', 0.05, 0.08],
+  ['groq', 'openai/gpt-oss-120b', 0.15, 0.75],
 ];
 
 export interface DataShape {
@@ -84,7 +99,10 @@ export async function generate(db: Knex, s: DataShape): Promise<void> {
   );
   s.log(`traces ${traces}, spans ${traces * 20} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   t0 = Date.now();
-  await db.raw(`select rebuild_request_rollups(?::timestamptz - interval '31 days', ?)`, [s.to.toISOString(), s.to.toISOString()]);
+  await db.raw(`select rebuild_request_rollups(?::timestamptz - interval '31 days', ?)`, [
+    s.to.toISOString(),
+    s.to.toISOString(),
+  ]);
   await db.raw('select rebuild_end_users()');
   s.log(`rollups and end users built (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   t0 = Date.now();

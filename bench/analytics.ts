@@ -44,19 +44,44 @@ async function main() {
   const dbName = `gw_bench_analytics_${ROWS}`;
   await createDatabase(PG, dbName).catch(() => undefined); // kept between runs
   const databaseUrl = withDatabase(PG, dbName);
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_POOL_MAX: '4' });
-  const runtime = await startRuntime(config, { role: 'api', databaseUrl, migrate: true, port: 0, logger: createLogger('warn') });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATABASE_POOL_MAX: '4',
+  });
+  const runtime = await startRuntime(config, {
+    role: 'api',
+    databaseUrl,
+    migrate: true,
+    port: 0,
+    logger: createLogger('warn'),
+  });
   const url = runtime.api!.url;
   const db = createDb(databaseUrl, 2);
   try {
     await db.raw('create table if not exists bench_meta (v jsonb)');
     let meta = ((await db.raw('select v from bench_meta')).rows[0]?.v as Meta | undefined) ?? undefined;
     if (!meta || process.env.BENCH_REUSE !== '1') {
-      if (meta) await db.raw('truncate requests, request_rollups, rollup_pending, end_users, end_user_sessions, traces, spans, bench_meta, property_rollup_keys');
+      if (meta)
+        await db.raw(
+          'truncate requests, request_rollups, rollup_pending, end_users, end_user_sessions, traces, spans, bench_meta, property_rollup_keys',
+        );
       const tenant = await seedTenant({ url });
       const to = new Date(Math.floor(Date.now() / HOUR) * HOUR);
       const t0 = Date.now();
-      await generate(db, { orgId: tenant.orgId, projectId: tenant.projectId, apiKeyId: tenant.fullKeyId, rows: ROWS, spans: SPANS, to, log });
+      await generate(db, {
+        orgId: tenant.orgId,
+        projectId: tenant.projectId,
+        apiKeyId: tenant.fullKeyId,
+        rows: ROWS,
+        spans: SPANS,
+        to,
+        log,
+      });
       log(`generated in ${((Date.now() - t0) / 60_000).toFixed(1)} min`);
       meta = { tenant, to: to.toISOString(), rows: ROWS };
       await db.raw('insert into bench_meta values (?)', [JSON.stringify(meta)]);
@@ -67,7 +92,10 @@ async function main() {
     // What the hourly analytics-property-keys job does, at the data set's last hour (a no-op once done).
     const t1 = Date.now();
     const keys = await refreshPropertyRollups(db, to);
-    if (keys.registered.length) log(`property rollups: registered ${keys.registered.map((k) => k.names.join(', ')).join('; ')} in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    if (keys.registered.length)
+      log(
+        `property rollups: registered ${keys.registered.map((k) => k.names.join(', ')).join('; ')} in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+      );
     const iso = (ms: number) => new Date(ms).toISOString();
     const d30 = `from=${iso(to - 30 * 24 * HOUR)}&to=${iso(to)}`;
     const d24 = `from=${iso(to - 24 * HOUR)}&to=${iso(to)}`;
@@ -79,8 +107,16 @@ async function main() {
       ['stats 24 h, custom-property filter', `/api/v1/stats?${d24}&property=feature:feature-3`, 500],
       ['stats 24 h, group by custom property', `/api/v1/stats?${d24}&group_by=property:tier`, 500],
       // Whole hours: the property rollups answer (auto gives 30-minute buckets over 24 h: raw rows).
-      ['stats 24 h hourly, group by custom property', `/api/v1/stats?${d24}&granularity=hour&group_by=property:tier`, 500],
-      ['stats 30 d daily, group by custom property', `/api/v1/stats?${d30}&granularity=day&group_by=property:feature`, null],
+      [
+        'stats 24 h hourly, group by custom property',
+        `/api/v1/stats?${d24}&granularity=hour&group_by=property:tier`,
+        500,
+      ],
+      [
+        'stats 30 d daily, group by custom property',
+        `/api/v1/stats?${d30}&granularity=day&group_by=property:feature`,
+        null,
+      ],
       ['users first page by cost', '/api/v1/users?sort=cost_usd', 200],
       ['users page by error rate', '/api/v1/users?sort=error_rate', null],
       ['user detail (30 d series)', '/api/v1/users/user-1', 100],
@@ -93,7 +129,9 @@ async function main() {
       let source = '';
       for (let i = 0; i <= runs; i++) {
         const t0 = performance.now();
-        const r = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}`, 'x-organization-id': t.orgId } });
+        const r = await fetch(`${url}${path}`, {
+          headers: { authorization: `Bearer ${token}`, 'x-organization-id': t.orgId },
+        });
         const body = (await r.json()) as { data: { source?: string } };
         if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
         source = body.data?.source ?? 'table';
@@ -103,21 +141,36 @@ async function main() {
       const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!;
       return { source, p50: p(0.5), p95: p(0.95) };
     };
-    const table: string[] = ['| query | target p95 | source | p50 ms | p95 ms | raw rows p50 ms | raw rows p95 ms |', '|---|---:|---|---:|---:|---:|---:|'];
+    const table: string[] = [
+      '| query | target p95 | source | p50 ms | p95 ms | raw rows p50 ms | raw rows p95 ms |',
+      '|---|---:|---|---:|---:|---:|---:|',
+    ];
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
     for (const [label, path, target] of cases.filter(([l]) => !only || only.test(l))) {
       const auto = await time(path, RUNS);
-      const raw = RAW_RUNS > 0 && path.includes('/stats') && auto.source === 'rollup' ? await time(`${path}&source=raw`, RAW_RUNS) : null;
+      const raw =
+        RAW_RUNS > 0 && path.includes('/stats') && auto.source === 'rollup'
+          ? await time(`${path}&source=raw`, RAW_RUNS)
+          : null;
       const f = (v: number) => v.toFixed(0);
-      table.push(`| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`);
+      table.push(
+        `| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`,
+      );
       log(table[table.length - 1]!);
     }
     const jobs = only && !only.test('jobs') ? '(skipped: BENCH_ONLY)' : await scheduledJobs(db, to);
-    const writer = only && !only.test('writer') ? '(skipped: BENCH_ONLY)' : await writerThroughput(createDb(databaseUrl, 2), t);
-    console.log(`\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`);
+    const writer =
+      only && !only.test('writer') ? '(skipped: BENCH_ONLY)' : await writerThroughput(createDb(databaseUrl, 2), t);
+    console.log(
+      `\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`,
+    );
     console.log(table.join('\n'));
-    console.log(`\nOne run of each scheduled job over the whole data set (the activity's work, without Temporal):\n\n| job | ms (runs) |\n|---|---|\n${jobs}`);
-    console.log(`\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean | vs without |\n|---|---|---:|---:|\n${writer}`);
+    console.log(
+      `\nOne run of each scheduled job over the whole data set (the activity's work, without Temporal):\n\n| job | ms (runs) |\n|---|---|\n${jobs}`,
+    );
+    console.log(
+      `\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean | vs without |\n|---|---|---:|---:|\n${writer}`,
+    );
   } finally {
     await db.destroy();
     await runtime.stop();
@@ -195,18 +248,50 @@ async function writerRounds(db: ReturnType<typeof createDb>, t: SeededTenant): P
     folded: 'with rollups: timed until every row is folded (rows carry 2 rolled-up properties)',
     'folded-plain': 'with rollups: timed until every row is folded, rows without properties (no property rollup work)',
   };
-  return modes.map((m) => `| ${label[m]} | ${result[m]!.map((v) => v.toFixed(0)).join(' / ')} | ${mean(result[m]!).toFixed(0)} | ${((mean(result[m]!) / base - 1) * 100).toFixed(1)} % |`).join('\n');
+  return modes
+    .map(
+      (m) =>
+        `| ${label[m]} | ${result[m]!.map((v) => v.toFixed(0)).join(' / ')} | ${mean(result[m]!).toFixed(0)} | ${((mean(result[m]!) / base - 1) * 100).toFixed(1)} % |`,
+    )
+    .join('\n');
 }
 
 function writerRow(t: SeededTenant, i: number, properties = true): RequestRow {
   const [provider, model] = MODELS[i % MODELS.length]!;
   return {
-    id: randomUUID(), org_id: t.orgId, project_id: t.projectId, api_key_id: t.fullKeyId, provider, model, method: 'POST', path: '/v1/chat/completions',
-    prompt_tokens: 300, completion_tokens: 100, total_tokens: 400, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.0004, latency_ms: 200 + (i % 700),
-    ttfb_ms: i % 3 ? null : 80, status_code: i % 50 ? 200 : 500, trace_id: null, span_id: null, user_id: `user-${i % 1000}`, session_id: `user-${i % 1000}-w`,
-    request_body: '{"model":"x","messages":[{"role":"user","content":"hello"}]}', response_body: '{"choices":[]}', log_mode: 'full', cache_hit: false,
-    streamed: i % 3 === 0, tokens_estimated: false, self_hosted: false, prompt_version_id: null, error: null, created_at: new Date().toISOString(),
-    properties: properties ? { env: 'prod', tier: (['free', 'pro', 'enterprise'] as const)[i % 3]! } : null, cost_saved_usd: null,
+    id: randomUUID(),
+    org_id: t.orgId,
+    project_id: t.projectId,
+    api_key_id: t.fullKeyId,
+    provider,
+    model,
+    method: 'POST',
+    path: '/v1/chat/completions',
+    prompt_tokens: 300,
+    completion_tokens: 100,
+    total_tokens: 400,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    cost_usd: 0.0004,
+    latency_ms: 200 + (i % 700),
+    ttfb_ms: i % 3 ? null : 80,
+    status_code: i % 50 ? 200 : 500,
+    trace_id: null,
+    span_id: null,
+    user_id: `user-${i % 1000}`,
+    session_id: `user-${i % 1000}-w`,
+    request_body: '{"model":"x","messages":[{"role":"user","content":"hello"}]}',
+    response_body: '{"choices":[]}',
+    log_mode: 'full',
+    cache_hit: false,
+    streamed: i % 3 === 0,
+    tokens_estimated: false,
+    self_hosted: false,
+    prompt_version_id: null,
+    error: null,
+    created_at: new Date().toISOString(),
+    properties: properties ? { env: 'prod', tier: (['free', 'pro', 'enterprise'] as const)[i % 3]! } : null,
+    cost_saved_usd: null,
   };
 }
 

@@ -22,14 +22,18 @@ const short = (url: string) =>
     .replace(/.*\/(src|activities|workflows)\//, '$1/')
     .replace(/^node:internal\//, 'node:');
 
-export function topFrames(file: string, n = 12): { busyMs: number; self: [string, number][]; inclusive: [string, number][] } {
+export function topFrames(
+  file: string,
+  n = 12,
+): { busyMs: number; self: [string, number][]; inclusive: [string, number][] } {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((x) => [x.id, x]));
   const parent = new Map<number, number>();
   for (const x of p.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
   const time = new Map<number, number>();
   p.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
-  const key = (x: Node) => `${x.callFrame.functionName || '(anonymous)'} ${short(x.callFrame.url)}:${x.callFrame.lineNumber + 1}`;
+  const key = (x: Node) =>
+    `${x.callFrame.functionName || '(anonymous)'} ${short(x.callFrame.url)}:${x.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const incl = new Map<string, number>();
   let busy = 0;

@@ -34,7 +34,8 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ROOT = path.resolve(__dirname, '..');
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
-const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const pct = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(0);
 const gz = async (file: string) => gzipSync(await readFile(file)).length;
@@ -46,17 +47,22 @@ async function jsSizes() {
   const tags = [...html.matchAll(/<(script|link)\b[^>]*>/g)].map((m) => m[0]);
   const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]+)"`).exec(tag)?.[1];
   const entry = tags.filter((t) => t.startsWith('<script') && attr(t, 'type') === 'module').map((t) => attr(t, 'src'));
-  const preloads = tags.filter((t) => t.startsWith('<link') && attr(t, 'rel') === 'modulepreload').map((t) => attr(t, 'href'));
+  const preloads = tags
+    .filter((t) => t.startsWith('<link') && attr(t, 'rel') === 'modulepreload')
+    .map((t) => attr(t, 'href'));
   const files = [...entry, ...preloads].filter((f): f is string => !!f && f.endsWith('.js'));
   if (!entry.length) throw new Error('web/dist/index.html names no module script');
   const initial = (await Promise.all(files.map((f) => gz(path.join(dist, f))))).reduce((a, b) => a + b, 0);
   const assets = path.join(dist, 'assets');
-  const all = (await Promise.all((await readdir(assets)).filter((f) => f.endsWith('.js')).map((f) => gz(path.join(assets, f))))).reduce((a, b) => a + b, 0);
+  const all = (
+    await Promise.all((await readdir(assets)).filter((f) => f.endsWith('.js')).map((f) => gz(path.join(assets, f))))
+  ).reduce((a, b) => a + b, 0);
   return { initial, all, files: files.map((f) => path.basename(f)) };
 }
 
 async function main() {
-  if (spawnSync('npm', ['run', '-s', 'web:build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('web build failed');
+  if (spawnSync('npm', ['run', '-s', 'web:build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('web build failed');
   const { initial, all, files } = await jsSizes();
   if (process.env.BENCH_JS_ONLY) {
     console.log(`initial JavaScript (${files.join(', ')}), gzip: ${kb(initial)} KB; every chunk: ${kb(all)} KB`);
@@ -66,15 +72,40 @@ async function main() {
   const dbName = `gw_bench_dashboard_${randomBytes(4).toString('hex')}`;
   await createDatabase(PG, dbName);
   const databaseUrl = withDatabase(PG, dbName);
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', HOST: '127.0.0.1', WEB_DIR: path.join(ROOT, 'web/dist') });
-  const runtime = await startRuntime(config, { role: 'api', databaseUrl, migrate: true, port: 0, logger: createLogger('warn') });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    WEB_DIR: path.join(ROOT, 'web/dist'),
+  });
+  const runtime = await startRuntime(config, {
+    role: 'api',
+    databaseUrl,
+    migrate: true,
+    port: 0,
+    logger: createLogger('warn'),
+  });
   const url = runtime.api!.url;
   const db = createDb(databaseUrl, 2);
-  const browser = await chromium.launch({ executablePath: findChromium()!, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: findChromium()!,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   try {
     const t = await seedTenant({ url });
     log(`generating ${ROWS} request rows and their rollups`);
-    await generate(db, { orgId: t.orgId, projectId: t.projectId, apiKeyId: t.fullKeyId, rows: ROWS, spans: 10_000, to: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000), log });
+    await generate(db, {
+      orgId: t.orgId,
+      projectId: t.projectId,
+      apiKeyId: t.fullKeyId,
+      rows: ROWS,
+      spans: 10_000,
+      to: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+      log,
+    });
 
     const overview = async (page: import('playwright-core').Page, first: boolean) => {
       await page.goto(first ? `${url}/?range=30d#dev_token=${t.admin.token}` : `${url}/?range=30d`);
@@ -99,7 +130,9 @@ async function main() {
     await page.goto(`${url}/requests`);
     await page.waitForSelector('[role=row][data-index]');
     const t0 = Date.now();
-    while (Number(await page.evaluate('document.querySelector("[role=table]").getAttribute("aria-rowcount")')) < 10_001) {
+    while (
+      Number(await page.evaluate('document.querySelector("[role=table]").getAttribute("aria-rowcount")')) < 10_001
+    ) {
       await page.evaluate('(() => { const b = document.querySelector(".tbody"); b.scrollTop = b.scrollHeight; })()');
       await page.waitForTimeout(30);
       if (Date.now() - t0 > 120_000) throw new Error('10,000 rows did not load in 2 minutes');
@@ -116,14 +149,18 @@ async function main() {
     await ctx.close();
 
     const f = (v: number) => v.toFixed(0);
-    console.log(`\nDashboard with ${ROWS.toLocaleString('en')} request rows (30 days), ${RUNS} runs, chromium headless, 2 cores shared with the api and PostgreSQL\n`);
+    console.log(
+      `\nDashboard with ${ROWS.toLocaleString('en')} request rows (30 days), ${RUNS} runs, chromium headless, 2 cores shared with the api and PostgreSQL\n`,
+    );
     console.log('| measure | value | budget |\n|---|---:|---:|');
     console.log(`| overview first load, cold, p50 / max ms | ${f(pct(cold, 0.5))} / ${f(Math.max(...cold))} | 1,500 |`);
     console.log(`| overview load, warm cache, p50 / max ms | ${f(pct(warm, 0.5))} / ${f(Math.max(...warm))} | |`);
     console.log(`| initial JavaScript (entry + ${files.length - 1} modulepreloads), gzip KB | ${kb(initial)} | 250 |`);
     console.log(`| every JavaScript chunk (route chunks load on navigation), gzip KB | ${kb(all)} | |`);
     console.log(`| request log: 10,000 rows loaded (50 pages) s | ${loadS.toFixed(1)} | |`);
-    console.log(`| request log scroll: frames / p50 / p95 / max ms | ${frames.length} / ${f(pct(frames, 0.5))} / ${f(pct(frames, 0.95))} / ${f(Math.max(...frames))} | p95 ≤ 33 |`);
+    console.log(
+      `| request log scroll: frames / p50 / p95 / max ms | ${frames.length} / ${f(pct(frames, 0.5))} / ${f(pct(frames, 0.95))} / ${f(Math.max(...frames))} | p95 ≤ 33 |`,
+    );
     console.log(`| request log scroll: frames over 50 ms | ${frames.filter((x) => x > 50).length} | |`);
     console.log(`| rows in the DOM at once (virtualised) | ${dom} | |`);
   } finally {

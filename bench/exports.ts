@@ -27,7 +27,11 @@ const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgre
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'csv,jsonl,parquet').split(',');
 /** Node's defaults, and the heap limits docs/exports.md recommends for export workers. */
-const VARIANTS: [string, string][] = (process.env.BENCH_NODE_OPTIONS ?? ';--max-semi-space-size=4 --max-old-space-size=96').split(';').map((o) => [o || 'default', o]);
+const VARIANTS: [string, string][] = (
+  process.env.BENCH_NODE_OPTIONS ?? ';--max-semi-space-size=4 --max-old-space-size=96'
+)
+  .split(';')
+  .map((o) => [o || 'default', o]);
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
@@ -41,7 +45,11 @@ async function rss(pid: number) {
 /** The production entry, compiled (`npm run build`), as `node dist/src/main.js exports`. */
 function startExportWorker(env: Record<string, string>): Promise<ChildProcess> {
   const root = path.resolve(__dirname, '..');
-  const p = spawn(process.execPath, [path.join(root, 'dist/src/main.js'), 'exports'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(process.execPath, [path.join(root, 'dist/src/main.js'), 'exports'], {
+    cwd: root,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     p.stdout!.on('data', (b: Buffer) => b.toString().includes('export worker running') && resolve(p));
     p.once('exit', (code) => reject(new Error(`export worker exited (${code})`)));
@@ -50,7 +58,8 @@ function startExportWorker(env: Record<string, string>): Promise<ChildProcess> {
 
 async function main() {
   log('building dist/ (the export worker runs compiled, as in production)');
-  if (spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit', cwd: path.resolve(__dirname, '..') }).status !== 0) throw new Error('build failed');
+  if (spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit', cwd: path.resolve(__dirname, '..') }).status !== 0)
+    throw new Error('build failed');
   const dbName = `gw_bench_exports_${randomBytes(4).toString('hex')}`;
   await createDatabase(PG, dbName);
   const dbUrl = withDatabase(PG, dbName);
@@ -59,11 +68,22 @@ async function main() {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-exports-'));
   const temporal = await startDevServer({ port: await freePort(), log });
   const env = {
-    LOG_LEVEL: 'warn', DATABASE_URL: dbUrl, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: 'bench-exports', MASTER_KEY: randomBytes(32).toString('hex'),
-    AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret', HOST: '127.0.0.1', EXPORT_DIR: dir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: dbUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: 'bench-exports',
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret',
+    HOST: '127.0.0.1',
+    EXPORT_DIR: dir,
   };
   const config = loadConfig({ ...process.env, ...env, EXPORT_WORKER: 'false' });
-  const runtime = await startRuntime(config, { role: 'all', databaseUrl: dbUrl, logger: createLogger('warn'), port: 0 });
+  const runtime = await startRuntime(config, {
+    role: 'all',
+    databaseUrl: dbUrl,
+    logger: createLogger('warn'),
+    port: 0,
+  });
   let worker: ChildProcess | undefined;
   try {
     const app = { url: runtime.api!.url };
@@ -85,7 +105,11 @@ async function main() {
         worker = await startExportWorker({ ...env, NODE_OPTIONS: nodeOptions });
         const idle = await rss(worker.pid!);
         const t0 = Date.now();
-        const r = await api(app, 'POST', '/api/v1/exports', { token: t.viewer.token, orgId: t.orgId, body: { resource: 'requests', format } });
+        const r = await api(app, 'POST', '/api/v1/exports', {
+          token: t.viewer.token,
+          orgId: t.orgId,
+          body: { resource: 'requests', format },
+        });
         let e = r.body.data;
         while (['pending', 'running'].includes(e.status)) {
           await new Promise((res) => setTimeout(res, 500));
@@ -95,12 +119,23 @@ async function main() {
         const m = await rss(worker.pid!);
         worker.kill('SIGKILL');
         worker = undefined;
-        if (e.status !== 'completed' || e.rows_written !== ROWS) throw new Error(`export ${format} ended ${e.status} with ${e.rows_written} rows: ${e.error}`);
-        results.push({ 'node options': label, format, seconds: s.toFixed(1), 'rows/s': Math.round(ROWS / s), 'file MB': (e.bytes / 1e6).toFixed(1), 'idle RSS MB': mb(idle.now), 'peak RSS MB': mb(m.peak) });
+        if (e.status !== 'completed' || e.rows_written !== ROWS)
+          throw new Error(`export ${format} ended ${e.status} with ${e.rows_written} rows: ${e.error}`);
+        results.push({
+          'node options': label,
+          format,
+          seconds: s.toFixed(1),
+          'rows/s': Math.round(ROWS / s),
+          'file MB': (e.bytes / 1e6).toFixed(1),
+          'idle RSS MB': mb(idle.now),
+          'peak RSS MB': mb(m.peak),
+        });
         log(`${label} ${format}: ${s.toFixed(1)} s, peak ${mb(m.peak)} MB`);
       }
     }
-    console.log(`\nExport of ${ROWS.toLocaleString('en')} request rows by a ROLE=exports worker process (compiled), one export per fresh process\n`);
+    console.log(
+      `\nExport of ${ROWS.toLocaleString('en')} request rows by a ROLE=exports worker process (compiled), one export per fresh process\n`,
+    );
     console.table(results);
   } finally {
     if (worker) worker.kill('SIGKILL');

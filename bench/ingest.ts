@@ -51,7 +51,12 @@ function scenarios(): Scenario[] {
   if (!spec) return DEFAULT_SCENARIOS;
   return spec.split(',').map((s) => {
     const [batch, senders, gz] = s.split(/x|:/);
-    return { label: gz ? 'OTLP protobuf gzip' : 'OTLP protobuf', batch: Number(batch), senders: Number(senders), gzip: !!gz };
+    return {
+      label: gz ? 'OTLP protobuf gzip' : 'OTLP protobuf',
+      batch: Number(batch),
+      senders: Number(senders),
+      gzip: !!gz,
+    };
   });
 }
 
@@ -68,7 +73,13 @@ async function serve() {
     MASTER_KEY: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
   });
-  const runtime = await startRuntime(config, { role: 'api', databaseUrl, migrate: true, port: 0, logger: createLogger('warn') });
+  const runtime = await startRuntime(config, {
+    role: 'api',
+    databaseUrl,
+    migrate: true,
+    port: 0,
+    logger: createLogger('warn'),
+  });
   process.stdout.write(`${JSON.stringify({ url: runtime.api!.url })}\n`);
   process.on('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));
 }
@@ -78,14 +89,24 @@ async function serve() {
 
 const hex = (n: number) => randomBytes(n).toString('hex');
 const nanos = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
-const attr = (key: string, v: string | number) => ({ key, value: typeof v === 'number' ? { intValue: v } : { stringValue: v } });
+const attr = (key: string, v: string | number) => ({
+  key,
+  value: typeof v === 'number' ? { intValue: v } : { stringValue: v },
+});
 
 /** One 20-span agent trace: root → 6 × (LLM call → tool call, retrieval) + 1 final LLM call. */
 function agentTrace(t0: number): Record<string, unknown>[] {
   const traceId = Buffer.from(hex(16), 'hex');
   const rootId = Buffer.from(hex(8), 'hex');
   const spans: Record<string, unknown>[] = [];
-  const mk = (id: Buffer, parent: Buffer | undefined, name: string, start: number, end: number, attributes: unknown[]) => ({
+  const mk = (
+    id: Buffer,
+    parent: Buffer | undefined,
+    name: string,
+    start: number,
+    end: number,
+    attributes: unknown[],
+  ) => ({
     traceId,
     spanId: id,
     parentSpanId: parent,
@@ -96,7 +117,13 @@ function agentTrace(t0: number): Record<string, unknown>[] {
     attributes,
     status: { code: 0 },
   });
-  spans.push(mk(rootId, undefined, 'agent run', t0, t0 + 2000, [attr('session.id', `s-${hex(3)}`), attr('user.id', 'bench-user'), attr('gen_ai.operation.name', 'invoke_agent')]));
+  spans.push(
+    mk(rootId, undefined, 'agent run', t0, t0 + 2000, [
+      attr('session.id', `s-${hex(3)}`),
+      attr('user.id', 'bench-user'),
+      attr('gen_ai.operation.name', 'invoke_agent'),
+    ]),
+  );
   let t = t0 + 1;
   while (spans.length < SPANS_PER_TRACE) {
     const llm = Buffer.from(hex(8), 'hex');
@@ -106,12 +133,30 @@ function agentTrace(t0: number): Record<string, unknown>[] {
         attr('gen_ai.request.model', 'gpt-4o-mini'),
         attr('gen_ai.usage.input_tokens', 420),
         attr('gen_ai.usage.output_tokens', 64),
-        attr('gen_ai.input.messages', '[{"role":"user","parts":[{"type":"text","content":"Summarise the order history for customer 1234."}]}]'),
-        attr('gen_ai.output.messages', '[{"role":"assistant","parts":[{"type":"text","content":"Three orders, all delivered."}]}]'),
+        attr(
+          'gen_ai.input.messages',
+          '[{"role":"user","parts":[{"type":"text","content":"Summarise the order history for customer 1234."}]}]',
+        ),
+        attr(
+          'gen_ai.output.messages',
+          '[{"role":"assistant","parts":[{"type":"text","content":"Three orders, all delivered."}]}]',
+        ),
       ]),
     );
-    if (spans.length < SPANS_PER_TRACE) spans.push(mk(Buffer.from(hex(8), 'hex'), llm, 'execute_tool orders', t + 10, t + 30, [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'orders')]));
-    if (spans.length < SPANS_PER_TRACE) spans.push(mk(Buffer.from(hex(8), 'hex'), rootId, 'vector search', t + 81, t + 90, [attr('openinference.span.kind', 'RETRIEVER'), attr('db.system', 'qdrant')]));
+    if (spans.length < SPANS_PER_TRACE)
+      spans.push(
+        mk(Buffer.from(hex(8), 'hex'), llm, 'execute_tool orders', t + 10, t + 30, [
+          attr('gen_ai.operation.name', 'execute_tool'),
+          attr('gen_ai.tool.name', 'orders'),
+        ]),
+      );
+    if (spans.length < SPANS_PER_TRACE)
+      spans.push(
+        mk(Buffer.from(hex(8), 'hex'), rootId, 'vector search', t + 81, t + 90, [
+          attr('openinference.span.kind', 'RETRIEVER'),
+          attr('db.system', 'qdrant'),
+        ]),
+      );
     t += 100;
   }
   return spans;
@@ -137,7 +182,12 @@ function payloads(total: number, batch: number, gzip: boolean): Buffer[] {
 function encode(spans: Record<string, unknown>[], gzip: boolean): Buffer {
   const body = Buffer.from(
     encodeRequest({
-      resourceSpans: [{ resource: { attributes: [attr('service.name', 'bench-agent'), attr('deployment.environment', 'bench')] }, scopeSpans: [{ scope: { name: 'bench', version: '1.0.0' }, spans }] }],
+      resourceSpans: [
+        {
+          resource: { attributes: [attr('service.name', 'bench-agent'), attr('deployment.environment', 'bench')] },
+          scopeSpans: [{ scope: { name: 'bench', version: '1.0.0' }, spans }],
+        },
+      ],
     }),
   );
   return gzip ? gzipSync(body) : body;
@@ -156,11 +206,14 @@ function cpuSeconds(pid: number): number {
 const CLK_TCK = 100;
 
 async function backendPids(db: ReturnType<typeof createDb>, dbName: string): Promise<number[]> {
-  const { rows } = await db.raw('select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [dbName]);
+  const { rows } = await db.raw('select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [
+    dbName,
+  ]);
   return rows.map((r: { pid: number }) => r.pid);
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function run() {
   const dbName = `gw_bench_ingest_${process.pid}`;
@@ -207,7 +260,9 @@ async function run() {
       const load = os.loadavg()[0]!;
       const started = performance.now();
       const sampler = setInterval(() => {
-        void backendPids(db, dbName).then((pids) => pids.forEach((p) => pgCpuBefore.has(p) || pgCpuBefore.set(p, cpuSeconds(p))));
+        void backendPids(db, dbName).then((pids) =>
+          pids.forEach((p) => pgCpuBefore.has(p) || pgCpuBefore.set(p, cpuSeconds(p))),
+        );
       }, 200);
       for (const p of await backendPids(db, dbName)) pgCpuBefore.set(p, cpuSeconds(p));
       await Promise.all(
@@ -249,11 +304,30 @@ async function run() {
       ]);
       if (stored !== SPANS) log(`WARNING: ${SPANS} sent, ${stored} stored`);
     }
-    const head = ['scenario', 'spans stored', 'seconds', 'spans/s', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed/rejected', 'node µs/span', 'pg µs/span', 'spans/s per 2 CPU-s', 'load before'];
+    const head = [
+      'scenario',
+      'spans stored',
+      'seconds',
+      'spans/s',
+      'req/s',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'failed/rejected',
+      'node µs/span',
+      'pg µs/span',
+      'spans/s per 2 CPU-s',
+      'load before',
+    ];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-    process.stdout.write(`\nTrace ingest, durable on acknowledgement (${SPANS_PER_TRACE}-span agent traces, ${SPANS} spans per scenario)\n\n`);
-    process.stdout.write(`${line(head)}\n|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|\n`);
+    const line = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+    process.stdout.write(
+      `\nTrace ingest, durable on acknowledgement (${SPANS_PER_TRACE}-span agent traces, ${SPANS} spans per scenario)\n\n`,
+    );
+    process.stdout.write(
+      `${line(head)}\n|${widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|\n`,
+    );
     for (const r of rows) process.stdout.write(`${line(r)}\n`);
     process.stdout.write(
       `\nnode/pg µs/span: CPU time of the gateway process and of its PostgreSQL backends per stored span. "spans/s per 2 CPU-s"\n` +

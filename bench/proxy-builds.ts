@@ -22,22 +22,32 @@ export interface GatewayBuild {
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 const tsc = (project: string, outDir: string) =>
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project, '--outDir', outDir], {
-    cwd: path.dirname(project),
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project, '--outDir', outDir],
+    {
+      cwd: path.dirname(project),
+      stdio: 'inherit',
+    },
+  );
 
 /** The node flags `npm start` passes (package.json), so the bench runs what production runs. */
 export function productionFlags(root: string = ROOT): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   // `NODE_OPTIONS="${NODE_OPTIONS:---flag=value}" node …`: the default flags, or flags given to node.
   return [...pkg.scripts.start!.matchAll(/--([a-z][a-z-]*=[^\s"}]+)/g)].map((m) => `--${m[1]}`);
 }
 
 /** The environment `npm start` sets by default (`NAME=${NAME:-value}`), e.g. MALLOC_ARENA_MAX. */
 export function productionEnv(root: string = ROOT): Record<string, string> {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const found = [...pkg.scripts.start!.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}"]+)\}/g)].filter((m) => m[1] !== 'NODE_OPTIONS');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const found = [...pkg.scripts.start!.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}"]+)\}/g)].filter(
+    (m) => m[1] !== 'NODE_OPTIONS',
+  );
   return Object.fromEntries(found.map((m) => [m[1]!, m[2]!]));
 }
 
@@ -49,7 +59,13 @@ export function afterBuild(): GatewayBuild {
     log('compiling the working tree into .data/bench-build');
     tsc(path.join(ROOT, 'tsconfig.build.json'), BUILD);
   }
-  return { label: 'after', rev: dirty ? `${head}+working tree` : head, main: path.join(BUILD, 'src/main.js'), flags: productionFlags(), env: productionEnv() };
+  return {
+    label: 'after',
+    rev: dirty ? `${head}+working tree` : head,
+    main: path.join(BUILD, 'src/main.js'),
+    flags: productionFlags(),
+    env: productionEnv(),
+  };
 }
 
 /** Compiles BENCH_BEFORE from a worktree; `cleanup` removes the worktree (the build stays until then). */
@@ -75,6 +91,12 @@ export function beforeBuild(): { build: GatewayBuild; cleanup: () => void } | un
     cleanup();
     throw err;
   }
-  const build = { label: 'before', rev, main: path.join(dir, 'dist/src/main.js'), flags: productionFlags(dir), env: productionEnv(dir) };
+  const build = {
+    label: 'before',
+    rev,
+    main: path.join(dir, 'dist/src/main.js'),
+    flags: productionFlags(dir),
+    env: productionEnv(dir),
+  };
   return { build, cleanup };
 }

@@ -37,7 +37,9 @@ export function reportTable(rows: Row[]): string[] {
         r.heapUsed === undefined ? '' : `${f(r.heapUsed, 0)} / ${f(r.heapTotal, 0)}`,
         f(r.external, 1),
         '',
-      ].join(' | ').trim(),
+      ]
+        .join(' | ')
+        .trim(),
     ),
   ];
 }
@@ -46,7 +48,13 @@ export function reportTable(rows: Row[]): string[] {
  * Sustained load in 30-second legs, the memory read after each: growth across the legs is a leak,
  * a flat curve is a process that has found its size.
  */
-export async function soak(gw: Gateway, url: string, headers: Record<string, string>, seconds: number, counted: (n: number) => void): Promise<string[]> {
+export async function soak(
+  gw: Gateway,
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  counted: (n: number) => void,
+): Promise<string[]> {
   const rate = Number(process.env.BENCH_SOAK_RATE ?? 1000);
   const leg = Math.min(30, seconds);
   const lines = [

@@ -72,15 +72,23 @@ export const REQUEST_BODY = JSON.stringify({
   model: 'gpt-4o-mini',
   messages: [
     { role: 'system', content: 'You are a terse assistant.' },
-    { role: 'user', content: 'Say something true about benchmarks. My key is sk-proj-benchmarkSecret0123456789 (mask me).' },
+    {
+      role: 'user',
+      content: 'Say something true about benchmarks. My key is sk-proj-benchmarkSecret0123456789 (mask me).',
+    },
   ],
 });
 
 /** The gateway's V8 heap and external memory (MB), from its /metrics. */
 export async function heapMb(url: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
   const text = await (await request(`${url}/metrics`)).body.text();
-  const v = (name: string) => Number(new RegExp(`^gateway_nodejs_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
-  return { heapUsed: v('heap_size_used_bytes'), heapTotal: v('heap_size_total_bytes'), external: v('external_memory_bytes') };
+  const v = (name: string) =>
+    Number(new RegExp(`^gateway_nodejs_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
+  return {
+    heapUsed: v('heap_size_used_bytes'),
+    heapTotal: v('heap_size_total_bytes'),
+    external: v('external_memory_bytes'),
+  };
 }
 
 export function rssMb(pid: number): { rss: number; hwm: number } {
@@ -111,7 +119,13 @@ export interface RunResult {
   count: number;
 }
 
-export async function load(url: string, rate: number, seconds: number, headers: Record<string, string>, body: string = REQUEST_BODY): Promise<RunResult> {
+export async function load(
+  url: string,
+  rate: number,
+  seconds: number,
+  headers: Record<string, string>,
+  body: string = REQUEST_BODY,
+): Promise<RunResult> {
   const samples: number[] = [];
   let non2xx = 0;
   const connections = Math.max(10, Math.ceil(rate / 50));
@@ -142,11 +156,24 @@ export async function load(url: string, rate: number, seconds: number, headers: 
   };
 }
 
-export async function ttfb(url: string, headers: Record<string, string>, n: number): Promise<{ p50: number; p99: number }> {
+export async function ttfb(
+  url: string,
+  headers: Record<string, string>,
+  n: number,
+): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }) });
+    const res = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
     let first = 0;
     for await (const _chunk of res.body) {
       if (!first) first = performance.now() - t0;
@@ -158,7 +185,10 @@ export async function ttfb(url: string, headers: Record<string, string>, n: numb
 }
 
 export function startChild(args: string[], env: Record<string, string>, name: string, ipc = false): ChildProcess {
-  const child = spawn(NODE, args, { env: { ...process.env, ...env }, stdio: ipc ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(NODE, args, {
+    env: { ...process.env, ...env },
+    stdio: ipc ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code, sig) => {
     if (code !== null && code !== 0) log(`${name} exited with ${code ?? sig}`);
   });
@@ -169,7 +199,11 @@ export function startChild(args: string[], env: Record<string, string>, name: st
 export function buildGateway(): void {
   if (process.env.BENCH_SKIP_BUILD) return;
   log('compiling the gateway (tsc) into .data/bench-build');
-  execFileSync(NODE, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    NODE,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
 }
 
 /** The fake upstream in its own process; resolves to its base URL once it listens. */
@@ -199,18 +233,22 @@ export async function startGateway(
   env: Record<string, string> = {},
 ): Promise<Gateway> {
   const port = await freePort();
-  const child = startChild([...flags, main, 'api'], {
-    ...env,
-    DATABASE_URL: dbUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret',
-    MASTER_KEY: randomBytes(32).toString('hex'),
-    PROVIDER_OPENAI_BASE_URL: upstream,
-    TEMPORAL_ADDRESS: '127.0.0.1:1', // not needed by the proxy; the client connects lazily
-    NODE_ENV: 'production',
-  }, 'gateway');
+  const child = startChild(
+    [...flags, main, 'api'],
+    {
+      ...env,
+      DATABASE_URL: dbUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret',
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      PROVIDER_OPENAI_BASE_URL: upstream,
+      TEMPORAL_ADDRESS: '127.0.0.1:1', // not needed by the proxy; the client connects lazily
+      NODE_ENV: 'production',
+    },
+    'gateway',
+  );
   children.push(child);
   await waitForPort('127.0.0.1', port, 30_000);
   const url = `http://127.0.0.1:${port}`;

@@ -29,7 +29,20 @@ import { cpuOf, startTimeOf } from './proc';
 import { profileReport } from './cpu-profile';
 import { afterBuild, beforeBuild, type GatewayBuild } from './proxy-builds';
 import { reportTable, soak, type Row } from './proxy-report';
-import { BARE_PROXY_SRC, cpuMs, heapMb, load, log, ROOT, rssMb, startChild, startGateway, startUpstream, ttfb, type Gateway } from './proxy-stack';
+import {
+  BARE_PROXY_SRC,
+  cpuMs,
+  heapMb,
+  load,
+  log,
+  ROOT,
+  rssMb,
+  startChild,
+  startGateway,
+  startUpstream,
+  ttfb,
+  type Gateway,
+} from './proxy-stack';
 
 const PROFILE_DIR = path.join(ROOT, '.data', 'bench-prof');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,7 +59,9 @@ function flagVariants(after: GatewayBuild): GatewayBuild[] {
       const eq = v.indexOf('=');
       const [name, flags] = eq === -1 ? [v, ''] : [v.slice(0, eq), v.slice(eq + 1)];
       const words = flags.split(' ').filter(Boolean);
-      const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+      const env = Object.fromEntries(
+        words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+      );
       const own = words.filter((w) => w.startsWith('--'));
       return { ...after, label: `after ${name}`, flags: own, env: { ...after.env, ...env } };
     });
@@ -75,7 +90,9 @@ async function main() {
   // PostgreSQL's share: CPU of the bench database's backends (not this script's), each known by
   // pid and start time, so a backend that came or went during a run is counted for its part.
   const pgBackends = async () => {
-    const { rows } = await db.raw(`select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()`, [dbName]);
+    const { rows } = await db.raw(`select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()`, [
+      dbName,
+    ]);
     return new Map<string, number>(rows.map((r: { pid: number }) => [`${r.pid}@${startTimeOf(r.pid)}`, cpuOf(r.pid)]));
   };
   const pgCpuMs = async (before: Map<string, number>) => {
@@ -98,12 +115,17 @@ async function main() {
       const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
       if (build === after) profile.push(...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean));
       const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main, build.env);
-      log(`${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`);
+      log(
+        `${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`,
+      );
       gws.push({ build, gw, calls: 0 });
     }
     if (process.env.BENCH_SERVE) {
       // Keeps the stack up for manual probing (profilers, curl) until Ctrl-C.
-      for (const g of gws) log(`serving ${g.build.label}: ${g.gw.url} key ${g.gw.tenant.fullKey} pid ${g.gw.child.pid}; upstream ${upstream}`);
+      for (const g of gws)
+        log(
+          `serving ${g.build.label}: ${g.gw.url} key ${g.gw.tenant.fullKey} pid ${g.gw.child.pid}; upstream ${upstream}`,
+        );
       await new Promise((r) => process.once('SIGINT', r));
       return;
     }
@@ -124,7 +146,13 @@ async function main() {
       const d = await load(directUrl, rate, SECONDS, {});
       const b0 = cpuMs(bare.pid!);
       const b = await load(bareUrl, rate, SECONDS, {});
-      rows.push({ rate, label: 'bare Node proxy', direct: d, run: b, cpu: (cpuMs(bare.pid!) - b0) / Math.max(1, b.count + b.non2xx) });
+      rows.push({
+        rate,
+        label: 'bare Node proxy',
+        direct: d,
+        run: b,
+        cpu: (cpuMs(bare.pid!) - b0) / Math.max(1, b.count + b.non2xx),
+      });
       for (const g of gws) {
         log(`${rate} req/s: ${g.build.label}`);
         const pid = g.gw.child.pid!;
@@ -134,7 +162,16 @@ async function main() {
         const n = Math.max(1, r.count + r.non2xx);
         g.calls += r.count + r.non2xx;
         const mem = await heapMb(g.gw.url);
-        rows.push({ rate, label: g.build.label, direct: d, run: r, cpu: (cpuMs(pid) - c0) / n, pgCpu: (await pgCpuMs(pg0)) / n, rss: rssMb(pid).rss, ...mem });
+        rows.push({
+          rate,
+          label: g.build.label,
+          direct: d,
+          run: r,
+          cpu: (cpuMs(pid) - c0) / n,
+          pgCpu: (await pgCpuMs(pg0)) / n,
+          rss: rssMb(pid).rss,
+          ...mem,
+        });
       }
     }
 
@@ -142,22 +179,29 @@ async function main() {
     const td = await ttfb(`${upstream}/v1/chat/completions?stream`, {}, 200);
     const ttfbLines = [`Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms`];
     const tb = await ttfb(`http://127.0.0.1:${barePort}/v1/chat/completions?stream`, {}, 200);
-    ttfbLines.push(`- bare Node proxy: p50 ${tb.p50.toFixed(2)} ms / p99 ${tb.p99.toFixed(2)} ms (added p50 ${(tb.p50 - td.p50).toFixed(2)} ms)`);
+    ttfbLines.push(
+      `- bare Node proxy: p50 ${tb.p50.toFixed(2)} ms / p99 ${tb.p99.toFixed(2)} ms (added p50 ${(tb.p50 - td.p50).toFixed(2)} ms)`,
+    );
     for (const g of gws) {
       const t = await ttfb(`${g.gw.url}/proxy/openai/v1/chat/completions?stream`, g.gw.auth, 200);
       g.calls += 200;
-      ttfbLines.push(`- ${g.build.label}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms (added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`);
+      ttfbLines.push(
+        `- ${g.build.label}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms (added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`,
+      );
     }
 
     const soaked = gws.find((g) => g.build === after)!;
-    const soakLines = SOAK_SECONDS > 0 ? await soak(soaked.gw, gwUrl(soaked.gw), headers(soaked.gw), SOAK_SECONDS, (n) => (soaked.calls += n)) : [];
+    const soakLines =
+      SOAK_SECONDS > 0
+        ? await soak(soaked.gw, gwUrl(soaked.gw), headers(soaked.gw), SOAK_SECONDS, (n) => (soaked.calls += n))
+        : [];
 
     // Every proxied call must be in the log once the batch writer catches up.
     // autocannon may stop with calls in flight (proxied, not counted), so "at least" is the check.
     const expected = gws.reduce((s, g) => s + g.calls, 0);
     const deadline = Date.now() + 30_000;
     let logged = 0;
-    for (let last = -1; Date.now() < deadline; ) {
+    for (let last = -1; Date.now() < deadline;) {
       logged = Number((await db('requests').count({ c: '*' }))[0]!.c);
       if (logged >= expected && logged === last) break;
       last = logged;
@@ -179,7 +223,10 @@ async function main() {
     ].join('\n');
     process.stdout.write(out);
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench/results', `proxy-${new Date().toISOString().replace(/[:.]/g, '-')}.md`), out);
+    fs.writeFileSync(
+      path.join(ROOT, 'bench/results', `proxy-${new Date().toISOString().replace(/[:.]/g, '-')}.md`),
+      out,
+    );
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, process.env.BENCH_PROFILE ? 5000 : 500));

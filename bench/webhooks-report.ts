@@ -37,9 +37,21 @@ export function print(results: RunResult[], seconds: number): void {
   );
   table(
     'CPU milliseconds per delivery, by process (from emit start until all delivered; /proc utime+stime)',
-    head(['target ev/s', 'service', 'temporal server', 'postgres (bench db)', 'sum', 'postgres (all)', 'receiver', 'whole machine']),
+    head([
+      'target ev/s',
+      'service',
+      'temporal server',
+      'postgres (bench db)',
+      'sum',
+      'postgres (all)',
+      'receiver',
+      'whole machine',
+    ]),
     results.flatMap((r) => r.cpuRows.map((row) => tag(r, row))),
   );
   console.log('');
-  for (const r of results) console.log(`${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; load average at the end ${r.loadavg}`);
+  for (const r of results)
+    console.log(
+      `${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; load average at the end ${r.loadavg}`,
+    );
 }

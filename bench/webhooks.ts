@@ -43,7 +43,9 @@ const { createLogger } = load<typeof import('../src/logger')>('src/logger');
 const { startRuntime } = load<typeof import('../src/runtime')>('src/runtime');
 const { startDevServer } = load<typeof import('../src/temporal/dev-server')>('src/temporal/dev-server');
 const { freePort } = load<typeof import('../src/util/net')>('src/util/net');
-const { seedOrg, seedWebhook } = load<typeof import('../test/integration/webhooks/fixtures')>('test/integration/webhooks/fixtures');
+const { seedOrg, seedWebhook } = load<typeof import('../test/integration/webhooks/fixtures')>(
+  'test/integration/webhooks/fixtures',
+);
 const { testCertificates } = load<typeof import('../test/helpers/https-receiver')>('test/helpers/https-receiver');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -73,7 +75,10 @@ process.on('disconnect', () => process.exit(0));
  * (comma-separated KEY=VALUE, e.g. system.enableActivityEagerExecution=true) to compare settings.
  */
 async function startBenchTemporal(port: number) {
-  const extra = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const dynamicConfig: Record<string, string | number | boolean> = {};
   for (const kv of extra) {
     const [k, v] = [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)];
@@ -83,7 +88,8 @@ async function startBenchTemporal(port: number) {
   return startDevServer({ port, log, dynamicConfig });
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const backendsSql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 async function run(label: string, rev: string): Promise<RunResult> {
@@ -137,7 +143,8 @@ async function run(label: string, rev: string): Promise<RunResult> {
   log(`${label}: webhook ${hook.id} → receiver on 127.0.0.1:${port}`);
 
   // Warm-up: bundle, connections, JIT.
-  for (let i = 0; i < 50; i++) await emitEvent(db, orgId, 'request.created', { request: { id: `warm-${i}`, emitted_at: Date.now() } });
+  for (let i = 0; i < 50; i++)
+    await emitEvent(db, orgId, 'request.created', { request: { id: `warm-${i}`, emitted_at: Date.now() } });
   await waitDelivered(db, 50, 60_000);
   const rows: string[][] = [];
   const stageRows: string[][] = [];
@@ -150,14 +157,22 @@ async function run(label: string, rev: string): Promise<RunResult> {
     log(`${label}: phase ${rate}/s: emitting ${n} events over ${SECONDS} s`);
     const pgPids0 = ((await db.raw(backendsSql)).rows as { pid: number }[]).map((r) => r.pid);
     const pg0 = cpuOfPids(pgPids0);
-    const cpu0 = { self: process.cpuUsage(), temporal: cpuOf(temporal.process.pid), receiver: cpuOf(receiver.pid), pgAll: cpuOfPostgres(), machine: cpuOfMachine() };
+    const cpu0 = {
+      self: process.cpuUsage(),
+      temporal: cpuOf(temporal.process.pid),
+      receiver: cpuOf(receiver.pid),
+      pgAll: cpuOfPostgres(),
+      machine: cpuOfMachine(),
+    };
     const t0 = Date.now();
     let sent = 0;
     const inflight = new Set<Promise<unknown>>();
     while (sent < n) {
       const due = Math.min(n, Math.floor(((Date.now() - t0) / 1000) * rate) + 1);
       while (sent < due) {
-        const p = emitEvent(db, orgId, 'request.created', { request: { id: `r-${rate}-${sent}`, model: 'gpt-4o-mini', total_tokens: 36, emitted_at: Date.now() } }).finally(() => inflight.delete(p));
+        const p = emitEvent(db, orgId, 'request.created', {
+          request: { id: `r-${rate}-${sent}`, model: 'gpt-4o-mini', total_tokens: 36, emitted_at: Date.now() },
+        }).finally(() => inflight.delete(p));
         inflight.add(p);
         sent++;
       }
@@ -186,7 +201,9 @@ async function run(label: string, rev: string): Promise<RunResult> {
       perDelivery(cpuOfMachine() - cpu0.machine),
     ]);
     const sorted = [...latencies].sort((a, b) => a - b);
-    const { rows: [stages] } = await db.raw(
+    const {
+      rows: [stages],
+    } = await db.raw(
       `select percentile_cont(0.5) within group (order by extract(epoch from created_at) * 1000 - (body::json->'request'->>'emitted_at')::bigint) as dispatch,
               percentile_cont(0.5) within group (order by extract(epoch from (first_attempt_at - created_at)) * 1000) as start,
               percentile_cont(0.5) within group (order by extract(epoch from (delivered_at - first_attempt_at)) * 1000) as attempt
@@ -220,7 +237,10 @@ async function run(label: string, rev: string): Promise<RunResult> {
     log(`could not count history events: ${(err as Error).message}`);
   }
 
-  const loadavg = os.loadavg().map((l: number) => l.toFixed(2)).join(' ');
+  const loadavg = os
+    .loadavg()
+    .map((l: number) => l.toFixed(2))
+    .join(' ');
   await runtime.stop();
   receiver.kill();
   await temporal.stop();
@@ -243,7 +263,11 @@ async function compare(): Promise<void> {
     symlinkSync(path.join(REPO, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
     builds.push({ label: 'before', root: worktree, rev });
   }
-  builds.push({ label: 'after', root: REPO, rev: dirty ? `${git('rev-parse', '--short', 'HEAD')}+working tree` : git('rev-parse', '--short', 'HEAD') });
+  builds.push({
+    label: 'after',
+    root: REPO,
+    rev: dirty ? `${git('rev-parse', '--short', 'HEAD')}+working tree` : git('rev-parse', '--short', 'HEAD'),
+  });
   const results: RunResult[] = [];
   try {
     for (const b of builds) {
@@ -279,7 +303,11 @@ async function main(): Promise<void> {
   print([result], SECONDS);
 }
 
-async function waitDelivered(db: ReturnType<typeof createDb>, expected: number, timeoutMs: number): Promise<{ count: number; at: number }> {
+async function waitDelivered(
+  db: ReturnType<typeof createDb>,
+  expected: number,
+  timeoutMs: number,
+): Promise<{ count: number; at: number }> {
   const deadline = Date.now() + timeoutMs;
   let count = 0;
   for (;;) {

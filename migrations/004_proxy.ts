@@ -123,5 +123,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists rate_limit_counters, rate_limits, proxy_cache, requests, prompt_versions, prompts cascade');
+  await knex.raw(
+    'drop table if exists rate_limit_counters, rate_limits, proxy_cache, requests, prompt_versions, prompts cascade',
+  );
 }

@@ -1,6 +1,21 @@
 import type { Knex } from 'knex';
 
-const SUMS = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum', 'streamed_requests'];
+const SUMS = [
+  'requests',
+  'errors',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'cost_usd',
+  'self_hosted_requests',
+  'unpriced_requests',
+  'cache_hits',
+  'cache_saved_usd',
+  'latency_sum',
+  'streamed_requests',
+];
 /** Rollup dimension → its key column in the fold's row set (`k_<dim>`). */
 const DIMS = ['model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed', 'user'];
 /** Daily per-user rollups plus the rows of pending batches (re-created by 009 when `requests` becomes partitioned). */
@@ -146,11 +161,16 @@ export async function up(knex: Knex): Promise<void> {
                hist_bin(r.latency_ms) as lat_bin, case when r.streamed then hist_bin(r.ttfb_ms) end as ttft_bin
           from requests r
          where r.created_at >= lo and r.created_at < hi and (ids is null or r.id in (select unnest(ids)))),
-      ${GROUPED('sums', `count(*) as requests, count(*) filter (where status_code >= 400) as errors, sum(prompt_tokens) as prompt_tokens,
+      ${GROUPED(
+        'sums',
+        `count(*) as requests, count(*) filter (where status_code >= 400) as errors, sum(prompt_tokens) as prompt_tokens,
           sum(completion_tokens) as completion_tokens, sum(total_tokens) as total_tokens, sum(cache_read_tokens) as cache_read_tokens,
           sum(cache_write_tokens) as cache_write_tokens, coalesce(sum(cost_usd), 0) as cost_usd, count(*) filter (where self_hosted) as self_hosted_requests,
           count(*) filter (where cost_usd is null and not self_hosted) as unpriced_requests, count(*) filter (where hit) as cache_hits,
-          coalesce(sum(cost_saved_usd), 0) as cache_saved_usd, sum(latency_ms) as latency_sum, count(*) filter (where stream) as streamed_requests`, true, '')},
+          coalesce(sum(cost_saved_usd), 0) as cache_saved_usd, sum(latency_ms) as latency_sum, count(*) filter (where stream) as streamed_requests`,
+        true,
+        '',
+      )},
       ${GROUPED('lat', 'lat_bin as bin, count(*)::int as n', false, 'lat_bin')},
       ${GROUPED('ttft', 'ttft_bin as bin, count(*)::int as n', false, 'ttft_bin')},
       hists as (

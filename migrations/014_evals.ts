@@ -70,5 +70,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists eval_run_items, eval_runs, evaluators; alter table prompt_versions drop column if exists labels; drop index if exists traces_completed_idx');
+  await knex.raw(
+    'drop table if exists eval_run_items, eval_runs, evaluators; alter table prompt_versions drop column if exists labels; drop index if exists traces_completed_idx',
+  );
 }

@@ -65,5 +65,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists annotation_skips, annotation_slots, human_eval_items, human_eval_reviewers, human_evals');
+  await knex.raw(
+    'drop table if exists annotation_skips, annotation_slots, human_eval_items, human_eval_reviewers, human_evals',
+  );
 }

@@ -1,6 +1,21 @@
 import type { Knex } from 'knex';
 
-const SUMS = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum', 'streamed_requests'];
+const SUMS = [
+  'requests',
+  'errors',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'cost_usd',
+  'self_hosted_requests',
+  'unpriced_requests',
+  'cache_hits',
+  'cache_saved_usd',
+  'latency_sum',
+  'streamed_requests',
+];
 /** Taken shared by every fold and exclusively while a key is (un)registered: see register_property_rollups. */
 const FOLD_LOCK = 7_240_024;
 

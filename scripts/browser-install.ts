@@ -12,13 +12,19 @@ function main() {
   if (!found && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     process.stdout.write('chromium missing: apt-get install -y chromium\n');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env }).status !== 0) {
+    if (
+      spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env })
+        .status !== 0
+    ) {
       spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
       execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
     }
     found = findChromium();
   }
-  if (!found) throw new Error('no chromium: install the Debian package `chromium` (apt-get install chromium) or set CHROMIUM_PATH');
+  if (!found)
+    throw new Error(
+      'no chromium: install the Debian package `chromium` (apt-get install chromium) or set CHROMIUM_PATH',
+    );
   process.stdout.write(`chromium: ${found}\n`);
 }
 

@@ -27,7 +27,8 @@ const FILES = ['openapi.json', 'schema.d.ts'] as const;
 function routes() {
   const config = loadConfig({});
   const inert = (): unknown => new Proxy(() => inert(), { get: (_t, k) => (k === 'then' ? undefined : inert()) });
-  const known = <T>(values: Record<string, unknown>) => new Proxy(values, { get: (t, k: string) => (k in t ? t[k] : inert()) }) as T;
+  const known = <T>(values: Record<string, unknown>) =>
+    new Proxy(values, { get: (t, k: string) => (k in t ? t[k] : inert()) }) as T;
   const ctx = known<AppContext>({ config });
   const list = buildRoutes(ctx, known<Services>({ ingest: known({ limits: limitsFrom(config) }) }));
   return { list, version: config.API_VERSION };
@@ -39,16 +40,23 @@ function generate(dir: string) {
   writeFileSync(json, `${JSON.stringify(buildOpenApiDocument(list, { version }), null, 2)}\n`);
   const bin = join(ROOT, 'web', 'node_modules', '.bin', 'openapi-typescript');
   if (!existsSync(bin)) throw new Error('openapi-typescript is missing: run `npm run web:install` first');
-  execFileSync(bin, [json, '--output', join(dir, 'schema.d.ts'), '--alphabetize'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(bin, [json, '--output', join(dir, 'schema.d.ts'), '--alphabetize'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 function check() {
   const tmp = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     generate(tmp);
-    const stale = FILES.filter((f) => !existsSync(join(API_DIR, f)) || readFileSync(join(API_DIR, f), 'utf8') !== readFileSync(join(tmp, f), 'utf8'));
+    const stale = FILES.filter(
+      (f) =>
+        !existsSync(join(API_DIR, f)) || readFileSync(join(API_DIR, f), 'utf8') !== readFileSync(join(tmp, f), 'utf8'),
+    );
     if (stale.length) {
-      console.error(`web/src/api is out of date with the route contracts (${stale.join(', ')} differ): run \`npm run web:api\` and commit the result.`);
+      console.error(
+        `web/src/api is out of date with the route contracts (${stale.join(', ')} differ): run \`npm run web:api\` and commit the result.`,
+      );
       process.exit(1);
     }
     console.log('web/src/api matches the route contracts.');

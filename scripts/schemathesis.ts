@@ -26,12 +26,17 @@ export function resolveSchemathesis(log: (m: string) => void = () => undefined):
   log(`installing schemathesis==${SCHEMATHESIS_VERSION} into ${VENV}`);
   const steps: [string, string[]][] = [
     ['python3', ['-m', 'venv', VENV]],
-    [path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]],
+    [
+      path.join(VENV, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
+    ],
   ];
   for (const [cmd, args] of steps) {
     const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
     if (r.status !== 0) {
-      throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' ')}. Install schemathesis==${SCHEMATHESIS_VERSION} and set SCHEMATHESIS_PATH.`);
+      throw new Error(
+        `${cmd} ${args.join(' ')} failed (${r.status}): ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' ')}. Install schemathesis==${SCHEMATHESIS_VERSION} and set SCHEMATHESIS_PATH.`,
+      );
     }
   }
   if (!version(ST)) throw new Error(`schemathesis did not install into ${VENV}`);

@@ -22,14 +22,18 @@ async function main() {
     },
   });
   if (values.help || !values.sub) {
-    process.stderr.write('usage: npm run -s token -- --sub <user id> [--email <address>] [--ttl <seconds, default 3600>]\n');
+    process.stderr.write(
+      'usage: npm run -s token -- --sub <user id> [--email <address>] [--ttl <seconds, default 3600>]\n',
+    );
     process.exit(values.help ? 0 : 2);
   }
   const ttl = Number(values.ttl);
   if (!Number.isInteger(ttl) || ttl <= 0) throw new Error('--ttl must be a positive number of seconds');
   const config = loadConfig();
   const secret = config.AUTH_JWT_SECRET ?? devJwtSecret(process.env.DEV_DATA_DIR ?? path.join(PROJECT_ROOT, '.data'));
-  process.stdout.write((await mintLocalToken(config, secret, { sub: values.sub, email: values.email, ttlSeconds: ttl })) + '\n');
+  process.stdout.write(
+    (await mintLocalToken(config, secret, { sub: values.sub, email: values.email, ttlSeconds: ttl })) + '\n',
+  );
 }
 
 main().catch((err) => {

@@ -22,9 +22,25 @@ export function createApp(ctx: AppContext, routes: RouteContract[]): RequestList
   const share = sharePage(ctx.config.WEB_DIR);
   if (share) app.use(share);
   const opts = { auth: ctx.auth, metrics: ctx.metrics, checkResponses: ctx.config.CONTRACT_CHECK_RESPONSES };
-  app.use(mountRoutes(routes.filter((r) => r.rawBody), opts));
-  app.use(express.json({ limit: ctx.config.JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler);
-  app.use(mountRoutes(routes.filter((r) => !r.rawBody), opts));
+  app.use(
+    mountRoutes(
+      routes.filter((r) => r.rawBody),
+      opts,
+    ),
+  );
+  app.use(
+    express.json({
+      limit: ctx.config.JSON_BODY_LIMIT,
+      strict: true,
+      type: ['application/json', 'application/*+json'],
+    }) as RequestHandler,
+  );
+  app.use(
+    mountRoutes(
+      routes.filter((r) => !r.rawBody),
+      opts,
+    ),
+  );
   const web = dashboard(ctx.config.WEB_DIR);
   if (web) app.use(web);
   app.use(notFoundHandler);

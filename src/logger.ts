@@ -7,7 +7,13 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info') {
     base: { service: 'llm-gateway' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.secret', '*.apiKey'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers["x-goog-api-key"]',
+        '*.secret',
+        '*.apiKey',
+      ],
       censor: '[redacted]',
     },
   });

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   if (arg === 'dev') return runDevStack();
 
   const config = loadConfig(arg ? { ...process.env, ROLE: arg } : process.env);
-  if (!config.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required for the api and worker roles');
+  if (!config.DATABASE_URL)
+    throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required for the api and worker roles');
   const logger = createLogger(config.LOG_LEVEL);
   const runtime = await startRuntime(config, {
     role: config.ROLE,
@@ -30,6 +31,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
   process.exit(1);
 });

@@ -44,10 +44,40 @@ import { eventTypeRoutes } from './events/routes';
 export function buildRoutes(ctx: AppContext, services: Services): RouteContract[] {
   const routes: RouteContract[] = [...healthRoutes(ctx), ...metricsRoutes(ctx)];
   routes.push(...tenancyRoutes(ctx), ...keyRoutes(ctx), ...auditRoutes(ctx), ...rateLimitRoutes(ctx));
-  routes.push(...requestRoutes(ctx), ...statsRoutes(ctx, services.analytics), ...userRoutes(ctx, services.analytics), ...anomalyRoutes(ctx), ...recommendationRoutes(ctx), ...securityRoutes(ctx), ...scoreConfigRoutes(ctx), ...scoreRoutes(ctx), ...evaluatorRoutes(ctx), ...evalRunRoutes(ctx), ...playgroundRoutes(ctx), ...datasetRoutes(ctx), ...experimentRoutes(ctx), ...humanEvalRoutes(ctx), ...promptExperimentRoutes(ctx), ...savedFilterRoutes(ctx), ...traceRoutes(ctx), ...sessionRoutes(ctx), ...promptRoutes(ctx));
-  routes.push(...ingestRoutes(services.ingest), ...otlpRoutes(ctx, services.ingest), ...webhookRoutes(ctx), ...proxyRoutes(ctx, services.proxy));
+  routes.push(
+    ...requestRoutes(ctx),
+    ...statsRoutes(ctx, services.analytics),
+    ...userRoutes(ctx, services.analytics),
+    ...anomalyRoutes(ctx),
+    ...recommendationRoutes(ctx),
+    ...securityRoutes(ctx),
+    ...scoreConfigRoutes(ctx),
+    ...scoreRoutes(ctx),
+    ...evaluatorRoutes(ctx),
+    ...evalRunRoutes(ctx),
+    ...playgroundRoutes(ctx),
+    ...datasetRoutes(ctx),
+    ...experimentRoutes(ctx),
+    ...humanEvalRoutes(ctx),
+    ...promptExperimentRoutes(ctx),
+    ...savedFilterRoutes(ctx),
+    ...traceRoutes(ctx),
+    ...sessionRoutes(ctx),
+    ...promptRoutes(ctx),
+  );
+  routes.push(
+    ...ingestRoutes(services.ingest),
+    ...otlpRoutes(ctx, services.ingest),
+    ...webhookRoutes(ctx),
+    ...proxyRoutes(ctx, services.proxy),
+  );
   routes.push(...eventTypeRoutes(ctx));
-  routes.push(...alertRoutes(ctx, services.analytics), ...shareRoutes(ctx, services.analytics), ...exportRoutes(ctx), ...webRoutes(ctx));
+  routes.push(
+    ...alertRoutes(ctx, services.analytics),
+    ...shareRoutes(ctx, services.analytics),
+    ...exportRoutes(ctx),
+    ...webRoutes(ctx),
+  );
   routes.push(...openApiRoutes(() => routes, ctx.config.API_VERSION));
   return routes;
 }

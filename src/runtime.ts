@@ -24,7 +24,12 @@ import { exportStoreFromConfig } from './exports/storage';
 import { exportTaskQueue } from './exports/service';
 
 // Long-running work of the worker role besides the Temporal worker (BackgroundService: src/context.ts).
-const backgroundServices: BackgroundService[] = [outboxDispatcherService, traceSweeperService, scheduleService, alertReconcileService];
+const backgroundServices: BackgroundService[] = [
+  outboxDispatcherService,
+  traceSweeperService,
+  scheduleService,
+  alertReconcileService,
+];
 
 export interface Runtime {
   ctx: AppContext;
@@ -51,7 +56,9 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   const db = createDb(opts.databaseUrl, config.DATABASE_POOL_MAX, logger);
   if (opts.migrate) {
     // Creating the database needs rights a managed database may not grant: best effort.
-    await ensureDatabase(opts.databaseUrl).catch((err) => logger.warn({ err }, 'could not check or create the database'));
+    await ensureDatabase(opts.databaseUrl).catch((err) =>
+      logger.warn({ err }, 'could not check or create the database'),
+    );
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
@@ -96,7 +103,16 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   let exportWorker: { stop(): Promise<void> } | undefined;
   const background: { stop(): Promise<void> }[] = [];
   // endpoints: this worker's per-webhook in-flight counts and circuits (isolation of a slow receiver).
-  const activityDeps = { db, logger, http: ctx.webhookHttp, keyring: ctx.keyring, metrics: ctx.metrics, config, exportStore: ctx.exportStore, endpoints: endpointGuardFromConfig(config) };
+  const activityDeps = {
+    db,
+    logger,
+    http: ctx.webhookHttp,
+    keyring: ctx.keyring,
+    metrics: ctx.metrics,
+    config,
+    exportStore: ctx.exportStore,
+    endpoints: endpointGuardFromConfig(config),
+  };
 
   if (opts.role === 'api' || opts.role === 'all') {
     // Loaded only in api roles: every feature's routes cost a worker-only process ~25 MB of RSS.
@@ -125,12 +141,18 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
   }
   if (opts.role === 'exports' || (opts.role !== 'api' && config.EXPORT_WORKER)) {
     // Not ./temporal/worker: that loads every workflow's activities; this process needs the export ones.
-    const { startActivityWorker } = require('./temporal/activity-worker') as typeof import('./temporal/activity-worker');
+    const { startActivityWorker } =
+      require('./temporal/activity-worker') as typeof import('./temporal/activity-worker');
     const { exportActivities } = require('../activities/exports') as typeof import('../activities/exports');
     const taskQueue = exportTaskQueue(config);
     exportWorker = await startActivityWorker({
-      address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue, logger,
-      activities: exportActivities(activityDeps), concurrency: config.EXPORT_CONCURRENCY, connection: worker?.connection,
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue,
+      logger,
+      activities: exportActivities(activityDeps),
+      concurrency: config.EXPORT_CONCURRENCY,
+      connection: worker?.connection,
     });
     logger.info({ taskQueue }, 'export worker running');
   }
@@ -141,7 +163,8 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       // Order matters: stop taking requests, drain what they queued, then stop workers, then pools.
       await api?.close(config.SHUTDOWN_TIMEOUT_MS);
       for (const t of timers) clearInterval(t);
-      for (const hook of shutdownHooks.reverse()) await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
+      for (const hook of shutdownHooks.reverse())
+        await hook().catch((err) => logger.error({ err }, 'shutdown hook failed'));
       for (const s of background.reverse()) await s.stop().catch((err) => logger.error({ err }, 'service stop failed'));
       await exportWorker?.stop().catch((err) => logger.error({ err }, 'export worker stop failed'));
       await worker?.stop().catch((err) => logger.error({ err }, 'worker stop failed'));

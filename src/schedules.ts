@@ -14,7 +14,16 @@ import { ensureSchedules, type ScheduleDef } from './temporal/schedules';
  * Temporal Schedules (src/temporal/schedules.ts). A feature exports `(config) => ScheduleDef[]`.
  */
 export function buildSchedules(_ctx: AppContext): ScheduleDef[] {
-  return [...analyticsSchedules(), ...anomalySchedules(), ...recommendationSchedules(), ...securitySchedules(), ...evalSchedules(), ...retentionSchedules(), ...alertSchedules(), ...exportSchedules()];
+  return [
+    ...analyticsSchedules(),
+    ...anomalySchedules(),
+    ...recommendationSchedules(),
+    ...securitySchedules(),
+    ...evalSchedules(),
+    ...retentionSchedules(),
+    ...alertSchedules(),
+    ...exportSchedules(),
+  ];
 }
 
 /** Worker-role background service: makes the schedules exist; they then live in Temporal. */

@@ -14,7 +14,11 @@ export interface RunningServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-const SHUTTING_DOWN = JSON.stringify({ success: false, error: 'The server is shutting down: retry on a new connection', code: 'shutting_down' });
+const SHUTTING_DOWN = JSON.stringify({
+  success: false,
+  error: 'The server is shutting down: retry on a new connection',
+  code: 'shutting_down',
+});
 
 export function listen(app: http.RequestListener, port: number, host: string): Promise<RunningServer> {
   let draining = false;
@@ -30,7 +34,12 @@ export function listen(app: http.RequestListener, port: number, host: string): P
   };
   const server = http.createServer((req, res) => {
     if (draining) {
-      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(SHUTTING_DOWN), connection: 'close', 'retry-after': '1' });
+      res.writeHead(503, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(SHUTTING_DOWN),
+        connection: 'close',
+        'retry-after': '1',
+      });
       res.end(SHUTTING_DOWN);
       return;
     }
@@ -52,7 +61,9 @@ export function listen(app: http.RequestListener, port: number, host: string): P
         ? { success: false, error: 'Request line or headers are too large', code: 'headers_too_large' }
         : { success: false, error: 'Malformed HTTP request', code: 'bad_request' },
     );
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   let closing: Promise<void> | undefined;
   const close = (timeoutMs = 10_000) =>

@@ -10,6 +10,8 @@ const { detectAnomalies } = proxyActivities<AnomalyActivities>({
  * One run of the anomaly detector (the `anomaly-detection` schedule, every 5 minutes). The
  * detection time is the run's start, so a retried activity judges the same window.
  */
-export async function anomalyDetectionWorkflow(at?: string): Promise<{ projects: number; detected: number; resolved: number }> {
+export async function anomalyDetectionWorkflow(
+  at?: string,
+): Promise<{ projects: number; detected: number; resolved: number }> {
   return detectAnomalies(at ?? workflowInfo().runStartTime.toISOString());
 }

@@ -1,10 +1,18 @@
-import { ActivityFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { EvalRunActivities } from '../activities/eval-runs';
 
-const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } = proxyActivities<EvalRunActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
+const { prepareEvalRun, nextEvalTargets, finishEvalRun, failEvalTarget, collectOnlineTargets } =
+  proxyActivities<EvalRunActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 10, initialInterval: '1 second' },
+  });
 // A target's evaluations: judge calls answered 429/5xx are retried with exponential backoff.
 const { evaluateEvalTarget } = proxyActivities<EvalRunActivities>({
   startToCloseTimeout: '5 minutes',
@@ -28,11 +36,16 @@ export interface EvalRunState {
  * failure that retries could not mend (preparation, a page that cannot be read) marks it failed with
  * the cause, so no run stays `running` after its workflow ended.
  */
-export async function evalRunWorkflow(runId: string, concurrency = 8, state: EvalRunState = { prepared: false, after: null }): Promise<{ status: string }> {
+export async function evalRunWorkflow(
+  runId: string,
+  concurrency = 8,
+  state: EvalRunState = { prepared: false, after: null },
+): Promise<{ status: string }> {
   try {
     if (!state.prepared) await prepareEvalRun(runId);
     const r = await evaluatePending(runId, concurrency, state.after, TARGETS_PER_EXECUTION);
-    if (!r.finished) await continueAsNew<typeof evalRunWorkflow>(runId, concurrency, { prepared: true, after: r.after });
+    if (!r.finished)
+      await continueAsNew<typeof evalRunWorkflow>(runId, concurrency, { prepared: true, after: r.after });
     await finishEvalRun(runId, 'completed');
     return { status: 'completed' };
   } catch (err) {
@@ -49,7 +62,12 @@ export async function evalRunWorkflow(runId: string, concurrency = 8, state: Eva
  * none is left (`finished`) or `budget` targets were done. A target whose activity gave up for
  * good has its items marked `error`; the run goes on.
  */
-async function evaluatePending(runId: string, concurrency: number, after: string | null, budget: number): Promise<{ after: string | null; finished: boolean }> {
+async function evaluatePending(
+  runId: string,
+  concurrency: number,
+  after: string | null,
+  budget: number,
+): Promise<{ after: string | null; finished: boolean }> {
   let done = 0;
   for (;;) {
     const page = await nextEvalTargets(runId, after, PAGE);
@@ -89,4 +107,5 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
 }
 
 /** The root cause's message of a workflow failure (an activity failure wraps the activity's error). */
-const failureMessage = (err: unknown) => (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+const failureMessage = (err: unknown) =>
+  (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;

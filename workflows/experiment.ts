@@ -1,7 +1,17 @@
-import { ActivityFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { ExperimentActivities } from '../activities/experiments';
 
-const { nextExperimentItems, failExperimentItem, finishExperiment } = proxyActivities<ExperimentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
+const { nextExperimentItems, failExperimentItem, finishExperiment } = proxyActivities<ExperimentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10 },
+});
 // A model answering 429/5xx is retried with exponential backoff; heartbeats move a dead worker's item on.
 const { runExperimentItem } = proxyActivities<ExperimentActivities>({
   startToCloseTimeout: '5 minutes',
@@ -17,7 +27,11 @@ const PER_EXECUTION = 500;
  * with at most `concurrency` at once, scoring each; the item rows say what is left, so a worker
  * restart resumes and a continue-as-new keeps the history short. Cancelling marks it cancelled.
  */
-export async function experimentWorkflow(experimentId: string, concurrency = 8, after: string | null = null): Promise<{ status: string }> {
+export async function experimentWorkflow(
+  experimentId: string,
+  concurrency = 8,
+  after: string | null = null,
+): Promise<{ status: string }> {
   try {
     let cursor = after;
     let done = 0;
@@ -32,7 +46,12 @@ export async function experimentWorkflow(experimentId: string, concurrency = 8, 
             await runExperimentItem(experimentId, item_id, repetition);
           } catch (err) {
             if (isCancellation(err)) throw err;
-            await failExperimentItem(experimentId, item_id, repetition, `gave up after retries: ${err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err)}`);
+            await failExperimentItem(
+              experimentId,
+              item_id,
+              repetition,
+              `gave up after retries: ${err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err)}`,
+            );
           }
         }
       };
@@ -48,7 +67,14 @@ export async function experimentWorkflow(experimentId: string, concurrency = 8, 
     if (err instanceof ContinueAsNew) throw err;
     // A failure retries could not mend ends the experiment failed with its cause (never left `running`).
     if (isCancellation(err)) await CancellationScope.nonCancellable(() => finishExperiment(experimentId, 'cancelled'));
-    else await CancellationScope.nonCancellable(() => finishExperiment(experimentId, 'failed', (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message));
+    else
+      await CancellationScope.nonCancellable(() =>
+        finishExperiment(
+          experimentId,
+          'failed',
+          (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message,
+        ),
+      );
     throw err;
   }
 }

@@ -9,7 +9,10 @@ export interface ExportState {
 /** Parts per execution before continuing as new: a 100-million-row export keeps a short history. */
 export const PARTS_PER_EXECUTION = 200;
 
-const { sweepExpiredExports } = proxyActivities<ExportActivities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 3 } });
+const { sweepExpiredExports } = proxyActivities<ExportActivities>({
+  startToCloseTimeout: '30 minutes',
+  retry: { maximumAttempts: 3 },
+});
 
 /**
  * An export (`export-<id>`, docs/exports.md): part after part, each an activity on the export task
@@ -18,8 +21,17 @@ const { sweepExpiredExports } = proxyActivities<ExportActivities>({ startToClose
  * written again from its own cursor: no row twice, none missing. The parts are then joined into
  * the file. Cancelling removes the parts and marks the export cancelled.
  */
-export async function exportWorkflow(exportId: string, taskQueue: string, state: ExportState = { part: 0, cursor: null, rows: 0 }): Promise<{ status: string; rows: number }> {
-  const short = proxyActivities<ExportActivities>({ taskQueue, startToCloseTimeout: '2 minutes', heartbeatTimeout: '30 seconds', retry: { maximumAttempts: 5, initialInterval: '1 second' } });
+export async function exportWorkflow(
+  exportId: string,
+  taskQueue: string,
+  state: ExportState = { part: 0, cursor: null, rows: 0 },
+): Promise<{ status: string; rows: number }> {
+  const short = proxyActivities<ExportActivities>({
+    taskQueue,
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: '30 seconds',
+    retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  });
   const long = proxyActivities<ExportActivities>({
     taskQueue,
     startToCloseTimeout: '2 hours',

@@ -12,7 +12,9 @@ export interface SystemCheckInput {
 }
 
 /** Round trip api → Temporal → worker → activity → PostgreSQL; a smoke check for operators and tests. */
-export async function systemCheckWorkflow(input: SystemCheckInput = {}): Promise<{ workflowId: string; database: string; now: string }> {
+export async function systemCheckWorkflow(
+  input: SystemCheckInput = {},
+): Promise<{ workflowId: string; database: string; now: string }> {
   if (input.sleepMs) await sleep(input.sleepMs);
   const db = await checkDatabase();
   return { workflowId: workflowInfo().workflowId, ...db };

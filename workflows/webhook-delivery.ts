@@ -1,4 +1,11 @@
-import { CancellationScope, TemporalFailure, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  TemporalFailure,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+} from '@temporalio/workflow';
 import type { AttemptResult, WebhookActivities } from '../activities/webhooks';
 import { BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS, EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/webhooks/workflow-types';
@@ -18,7 +25,7 @@ import { deliveryStatusTracker } from './delivery-status';
  * Deterministic: workflow time only (passed to the activities as data), no I/O.
  */
 
-export type {  WebhookDeliveryResult } from '../src/webhooks/workflow-types';
+export type { WebhookDeliveryResult } from '../src/webhooks/workflow-types';
 
 // Each attempt is a local activity: it runs inside the workflow task that decided to make it, so
 // the usual success path (start → attempt → done) is one workflow task and a marker in history
@@ -47,7 +54,8 @@ const infraBackoffMs = (tries: number) => Math.min(300_000, 1_000 * 2 ** (tries 
  * and at least 1 s doubling to 60 s (a slow but answering endpoint's backlog asks less and less
  * often). Only a slow endpoint's deliveries get here; the happy path never waits.
  */
-const busyWaitMs = (n: number, retryInMs: number) => Math.round(Math.max(retryInMs + 100, Math.min(BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS * 2 ** (n - 1))));
+const busyWaitMs = (n: number, retryInMs: number) =>
+  Math.round(Math.max(retryInMs + 100, Math.min(BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS * 2 ** (n - 1))));
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -87,7 +95,16 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       for (let tries = 1, busy = 0; !outcome; tries++) {
         // An attempt in flight finishes and is recorded even if cancellation arrives meanwhile.
         const result = await CancellationScope.nonCancellable(() =>
-          attemptWebhookDelivery({ deliveryId, webhookId, wokenFor, attempt, attemptedAt: iso(attemptedAt), firstAttemptAt: iso(firstAttemptAt ?? attemptedAt), retryDelayMs, redelivery: input.redelivery }),
+          attemptWebhookDelivery({
+            deliveryId,
+            webhookId,
+            wokenFor,
+            attempt,
+            attemptedAt: iso(attemptedAt),
+            firstAttemptAt: iso(firstAttemptAt ?? attemptedAt),
+            retryDelayMs,
+            redelivery: input.redelivery,
+          }),
         ).catch((err: unknown) => {
           // A failed local activity surfaces as its cause (ApplicationFailure, TimeoutFailure, …).
           if (err instanceof TemporalFailure && !isCancellation(err)) return undefined;
@@ -116,7 +133,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       }
 
       firstAttemptAt ??= attemptedAt;
-      if (outcome.kind === 'stopped') return done({ status: 'cancelled', attempts: attempt - 1, stopReason: outcome.reason });
+      if (outcome.kind === 'stopped')
+        return done({ status: 'cancelled', attempts: attempt - 1, stopReason: outcome.reason });
       if (outcome.ok) return done({ status: 'delivered', attempts: attempt });
       if (retryDelayMs === null) return done({ status: 'dead_lettered', attempts: attempt, dlqReason: 'max_attempts' });
       mark('failed', attempt);

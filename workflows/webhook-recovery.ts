@@ -1,4 +1,11 @@
-import { ActivityCancellationType, CancellationScope, CancelledFailure, continueAsNew, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  CancelledFailure,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { WebhookRecoveryActivities } from '../activities/webhook-recoveries';
 import { RECOVERY_ITEMS_PER_RUN, RECOVERY_PAGE_SIZE } from '../src/webhooks/policy';
 import type { WebhookRecoveryInput, WebhookRecoveryResult } from '../src/webhooks/workflow-types';
@@ -33,7 +40,8 @@ export async function webhookRecoveryWorkflow(input: WebhookRecoveryInput): Prom
   const { recoveryId } = input;
   const pageSize = input.pageSize ?? RECOVERY_PAGE_SIZE;
   const itemsPerRun = input.itemsPerRun ?? RECOVERY_ITEMS_PER_RUN;
-  const finish = (status: 'completed' | 'cancelled' | 'failed', error?: string) => CancellationScope.nonCancellable(() => finishWebhookRecovery(recoveryId, status, error));
+  const finish = (status: 'completed' | 'cancelled' | 'failed', error?: string) =>
+    CancellationScope.nonCancellable(() => finishWebhookRecovery(recoveryId, status, error));
   let cursor = input.cursor ?? null;
   let items = 0;
   let more = true;

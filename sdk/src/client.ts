@@ -43,14 +43,21 @@ export class GatewayClient {
     if (!options || typeof options !== 'object') throw new TypeError('GatewayClient options are required');
     this.baseUrl = validateBaseUrl(options.baseUrl);
     const apiKey = validateApiKey(options.apiKey);
-    const sampler = new Sampler(options.sampleRate === undefined ? DEFAULTS.sampleRate : options.sampleRate, options.random ?? Math.random);
+    const sampler = new Sampler(
+      options.sampleRate === undefined ? DEFAULTS.sampleRate : options.sampleRate,
+      options.random ?? Math.random,
+    );
     this.sampleRate = sampler.rate;
     const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') throw new TypeError('no fetch available: pass options.fetch (Node 18+ has a global fetch)');
-    if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function');
-    if (options.random !== undefined && typeof options.random !== 'function') throw new TypeError('random must be a function');
+    if (typeof fetchImpl !== 'function')
+      throw new TypeError('no fetch available: pass options.fetch (Node 18+ has a global fetch)');
+    if (options.onError !== undefined && typeof options.onError !== 'function')
+      throw new TypeError('onError must be a function');
+    if (options.random !== undefined && typeof options.random !== 'function')
+      throw new TypeError('random must be a function');
     const mode = options.transport ?? DEFAULTS.transport;
-    if (mode !== 'batch' && mode !== 'single') throw new TypeError(`transport must be 'batch' or 'single', got ${String(mode)}`);
+    if (mode !== 'batch' && mode !== 'single')
+      throw new TypeError(`transport must be 'batch' or 'single', got ${String(mode)}`);
     this.onError = options.onError;
 
     const report = (err: IngestError, op: ErrorOp) => this.report(err, op);
@@ -68,7 +75,11 @@ export class GatewayClient {
       maxQueueSize: positiveInt('maxQueueSize', options.maxQueueSize, DEFAULTS.maxQueueSize),
       retry: {
         attempts: positiveInt('retry.attempts', options.retry?.attempts, DEFAULTS.retryAttempts),
-        initialDelayMs: nonNegativeInt('retry.initialDelayMs', options.retry?.initialDelayMs, DEFAULTS.retryInitialDelayMs),
+        initialDelayMs: nonNegativeInt(
+          'retry.initialDelayMs',
+          options.retry?.initialDelayMs,
+          DEFAULTS.retryInitialDelayMs,
+        ),
       },
       report,
       onSent: (count) => {
@@ -81,7 +92,11 @@ export class GatewayClient {
     this.recorder = new Recorder({
       sampler,
       transport: this.transport,
-      maxBufferedOperations: positiveInt('maxBufferedOperations', options.maxBufferedOperations, DEFAULTS.maxBufferedOperations),
+      maxBufferedOperations: positiveInt(
+        'maxBufferedOperations',
+        options.maxBufferedOperations,
+        DEFAULTS.maxBufferedOperations,
+      ),
       maxPayloadBytes,
       report,
     });

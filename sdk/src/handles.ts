@@ -1,6 +1,15 @@
 import { activeScope } from './context';
 import type { Recorder, TraceState } from './recorder';
-import type { Metadata, SpanEnd, SpanOptions, SpanType, SpanUpdate, TraceEnd, TraceOptions, TraceUpdate } from './types';
+import type {
+  Metadata,
+  SpanEnd,
+  SpanOptions,
+  SpanType,
+  SpanUpdate,
+  TraceEnd,
+  TraceOptions,
+  TraceUpdate,
+} from './types';
 import type { SpanCreateBody, SpanUpdateBody, TraceCreateBody, TraceUpdateBody } from './wire';
 
 const SPAN_TYPES: ReadonlySet<string> = new Set(['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedding', 'other']);
@@ -28,15 +37,17 @@ export class Trace {
     this.name = options.name;
     this.sampled = state.sampled;
     this.metadata = options.metadata;
-    recorder.guard('trace.create', () => recorder.emit(state, 'trace.create', this.id, {
-      id: this.id,
-      name: options.name,
-      session_id: options.sessionId,
-      user_id: options.userId,
-      metadata: options.metadata,
-      input: recorder.cap(options.input),
-      start_time: isoTime(options.startTime),
-    } satisfies TraceCreateBody));
+    recorder.guard('trace.create', () =>
+      recorder.emit(state, 'trace.create', this.id, {
+        id: this.id,
+        name: options.name,
+        session_id: options.sessionId,
+        user_id: options.userId,
+        metadata: options.metadata,
+        input: recorder.cap(options.input),
+        start_time: isoTime(options.startTime),
+      } satisfies TraceCreateBody),
+    );
   }
 
   get isEnded(): boolean {
@@ -123,17 +134,19 @@ export class Span {
     this.name = options.name;
     this.type = options.type && SPAN_TYPES.has(options.type) ? options.type : 'other';
     this.metadata = options.metadata;
-    recorder.guard('span.create', () => recorder.emit(trace.state, 'span.create', this.id, {
-      id: this.id,
-      trace_id: this.traceId,
-      parent_span_id: this.parentSpanId,
-      name: options.name,
-      span_type: this.type,
-      input: recorder.cap(options.input),
-      model: options.model,
-      metadata: options.metadata,
-      start_time: isoTime(options.startTime),
-    } satisfies SpanCreateBody));
+    recorder.guard('span.create', () =>
+      recorder.emit(trace.state, 'span.create', this.id, {
+        id: this.id,
+        trace_id: this.traceId,
+        parent_span_id: this.parentSpanId,
+        name: options.name,
+        span_type: this.type,
+        input: recorder.cap(options.input),
+        model: options.model,
+        metadata: options.metadata,
+        start_time: isoTime(options.startTime),
+      } satisfies SpanCreateBody),
+    );
   }
 
   get isEnded(): boolean {

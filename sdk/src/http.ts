@@ -58,10 +58,14 @@ export class HttpClient {
     const json = parseJson(text);
     if (status >= 200 && status < 300) return { status, json };
     const serverMessage = errorMessageOf(json);
-    throw new IngestError('http', `${req.method} ${req.path} answered ${status}${serverMessage ? `: ${serverMessage}` : ''}`, {
-      status,
-      retryable: status >= 500,
-    });
+    throw new IngestError(
+      'http',
+      `${req.method} ${req.path} answered ${status}${serverMessage ? `: ${serverMessage}` : ''}`,
+      {
+        status,
+        retryable: status >= 500,
+      },
+    );
   }
 }
 

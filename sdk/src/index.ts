@@ -6,4 +6,10 @@ export { capPayload, type TruncatedPayload } from './truncate';
 export { wrapOpenAI, type OpenAILike, type WrapOpenAIOptions } from './integrations/openai';
 export { wrapTool, type WrapToolOptions } from './integrations/tool';
 export type * from './types';
-export { traceLinkHeaders, temporalOtelPluginOptions, toSdk2Span, type SpanLike, type SpanProcessorLike } from './integrations/opentelemetry';
+export {
+  traceLinkHeaders,
+  temporalOtelPluginOptions,
+  toSdk2Span,
+  type SpanLike,
+  type SpanProcessorLike,
+} from './integrations/opentelemetry';

@@ -107,7 +107,10 @@ export class Recorder {
     if (dropped > 0) {
       this.stats.bufferDroppedOperations += dropped;
       this.options.report(
-        new IngestError('buffer_overflow', `trace ${state.id} exceeded ${buffer.capacity} buffered operations; ${dropped} dropped`),
+        new IngestError(
+          'buffer_overflow',
+          `trace ${state.id} exceeded ${buffer.capacity} buffered operations; ${dropped} dropped`,
+        ),
         'buffer',
       );
     }

@@ -63,9 +63,13 @@ export class Transport {
     if (this.stopped) return;
     if (this.queue.length >= this.options.maxQueueSize) {
       this.options.report(
-        new IngestError('queue_full', `send queue is full (${this.options.maxQueueSize} operations); ${op.kind} dropped`, {
-          operations: [{ op: op.kind, id: op.id }],
-        }),
+        new IngestError(
+          'queue_full',
+          `send queue is full (${this.options.maxQueueSize} operations); ${op.kind} dropped`,
+          {
+            operations: [{ op: op.kind, id: op.id }],
+          },
+        ),
         'queue',
       );
       return;
@@ -204,11 +208,15 @@ export class Transport {
         sent++;
         return;
       }
-      const e = new IngestError('item', `${op.kind} ${op.id} rejected with ${failure.status}${failure.error ? `: ${failure.error}` : ''}`, {
-        status: failure.status,
-        retryable: failure.status >= 500,
-        operations: [ref(op)],
-      });
+      const e = new IngestError(
+        'item',
+        `${op.kind} ${op.id} rejected with ${failure.status}${failure.error ? `: ${failure.error}` : ''}`,
+        {
+          status: failure.status,
+          retryable: failure.status >= 500,
+          operations: [ref(op)],
+        },
+      );
       e.attempts = attempts;
       this.options.report(e, op.kind);
     });

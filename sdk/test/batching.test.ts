@@ -38,7 +38,13 @@ describe('batching transport', () => {
 
   it('sends at once when a full batch is waiting, and splits by maxBatchSize', async () => {
     const rec = recordingFetch();
-    const c = new GatewayClient({ baseUrl: 'http://gw.test', apiKey: API_KEY, fetch: rec.fetch, flushIntervalMs: 60_000, maxBatchSize: 10 });
+    const c = new GatewayClient({
+      baseUrl: 'http://gw.test',
+      apiKey: API_KEY,
+      fetch: rec.fetch,
+      flushIntervalMs: 60_000,
+      maxBatchSize: 10,
+    });
     const t = c.startTrace({ name: 't' });
     for (let i = 0; i < 12; i++) t.startSpan({ name: `s${i}` });
     await new Promise((r) => setTimeout(r, 20));

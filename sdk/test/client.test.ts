@@ -43,16 +43,34 @@ describe('construction', () => {
 describe('traces and spans on the wire', () => {
   it('sends snake_case bodies with client-generated UUIDs and nesting', async () => {
     const { c, ops, errors } = setup();
-    const t = c.startTrace({ name: 'chat', sessionId: 'sess-1', userId: 'u-1', metadata: { env: 'dev' }, input: { q: 'hi' } });
+    const t = c.startTrace({
+      name: 'chat',
+      sessionId: 'sess-1',
+      userId: 'u-1',
+      metadata: { env: 'dev' },
+      input: { q: 'hi' },
+    });
     const agent = t.startSpan({ name: 'agent', type: 'agent', input: 'task' });
-    const llm = agent.startSpan({ name: 'llm', type: 'llm', model: 'gpt-4o-mini', input: [{ role: 'user', content: 'hi' }] });
+    const llm = agent.startSpan({
+      name: 'llm',
+      type: 'llm',
+      model: 'gpt-4o-mini',
+      input: [{ role: 'user', content: 'hi' }],
+    });
     llm.end({ output: 'hello', promptTokens: 10, completionTokens: 5 });
     agent.end({ output: 'done' });
     t.end({ output: { a: 'hello' } });
     await c.flush();
 
     const wire = ops();
-    expect(wire.map((o) => o.op)).toEqual(['trace.create', 'span.create', 'span.create', 'span.update', 'span.update', 'trace.update']);
+    expect(wire.map((o) => o.op)).toEqual([
+      'trace.create',
+      'span.create',
+      'span.create',
+      'span.update',
+      'span.update',
+      'trace.update',
+    ]);
     expect(t.id).toMatch(UUID);
     expect(wire[0]).toEqual({
       op: 'trace.create',
@@ -172,7 +190,10 @@ describe('withTrace / withSpan / traced', () => {
     const ended = Object.fromEntries(wire.filter((o) => o.op === 'span.update').map((o) => [o.id, o.body]));
     expect(ended[byName.inner.id]).toMatchObject({ status: 'ok', output: 41 });
     expect(ended[byName.outer.id]).toMatchObject({ status: 'ok', output: 41 });
-    expect(ended[byName.failing.id]).toMatchObject({ status: 'error', output: { error: { name: 'TypeError', message: 'bad input' } } });
+    expect(ended[byName.failing.id]).toMatchObject({
+      status: 'error',
+      output: { error: { name: 'TypeError', message: 'bad input' } },
+    });
     expect(wire.at(-1)).toMatchObject({ op: 'trace.update', body: { status: 'completed', output: 42 } });
   });
 
@@ -185,7 +206,10 @@ describe('withTrace / withSpan / traced', () => {
       }),
     ).rejects.toBe(boom);
     await c.flush();
-    expect(ops().at(-1)!.body).toMatchObject({ status: 'error', output: { error: { name: 'Error', message: 'boom' } } });
+    expect(ops().at(-1)!.body).toMatchObject({
+      status: 'error',
+      output: { error: { name: 'Error', message: 'boom' } },
+    });
   });
 
   it('keeps parallel branches apart', async () => {
@@ -201,7 +225,9 @@ describe('withTrace / withSpan / traced', () => {
       );
     });
     await c.flush();
-    const created = ops().filter((o) => o.op === 'span.create').map((o) => o.body);
+    const created = ops()
+      .filter((o) => o.op === 'span.create')
+      .map((o) => o.body);
     const byName = Object.fromEntries(created.map((b) => [b.name, b]));
     for (const name of ['a', 'b', 'c']) expect(byName[`${name}-child`].parent_span_id).toBe(byName[name].id);
   });

@@ -22,9 +22,14 @@ describe('traceLinkHeaders', () => {
   });
 
   it('takes an explicit span, and gives no headers without a valid one', () => {
-    expect(traceLinkHeaders({ spanContext: () => ({ traceId: TRACE, spanId: SPAN }) })).toEqual({ 'x-service-trace-id': TRACE, 'x-service-span-id': SPAN });
+    expect(traceLinkHeaders({ spanContext: () => ({ traceId: TRACE, spanId: SPAN }) })).toEqual({
+      'x-service-trace-id': TRACE,
+      'x-service-span-id': SPAN,
+    });
     expect(traceLinkHeaders()).toEqual({}); // nothing active here
-    expect(traceLinkHeaders(trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: SPAN, traceFlags: 0 }))).toEqual({});
+    expect(traceLinkHeaders(trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: SPAN, traceFlags: 0 }))).toEqual(
+      {},
+    );
   });
 });
 
@@ -42,17 +47,27 @@ describe('Temporal workflow spans for an OpenTelemetry SDK 2.x pipeline', () => 
   });
 
   it('renames the 1.x fields 2.x exporters read, keeping everything else', () => {
-    const s = toSdk2Span(v1Span()) as ReturnType<typeof v1Span> & { instrumentationScope: unknown; parentSpanContext: unknown };
+    const s = toSdk2Span(v1Span()) as ReturnType<typeof v1Span> & {
+      instrumentationScope: unknown;
+      parentSpanContext: unknown;
+    };
     expect(s.instrumentationScope).toEqual({ name: '@temporalio/interceptor-workflow' });
     expect(s.parentSpanContext).toEqual({ traceId: TRACE, spanId: 'a1b2c3d4e5f60718', traceFlags: 1 });
     expect(s.spanContext()).toEqual({ traceId: TRACE, spanId: SPAN, traceFlags: 1 });
-    expect(s).toMatchObject({ name: 'RunWorkflow:supportAgentWorkflow', attributes: { workflowId: 'w' }, startTime: [1, 0] });
+    expect(s).toMatchObject({
+      name: 'RunWorkflow:supportAgentWorkflow',
+      attributes: { workflowId: 'w' },
+      startTime: [1, 0],
+    });
     const root = toSdk2Span({ ...v1Span(), parentSpanId: undefined }) as { parentSpanContext?: unknown };
     expect(root.parentSpanContext).toBeUndefined();
   });
 
   it('leaves 2.x spans alone and passes every call through to the wrapped processor', async () => {
-    const v2 = { instrumentationScope: { name: 'x' }, spanContext: () => ({ traceId: TRACE, spanId: SPAN, traceFlags: 1 }) };
+    const v2 = {
+      instrumentationScope: { name: 'x' },
+      spanContext: () => ({ traceId: TRACE, spanId: SPAN, traceFlags: 1 }),
+    };
     expect(toSdk2Span(v2)).toBe(v2);
     const seen: unknown[] = [];
     const calls: string[] = [];

@@ -87,7 +87,10 @@ describe('retries against a fault-injecting server', () => {
   });
 
   it('does not retry 4xx', async () => {
-    gw.setHandler(() => ({ status: 400, body: { success: false, error: 'Invalid body.name', code: 'validation_error' } }));
+    gw.setHandler(() => ({
+      status: 400,
+      body: { success: false, error: 'Invalid body.name', code: 'validation_error' },
+    }));
     const { c, errors } = client({ transport: 'single' });
     c.startTrace({ name: 't' });
     await c.flush();
@@ -198,7 +201,10 @@ describe('retries against a fault-injecting server', () => {
   it('reports items still failing with 5xx after the last attempt', async () => {
     gw.setHandler((req) => ({
       status: 207,
-      body: { success: true, data: { results: req.body.operations.map((_: unknown, index: number) => ({ index, status: 500 })) } },
+      body: {
+        success: true,
+        data: { results: req.body.operations.map((_: unknown, index: number) => ({ index, status: 500 })) },
+      },
     }));
     const { c, errors } = client({ flushIntervalMs: 0 });
     c.startTrace({ name: 't' });
@@ -208,7 +214,9 @@ describe('retries against a fault-injecting server', () => {
   });
 
   it('falls back to single requests for good when the server has no batch endpoint', async () => {
-    gw.setHandler((req) => (req.path === '/ingest/batch' ? { status: 404, body: { success: false, error: 'Route not found' } } : 'ok'));
+    gw.setHandler((req) =>
+      req.path === '/ingest/batch' ? { status: 404, body: { success: false, error: 'Route not found' } } : 'ok',
+    );
     const { c, errors } = client({ flushIntervalMs: 10 });
     const t = c.startTrace({ name: 't' });
     t.end();
@@ -259,7 +267,12 @@ describe('retries against a fault-injecting server', () => {
 
   it('without onError a failed write is dropped silently', async () => {
     gw.setHandler(() => ({ status: 500 }));
-    const c = new GatewayClient({ baseUrl: gw.url, apiKey: API_KEY, transport: 'single', retry: { initialDelayMs: 1 } });
+    const c = new GatewayClient({
+      baseUrl: gw.url,
+      apiKey: API_KEY,
+      transport: 'single',
+      retry: { initialDelayMs: 1 },
+    });
     const t = c.startTrace({ name: 'a' });
     t.end();
     await expect(c.shutdown()).resolves.toBeUndefined();

@@ -29,12 +29,18 @@ function recordTrace(c: GatewayClient, status: 'completed' | 'error'): string {
 }
 
 function tracesOnWire(requests: ReturnType<typeof recordingFetch>['requests']): Set<string> {
-  return new Set(wireOps(requests).filter((o) => o.op === 'trace.create').map((o) => o.id));
+  return new Set(
+    wireOps(requests)
+      .filter((o) => o.op === 'trace.create')
+      .map((o) => o.id),
+  );
 }
 
 describe('sampleRate validation', () => {
   it.each([-0.1, 1.0001, NaN, Infinity, -Infinity, '0.5', null, true, {}])('rejects %p', (rate) => {
-    expect(() => new GatewayClient({ baseUrl: 'http://x.test', apiKey: API_KEY, sampleRate: rate as number })).toThrow(/sampleRate/);
+    expect(() => new GatewayClient({ baseUrl: 'http://x.test', apiKey: API_KEY, sampleRate: rate as number })).toThrow(
+      /sampleRate/,
+    );
   });
 
   it.each([0, 0.3, 1])('accepts %p', (rate) => {
@@ -120,40 +126,43 @@ describe('sampling statistics', () => {
 });
 
 describe('sampled-out traces', () => {
-  it.each(['batch', 'single'] as const)('an error trace is replayed in FIFO order, then the trace end is sent (%s)', async (transport) => {
-    const { c, rec, errors } = client(0, { transport });
-    const t = c.startTrace({ name: 'run', input: { q: 'hi' }, metadata: { env: 'test' } });
-    const a = t.startSpan({ name: 'a', type: 'agent' });
-    const b = a.startSpan({ name: 'b', type: 'tool', input: 1 });
-    b.update({ output: 'partial' });
-    b.end({ status: 'error', output: 'boom' });
-    const c2 = t.startSpan({ name: 'c', type: 'retrieval' });
-    a.end();
-    c2.end();
-    await c.flush();
-    expect(rec.requests).toHaveLength(0); // still buffered: the trace has not ended
+  it.each(['batch', 'single'] as const)(
+    'an error trace is replayed in FIFO order, then the trace end is sent (%s)',
+    async (transport) => {
+      const { c, rec, errors } = client(0, { transport });
+      const t = c.startTrace({ name: 'run', input: { q: 'hi' }, metadata: { env: 'test' } });
+      const a = t.startSpan({ name: 'a', type: 'agent' });
+      const b = a.startSpan({ name: 'b', type: 'tool', input: 1 });
+      b.update({ output: 'partial' });
+      b.end({ status: 'error', output: 'boom' });
+      const c2 = t.startSpan({ name: 'c', type: 'retrieval' });
+      a.end();
+      c2.end();
+      await c.flush();
+      expect(rec.requests).toHaveLength(0); // still buffered: the trace has not ended
 
-    t.end({ status: 'error', output: 'failed' });
-    await c.flush();
-    const ops = wireOps(rec.requests);
-    expect(ops.map((o) => `${o.op}:${o.id}`)).toEqual([
-      `trace.create:${t.id}`,
-      `span.create:${a.id}`,
-      `span.create:${b.id}`,
-      `span.update:${b.id}`,
-      `span.update:${b.id}`,
-      `span.create:${c2.id}`,
-      `span.update:${a.id}`,
-      `span.update:${c2.id}`,
-      `trace.update:${t.id}`,
-    ]);
-    expect(ops[0]!.body).toMatchObject({ id: t.id, name: 'run', input: { q: 'hi' }, metadata: { env: 'test' } });
-    expect(ops[2]!.body).toMatchObject({ parent_span_id: a.id, trace_id: t.id, span_type: 'tool' });
-    expect(ops.at(-1)!.body).toMatchObject({ status: 'error', output: 'failed', end_time: expect.any(String) });
-    expect(ops.at(-1)!.body.metadata).toBeUndefined();
-    expect(errors).toEqual([]);
-    expect(c.stats()).toMatchObject({ tracesReplayed: 1, tracesDiscarded: 0 });
-  });
+      t.end({ status: 'error', output: 'failed' });
+      await c.flush();
+      const ops = wireOps(rec.requests);
+      expect(ops.map((o) => `${o.op}:${o.id}`)).toEqual([
+        `trace.create:${t.id}`,
+        `span.create:${a.id}`,
+        `span.create:${b.id}`,
+        `span.update:${b.id}`,
+        `span.update:${b.id}`,
+        `span.create:${c2.id}`,
+        `span.update:${a.id}`,
+        `span.update:${c2.id}`,
+        `trace.update:${t.id}`,
+      ]);
+      expect(ops[0]!.body).toMatchObject({ id: t.id, name: 'run', input: { q: 'hi' }, metadata: { env: 'test' } });
+      expect(ops[2]!.body).toMatchObject({ parent_span_id: a.id, trace_id: t.id, span_type: 'tool' });
+      expect(ops.at(-1)!.body).toMatchObject({ status: 'error', output: 'failed', end_time: expect.any(String) });
+      expect(ops.at(-1)!.body.metadata).toBeUndefined();
+      expect(errors).toEqual([]);
+      expect(c.stats()).toMatchObject({ tracesReplayed: 1, tracesDiscarded: 0 });
+    },
+  );
 
   it('replayed operations keep the times they were recorded at', async () => {
     const { c, rec } = client(0);
@@ -227,7 +236,12 @@ describe('sampled-out traces', () => {
     for (let i = 0; i < 5; i++) t.startSpan({ name: `s${i}` });
     t.end({ status: 'error' });
     await c.flush();
-    expect(wireOps(rec.requests).map((o) => o.op)).toEqual(['trace.create', 'span.create', 'span.create', 'trace.update']);
+    expect(wireOps(rec.requests).map((o) => o.op)).toEqual([
+      'trace.create',
+      'span.create',
+      'span.create',
+      'trace.update',
+    ]);
   });
 
   it('a standalone withSpan (own trace) follows the same rule', async () => {

@@ -70,21 +70,29 @@ suite(title, () => {
 
   async function recordAgentRun(c: GatewayClient, fail = false) {
     const ids: Record<string, string> = {};
-    const run = c.withTrace({ name: 'sdk-integration', sessionId: 'sdk-it', metadata: { suite: 'sdk' }, input: { q: 'hi' } }, async (trace) => {
-      ids.trace = trace.id;
-      await c.withSpan({ name: 'plan', type: 'agent', input: 'plan it' }, async (plan) => {
-        ids.plan = plan.id;
-        const llm = plan.startSpan({ name: 'chat gpt-4o', type: 'llm', model: 'gpt-4o', input: [{ role: 'user', content: 'hi' }] });
-        ids.llm = llm.id;
-        llm.end({ output: { role: 'assistant', content: 'hello' }, promptTokens: 3, completionTokens: 2 });
-        await c.withSpan({ name: 'search', type: 'retrieval', input: 'docs' }, async (s) => {
-          ids.search = s.id;
-          return ['doc 1'];
+    const run = c.withTrace(
+      { name: 'sdk-integration', sessionId: 'sdk-it', metadata: { suite: 'sdk' }, input: { q: 'hi' } },
+      async (trace) => {
+        ids.trace = trace.id;
+        await c.withSpan({ name: 'plan', type: 'agent', input: 'plan it' }, async (plan) => {
+          ids.plan = plan.id;
+          const llm = plan.startSpan({
+            name: 'chat gpt-4o',
+            type: 'llm',
+            model: 'gpt-4o',
+            input: [{ role: 'user', content: 'hi' }],
+          });
+          ids.llm = llm.id;
+          llm.end({ output: { role: 'assistant', content: 'hello' }, promptTokens: 3, completionTokens: 2 });
+          await c.withSpan({ name: 'search', type: 'retrieval', input: 'docs' }, async (s) => {
+            ids.search = s.id;
+            return ['doc 1'];
+          });
         });
-      });
-      if (fail) throw new Error('agent failed');
-      return 'done';
-    });
+        if (fail) throw new Error('agent failed');
+        return 'done';
+      },
+    );
     await (fail ? run.catch(() => undefined) : run);
     return ids;
   }

@@ -4,13 +4,20 @@ import { API_KEY, recordingFetch, wireOps } from './helpers/gateway';
 describe('wrapTool', () => {
   function setup() {
     const rec = recordingFetch();
-    const tracer = new GatewayClient({ baseUrl: 'http://gw.test', apiKey: API_KEY, fetch: rec.fetch, flushIntervalMs: 0 });
+    const tracer = new GatewayClient({
+      baseUrl: 'http://gw.test',
+      apiKey: API_KEY,
+      fetch: rec.fetch,
+      flushIntervalMs: 0,
+    });
     const spans = async () => {
       await tracer.flush();
       const ops = wireOps(rec.requests);
       return ops
         .filter((o) => o.op === 'span.create')
-        .map((c) => Object.assign({}, c.body, ...ops.filter((o) => o.op === 'span.update' && o.id === c.id).map((o) => o.body)));
+        .map((c) =>
+          Object.assign({}, c.body, ...ops.filter((o) => o.op === 'span.update' && o.id === c.id).map((o) => o.body)),
+        );
     };
     return { rec, tracer, spans };
   }
@@ -43,7 +50,13 @@ describe('wrapTool', () => {
       output: ['doc about llamas'],
       status: 'ok',
     });
-    expect(byName.add).toMatchObject({ span_type: 'tool', parent_span_id: agentId, input: [2, 3], output: 5, status: 'ok' });
+    expect(byName.add).toMatchObject({
+      span_type: 'tool',
+      parent_span_id: agentId,
+      input: [2, 3],
+      output: 5,
+      status: 'ok',
+    });
   });
 
   it('marks a throwing tool as error and rethrows the same error', async () => {
@@ -52,7 +65,11 @@ describe('wrapTool', () => {
       await expect(fail('x')).rejects.toThrow(RangeError);
     });
     const [span] = await spans();
-    expect(span).toMatchObject({ name: 'fail', status: 'error', output: { error: { name: 'RangeError', message: 'out of range' } } });
+    expect(span).toMatchObject({
+      name: 'fail',
+      status: 'error',
+      output: { error: { name: 'RangeError', message: 'out of range' } },
+    });
   });
 
   it('outside any trace: records with options.tracer, or just calls through', async () => {
@@ -65,12 +82,25 @@ describe('wrapTool', () => {
     await expect(withTracer('abcd')).resolves.toBe(4);
     const [span] = await spans();
     expect(span).toMatchObject({ name: 'len', span_type: 'tool', output: 4 });
-    expect(wireOps(rec.requests).map((o) => o.op)).toEqual(['trace.create', 'span.create', 'span.update', 'trace.update']);
+    expect(wireOps(rec.requests).map((o) => o.op)).toEqual([
+      'trace.create',
+      'span.create',
+      'span.update',
+      'trace.update',
+    ]);
   });
 
   it('passes `this` through', async () => {
     const { tracer } = setup();
-    const obj = { prefix: '>', say: wrapTool(function (this: { prefix: string }, s: string) { return this.prefix + s; }, { name: 'say', tracer }) };
+    const obj = {
+      prefix: '>',
+      say: wrapTool(
+        function (this: { prefix: string }, s: string) {
+          return this.prefix + s;
+        },
+        { name: 'say', tracer },
+      ),
+    };
     await expect(obj.say('hi')).resolves.toBe('>hi');
   });
 });

@@ -80,7 +80,12 @@ describe('capPayload', () => {
   });
 
   it('truncates objects on their JSON text, with the exact original size', () => {
-    const v = { messages: Array.from({ length: 400 }, (_, i) => ({ role: 'user', content: `メッセージ ${i} 🚀 ${'z'.repeat(40)}` })) };
+    const v = {
+      messages: Array.from({ length: 400 }, (_, i) => ({
+        role: 'user',
+        content: `メッセージ ${i} 🚀 ${'z'.repeat(40)}`,
+      })),
+    };
     const json = JSON.stringify(v);
     const t = expectTruncated(capPayload(v, MAX));
     expect(t.originalBytes).toBe(bytes(json));
@@ -131,14 +136,21 @@ describe('payload cap through the client', () => {
 
   it('uses maxPayloadBytes when configured', async () => {
     const rec = recordingFetch();
-    const c = new GatewayClient({ baseUrl: 'http://gw.test', apiKey: API_KEY, fetch: rec.fetch, maxPayloadBytes: 1_024 });
+    const c = new GatewayClient({
+      baseUrl: 'http://gw.test',
+      apiKey: API_KEY,
+      fetch: rec.fetch,
+      maxPayloadBytes: 1_024,
+    });
     c.startTrace({ name: 't' }).startSpan({ name: 's', input: 'é'.repeat(600) });
     await c.flush();
     const input = wireOps(rec.requests)[1]!.body.input;
     expect(input.__truncated).toBe(true);
     expect(input.originalBytes).toBe(1_202);
     expect(wireBytes(input)).toBeLessThanOrEqual(1_024);
-    expect(() => new GatewayClient({ baseUrl: 'http://gw.test', apiKey: API_KEY, maxPayloadBytes: 10 })).toThrow(/maxPayloadBytes/);
+    expect(() => new GatewayClient({ baseUrl: 'http://gw.test', apiKey: API_KEY, maxPayloadBytes: 10 })).toThrow(
+      /maxPayloadBytes/,
+    );
   });
 
   it('snapshots values when recorded: later mutation does not change what is sent', async () => {

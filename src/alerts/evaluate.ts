@@ -39,16 +39,30 @@ async function observe(deps: EvalDeps, rule: q.RuleRow, states: q.StateRow[], no
   if (!src) throw new Error(`alert rule ${rule.id}: unknown type ${rule.type}`);
   const window = windowOf(rule.window_minutes, now);
   const projectIds = rule.project_id ? [rule.project_id] : await q.projectIdsOf(deps.db, rule.org_id);
-  const scope = { id: rule.id, orgId: rule.org_id, projectIds, filter: requestFilterOf(rule.filter as AlertFilter), alertFilter: rule.filter as AlertFilter, groupBy: groupByOf(rule.group_by) };
+  const scope = {
+    id: rule.id,
+    orgId: rule.org_id,
+    projectIds,
+    filter: requestFilterOf(rule.filter as AlertFilter),
+    alertFilter: rule.filter as AlertFilter,
+    groupBy: groupByOf(rule.group_by),
+  };
   const { source, observations } = await src.observe(deps, scope, window);
   // Groups seen before but absent now had no rows at all: they are evaluated as empty (0 calls).
   const seen = new Set(observations.map((o) => o.group));
   const absent = states.filter((s) => !seen.has(s.group_key)).map((s) => src.empty(s.group_key));
   if (!rule.group_by && observations.length === 0 && absent.length === 0) absent.push(src.empty(''));
-  const rows = [...observations.map((o) => ({ o, absent: false })), ...absent.map((o) => ({ o, absent: true }))].map((r) => ({ ...r, level: levelOf(rule, r.o, src.guarded) }));
+  const rows = [...observations.map((o) => ({ o, absent: false })), ...absent.map((o) => ({ o, absent: true }))].map(
+    (r) => ({ ...r, level: levelOf(rule, r.o, src.guarded) }),
+  );
   // Worst first: by level, then by how far past the threshold in the operator's direction.
   const sign = rule.operator === 'lt' || rule.operator === 'lte' ? -1 : 1;
-  rows.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || sign * ((b.o.value ?? 0) - (a.o.value ?? 0)) || a.o.group.localeCompare(b.o.group));
+  rows.sort(
+    (a, b) =>
+      LEVEL_RANK[b.level] - LEVEL_RANK[a.level] ||
+      sign * ((b.o.value ?? 0) - (a.o.value ?? 0)) ||
+      a.o.group.localeCompare(b.o.group),
+  );
   return { window, source, rows };
 }
 
@@ -61,7 +75,14 @@ export async function previewEvaluation(deps: EvalDeps, rule: q.RuleRow, now = n
     evaluated_at: now.toISOString(),
     window,
     source,
-    groups: rows.map(({ o, level }) => ({ group: o.group, current_value: o.value, requests: o.requests, level, state: stateOf.get(o.group) ?? 'ok', ...(o.detail ? { detail: o.detail } : {}) })),
+    groups: rows.map(({ o, level }) => ({
+      group: o.group,
+      current_value: o.value,
+      requests: o.requests,
+      level,
+      state: stateOf.get(o.group) ?? 'ok',
+      ...(o.detail ? { detail: o.detail } : {}),
+    })),
   };
 }
 
@@ -82,7 +103,8 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
   return deps.db.transaction(async (trx) => {
     // The rule row lock serialises evaluations of one rule (a manual run beside the schedule's).
     const locked = await q.findRuleRow(trx, null, ruleId, { forUpdate: true });
-    if (!locked || locked.version !== rule.version || !locked.is_active) return { ruleId, skipped: 'rule changed during evaluation', groups: 0, events: 0, notified: 0 };
+    if (!locked || locked.version !== rule.version || !locked.is_active)
+      return { ruleId, skipped: 'rule changed during evaluation', groups: 0, events: 0, notified: 0 };
     const prev = new Map((await q.stateRows(trx, ruleId)).map((s) => [s.group_key, s]));
     const states: q.StateRow[] = [];
     const forget: string[] = [];
@@ -92,24 +114,52 @@ export async function recordEvaluation(deps: EvalDeps, ruleId: string, now = new
       const t = transition(rule, prev.get(o.group), level, o.value, now);
       // A group gone quiet and at rest is forgotten (group_by on users would otherwise grow forever);
       // one whose silence breaches (lt rules, no_data alert) is kept, so stopped traffic stays visible.
-      if (rule.group_by && absent && !t.events.length && (t.next.state === 'ok' || t.next.state === 'resolved')) forget.push(o.group);
+      if (rule.group_by && absent && !t.events.length && (t.next.state === 'ok' || t.next.state === 'resolved'))
+        forget.push(o.group);
       else states.push({ rule_id: ruleId, group_key: o.group, ...t.next, last_evaluated_at: now });
       for (const kind of t.events) {
         const notified = kind === 'triggered' && t.notify;
         if (notified) notifications.push({ o, index: events.length });
         const threshold = kind === 'warning' ? rule.warning_threshold : rule.threshold;
-        events.push({ rule_id: ruleId, org_id: rule.org_id, kind, group_key: o.group, value: o.value, threshold, requests: o.requests, notified, at: now });
+        events.push({
+          rule_id: ruleId,
+          org_id: rule.org_id,
+          kind,
+          group_key: o.group,
+          value: o.value,
+          threshold,
+          requests: o.requests,
+          notified,
+          at: now,
+        });
       }
     }
     await q.upsertStates(trx, states);
     if (forget.length) await q.deleteStates(trx, ruleId, forget);
     const ids = await q.insertEvents(trx, events);
     if (notifications.length) {
-      await emitEvents(trx, notifications.map(({ o, index }) => ({ orgId: rule.org_id, kind: 'alert.triggered' as const, object: alertPayload(rule, o, ids[index]!.id, now) })));
+      await emitEvents(
+        trx,
+        notifications.map(({ o, index }) => ({
+          orgId: rule.org_id,
+          kind: 'alert.triggered' as const,
+          object: alertPayload(rule, o, ids[index]!.id, now),
+        })),
+      );
       for (const { o, index } of notifications) {
         await recordSystemAudit(trx, {
-          orgId: rule.org_id, label: 'alert-evaluator', action: 'alert.triggered', resourceType: 'alert', resourceId: rule.id,
-          after: { event_id: ids[index]!.id, group: o.group, current_value: o.value, threshold: rule.threshold, operator: rule.operator },
+          orgId: rule.org_id,
+          label: 'alert-evaluator',
+          action: 'alert.triggered',
+          resourceType: 'alert',
+          resourceId: rule.id,
+          after: {
+            event_id: ids[index]!.id,
+            group: o.group,
+            current_value: o.value,
+            threshold: rule.threshold,
+            operator: rule.operator,
+          },
         });
       }
     }

@@ -15,7 +15,10 @@ export const alertFilterSchema = z
     ...storedFilterShape,
     measure: z.enum(MEASURES).optional().describe('type anomaly only: anomalies of this measure'),
     severity: z.enum(SEVERITIES).optional().describe('type security_finding only: this severity or above'),
-    finding_kind: z.enum(FINDING_KINDS).optional().describe('type security_finding only: secret, pii or prompt_injection'),
+    finding_kind: z
+      .enum(FINDING_KINDS)
+      .optional()
+      .describe('type security_finding only: secret, pii or prompt_injection'),
   })
   .strict();
 /** Filter fields that belong to the non-request alert types (src/alerts/sources/findings.ts). */

@@ -28,13 +28,24 @@ export interface RuleRow {
   schedule_error: string | null;
 }
 
-export type RuleInsert = Omit<RuleRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'schedule_version' | 'schedule_error'>;
+export type RuleInsert = Omit<
+  RuleRow,
+  'id' | 'created_at' | 'updated_at' | 'version' | 'schedule_version' | 'schedule_error'
+>;
 
 const rules = (db: Conn) => db<RuleRow>('alert_rules');
 
-export const listRuleRows = (db: Conn, orgId: string) => rules(db).where({ org_id: orgId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+export const listRuleRows = (db: Conn, orgId: string) =>
+  rules(db)
+    .where({ org_id: orgId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 
-export function findRuleRow(db: Conn, orgId: string | null, id: string, opts: { forUpdate?: boolean } = {}): Promise<RuleRow | undefined> {
+export function findRuleRow(
+  db: Conn,
+  orgId: string | null,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<RuleRow | undefined> {
   const q = rules(db).where({ id });
   if (orgId) q.andWhere({ org_id: orgId });
   if (opts.forUpdate) q.forUpdate();
@@ -42,14 +53,19 @@ export function findRuleRow(db: Conn, orgId: string | null, id: string, opts: { 
 }
 
 export async function insertRule(db: Conn, row: RuleInsert): Promise<RuleRow> {
-  const [r] = await rules(db).insert({ ...row, filter: JSON.stringify(row.filter) as never }).returning('*');
+  const [r] = await rules(db)
+    .insert({ ...row, filter: JSON.stringify(row.filter) as never })
+    .returning('*');
   return r!;
 }
 
 export async function updateRuleRow(db: Conn, id: string, changes: Partial<RuleInsert>): Promise<RuleRow> {
   const patch: Record<string, unknown> = { ...changes };
   if (changes.filter) patch.filter = JSON.stringify(changes.filter);
-  const [r] = await rules(db).where({ id }).update({ ...patch, version: db.raw('version + 1') } as never).returning('*');
+  const [r] = await rules(db)
+    .where({ id })
+    .update({ ...patch, version: db.raw('version + 1') } as never)
+    .returning('*');
   return r!;
 }
 
@@ -57,8 +73,12 @@ export const deleteRuleRow = (db: Conn, id: string) => rules(db).where({ id }).d
 
 /** The schedule now matches `version` (a later edit leaves it out of date again), or why it could not be made to. */
 export const markScheduleSynced = (db: Conn, id: string, version: number) =>
-  db.raw('update alert_rules set schedule_version = greatest(coalesce(schedule_version, 0), ?), schedule_error = null where id = ?', [version, id]);
-export const markScheduleError = (db: Conn, id: string, error: string) => db.raw('update alert_rules set schedule_error = ? where id = ?', [error.slice(0, 500), id]);
+  db.raw(
+    'update alert_rules set schedule_version = greatest(coalesce(schedule_version, 0), ?), schedule_error = null where id = ?',
+    [version, id],
+  );
+export const markScheduleError = (db: Conn, id: string, error: string) =>
+  db.raw('update alert_rules set schedule_error = ? where id = ?', [error.slice(0, 500), id]);
 
 export const allRuleRows = (db: Conn) => rules(db).select('*').orderBy('id');
 
@@ -73,7 +93,8 @@ export interface StateRow extends GroupState {
   last_evaluated_at: Date;
 }
 
-export const stateRows = (db: Conn, ruleId: string): Promise<StateRow[]> => db('alert_states').where({ rule_id: ruleId });
+export const stateRows = (db: Conn, ruleId: string): Promise<StateRow[]> =>
+  db('alert_states').where({ rule_id: ruleId });
 
 export async function upsertStates(db: Conn, rows: StateRow[]): Promise<void> {
   if (!rows.length) return;
@@ -98,25 +119,51 @@ export interface EventInsert {
   notified: boolean;
   at: Date;
 }
-export async function insertEvents(db: Conn, rows: EventInsert[]): Promise<{ id: string; kind: string; group_key: string }[]> {
+export async function insertEvents(
+  db: Conn,
+  rows: EventInsert[],
+): Promise<{ id: string; kind: string; group_key: string }[]> {
   if (!rows.length) return [];
   return db('alert_events').insert(rows).returning(['id', 'kind', 'group_key']);
 }
 
 /** An alert_events row as selectEvents reads it: `cursor_at` is `at` to the microsecond, for the cursor. */
 export interface EventRecord {
-  id: string; kind: string; group_key: string; value: number | null; threshold: number | null;
-  requests: number | string | null; notified: boolean; at: Date; cursor_at: string;
+  id: string;
+  kind: string;
+  group_key: string;
+  value: number | null;
+  threshold: number | null;
+  requests: number | string | null;
+  notified: boolean;
+  at: Date;
+  cursor_at: string;
 }
 
 /** History newest first, keyset by (at, id). */
 export function selectEvents(
-  db: Conn, ruleId: string, limit: number, after?: [string, string],
+  db: Conn,
+  ruleId: string,
+  limit: number,
+  after?: [string, string],
 ): Promise<EventRecord[]> {
   const q = db('alert_events')
-    .select('id', 'kind', 'group_key', 'value', 'threshold', 'requests', 'notified', 'at', db.raw(`${isoSql('at')} as cursor_at`))
+    .select(
+      'id',
+      'kind',
+      'group_key',
+      'value',
+      'threshold',
+      'requests',
+      'notified',
+      'at',
+      db.raw(`${isoSql('at')} as cursor_at`),
+    )
     .where({ rule_id: ruleId })
-    .orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit);
   if (after) q.andWhere(db.raw('(at, id) < (?::timestamptz, ?::uuid)', after));
   return q;

@@ -2,8 +2,25 @@ import type { AnalyticsStore } from '../analytics/store';
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
-import { alertEventSchema, alertParams, alertSchema, createAlertBody, evaluationSchema, eventsQuery, updateAlertBody } from './schemas';
-import { alertDeps, createAlert, deleteAlert, evaluateNow, getAlert, listAlerts, listEvents, updateAlert } from './service';
+import {
+  alertEventSchema,
+  alertParams,
+  alertSchema,
+  createAlertBody,
+  evaluationSchema,
+  eventsQuery,
+  updateAlertBody,
+} from './schemas';
+import {
+  alertDeps,
+  createAlert,
+  deleteAlert,
+  evaluateNow,
+  getAlert,
+  listAlerts,
+  listEvents,
+  updateAlert,
+} from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Alerts', auth: 'jwt', notFound: 'Alert rule' } as const;
@@ -13,7 +30,14 @@ const BASE = '/api/v1/alerts';
 export const alertRoutes = (ctx: AppContext, store: AnalyticsStore) => {
   const deps = alertDeps(ctx, store);
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List the alert rules of the organization', response: alertSchema.array(), handler: ({ principal }) => listAlerts(deps, principal.orgId) }),
+    route({
+      ...common,
+      method: 'get',
+      path: BASE,
+      summary: 'List the alert rules of the organization',
+      response: alertSchema.array(),
+      handler: ({ principal }) => listAlerts(deps, principal.orgId),
+    }),
     route({
       ...common,
       method: 'post',
@@ -25,7 +49,15 @@ export const alertRoutes = (ctx: AppContext, store: AnalyticsStore) => {
       response: alertSchema,
       handler: ({ principal, body }) => createAlert(deps, principal, body),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Read an alert rule with its per-group states', params: alertParams, response: alertSchema, handler: ({ principal, params }) => getAlert(deps, principal.orgId, params.id) }),
+    route({
+      ...common,
+      method: 'get',
+      path: `${BASE}/:id`,
+      summary: 'Read an alert rule with its per-group states',
+      params: alertParams,
+      response: alertSchema,
+      handler: ({ principal, params }) => getAlert(deps, principal.orgId, params.id),
+    }),
     route({
       ...common,
       method: 'patch',
@@ -65,7 +97,8 @@ export const alertRoutes = (ctx: AppContext, store: AnalyticsStore) => {
       ...common,
       method: 'post',
       path: `${BASE}/:id/evaluate`,
-      summary: 'Evaluate the rule now and answer the values per group, worst first; records nothing and notifies nobody',
+      summary:
+        'Evaluate the rule now and answer the values per group, worst first; records nothing and notifies nobody',
       params: alertParams,
       response: evaluationSchema,
       handler: ({ principal, params }) => evaluateNow(deps, principal.orgId, params.id),

@@ -1,4 +1,10 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+} from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { BackgroundService } from '../context';
@@ -71,10 +77,16 @@ export interface ReconcileResult {
  * version or in the wrong paused state, deletes those whose rule is gone. Per-rule failures are
  * recorded on the rule (schedule_error) and retried by the next reconcile.
  */
-export async function reconcileAlertSchedules(db: Knex, client: Client, taskQueue: string, logger: Logger): Promise<ReconcileResult> {
+export async function reconcileAlertSchedules(
+  db: Knex,
+  client: Client,
+  taskQueue: string,
+  logger: Logger,
+): Promise<ReconcileResult> {
   const prefix = scheduleId(taskQueue, 'alert-rule-');
   const existing = new Map<string, boolean>();
-  for await (const s of client.schedule.list()) if (s.scheduleId.startsWith(prefix)) existing.set(s.scheduleId, s.state.paused);
+  for await (const s of client.schedule.list())
+    if (s.scheduleId.startsWith(prefix)) existing.set(s.scheduleId, s.state.paused);
   const rules = await q.allRuleRows(db);
   const out: ReconcileResult = { synced: 0, deleted: 0, failed: 0 };
   for (const rule of rules) {
@@ -114,6 +126,8 @@ export const alertSchedules = (): ScheduleDef[] => [
 export const alertReconcileService: BackgroundService = async (ctx, worker) => {
   const done = reconcileAlertSchedules(ctx.db, worker.client, ctx.config.TEMPORAL_TASK_QUEUE, ctx.logger)
     .then((r) => ctx.logger.info(r, 'alert schedules reconciled'))
-    .catch((err) => ctx.logger.warn({ err }, 'alert schedule reconcile at start failed; the alert-reconcile schedule retries'));
+    .catch((err) =>
+      ctx.logger.warn({ err }, 'alert schedule reconcile at start failed; the alert-reconcile schedule retries'),
+    );
   return { stop: () => done };
 };

@@ -7,15 +7,20 @@ import { ALERT_TYPES, measureSources } from './sources';
 
 /** Request and response contracts of /api/v1/alerts (docs/alerts.md). */
 
-export {  NON_REQUEST_FILTER_KEYS, type AlertFilter } from './filter-schema';
+export { NON_REQUEST_FILTER_KEYS, type AlertFilter } from './filter-schema';
 
 const GROUP_BY = /^(model|provider|user|api_key|prompt_version|status_code|property:[A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/;
-const groupBy = z.string().regex(GROUP_BY, 'one of model, provider, user, api_key, prompt_version, status_code, or property:<name>');
+const groupBy = z
+  .string()
+  .regex(GROUP_BY, 'one of model, provider, user, api_key, prompt_version, status_code, or property:<name>');
 
 const typeDoc = ALERT_TYPES.map((t) => `${t}: ${measureSources[t].doc}`).join('; ');
 const fields = {
   name: nameSchema,
-  project_id: uuidSchema.nullable().optional().describe('one project of the organization; absent or null: every project'),
+  project_id: uuidSchema
+    .nullable()
+    .optional()
+    .describe('one project of the organization; absent or null: every project'),
   type: z.enum(ALERT_TYPES).describe(typeDoc),
   operator: z.enum(['gt', 'gte', 'lt', 'lte']).describe('how current_value compares to the thresholds'),
   threshold: z.number().finite(),
@@ -23,15 +28,31 @@ const fields = {
   window_minutes: z.number().int().min(1).max(1440),
   filter: alertFilterSchema.optional(),
   group_by: groupBy.nullable().optional().describe('one evaluation (and one state) per value of the dimension'),
-  min_requests: z.number().int().min(0).max(1_000_000).optional().describe('fewer calls in the window count as no data (not for request_count)'),
+  min_requests: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional()
+    .describe('fewer calls in the window count as no data (not for request_count)'),
   no_data: z.enum(['ok', 'alert', 'keep']).optional(),
-  cooldown_minutes: z.number().int().min(0).max(10080).optional().describe('while still triggered, notify again after this long (0: never)'),
+  cooldown_minutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(10080)
+    .optional()
+    .describe('while still triggered, notify again after this long (0: never)'),
   is_active: z.boolean().optional(),
 };
 
 export const createAlertBody = z.object(fields).strict();
 export const updateAlertBody = z
-  .object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> })
+  .object(
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
+      [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
+    },
+  )
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one field');
 export type CreateAlertInput = z.infer<typeof createAlertBody>;
@@ -62,12 +83,22 @@ export const alertSchema = z
       .object({
         id: z.string().describe('the Temporal Schedule id'),
         interval_minutes: z.number().int(),
-        status: z.enum(['synced', 'pending']).describe('pending: Temporal has not taken the latest change yet; the reconcile will'),
+        status: z
+          .enum(['synced', 'pending'])
+          .describe('pending: Temporal has not taken the latest change yet; the reconcile will'),
         error: z.string().nullable(),
       })
       .describe('the rule’s Temporal Schedule'),
     states: z
-      .array(z.object({ group: z.string(), state: z.string(), since: timestamp, no_data: z.boolean(), last_value: z.number().nullable() }))
+      .array(
+        z.object({
+          group: z.string(),
+          state: z.string(),
+          since: timestamp,
+          no_data: z.boolean(),
+          last_value: z.number().nullable(),
+        }),
+      )
       .optional()
       .describe('per group (single reads only)'),
   })
@@ -91,7 +122,9 @@ export const evaluationSchema = z
   .object({
     evaluated_at: timestamp,
     window: z.object({ from: timestamp, to: timestamp }),
-    source: z.string().describe('rollup, mixed (whole hours from the rollups, the edges raw) or raw: where the values came from'),
+    source: z
+      .string()
+      .describe('rollup, mixed (whole hours from the rollups, the edges raw) or raw: where the values came from'),
     groups: z
       .array(
         z.object({

@@ -31,7 +31,10 @@ export const alertDeps = (ctx: AppContext, store: AnalyticsStore): AlertDeps => 
   db: ctx.db,
   store,
   auth: ctx.auth,
-  temporal: { client: ctx.temporal.client, withDeadline: (ms, fn) => ctx.temporal.connection.withDeadline(Date.now() + ms, fn) },
+  temporal: {
+    client: ctx.temporal.client,
+    withDeadline: (ms, fn) => ctx.temporal.connection.withDeadline(Date.now() + ms, fn),
+  },
   taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,
   logger: ctx.logger,
   temporalBackoff: { until: 0 },
@@ -66,29 +69,61 @@ function toView(deps: AlertDeps, r: q.RuleRow, states?: q.StateRow[]): AlertView
       status: r.schedule_version === r.version ? 'synced' : 'pending',
       error: r.schedule_version === r.version ? null : r.schedule_error,
     },
-    ...(states ? { states: states.map((s) => ({ group: s.group_key, state: s.state, since: isoText(s.since), no_data: s.no_data, last_value: s.last_value })) } : {}),
+    ...(states
+      ? {
+          states: states.map((s) => ({
+            group: s.group_key,
+            state: s.state,
+            since: isoText(s.since),
+            no_data: s.no_data,
+            last_value: s.last_value,
+          })),
+        }
+      : {}),
   };
 }
 
-async function requireRule(db: Db | Parameters<typeof q.findRuleRow>[0], orgId: string, id: string, forUpdate = false): Promise<q.RuleRow> {
+async function requireRule(
+  db: Db | Parameters<typeof q.findRuleRow>[0],
+  orgId: string,
+  id: string,
+  forUpdate = false,
+): Promise<q.RuleRow> {
   const row = await q.findRuleRow(db, orgId, id, { forUpdate });
   if (!row) throw notFound('Alert rule');
   return row;
 }
 
 /** Cross-field rules the schema cannot see; a project of another organization is a 404. */
-async function check(deps: AlertDeps, actor: Principal, r: Pick<q.RuleRow, 'type' | 'group_by' | 'filter' | 'project_id' | 'operator' | 'threshold' | 'warning_threshold'>) {
+async function check(
+  deps: AlertDeps,
+  actor: Principal,
+  r: Pick<q.RuleRow, 'type' | 'group_by' | 'filter' | 'project_id' | 'operator' | 'threshold' | 'warning_threshold'>,
+) {
   const src = measureSources[r.type as AlertType];
-  if (r.group_by && !src.groupable) throw badRequest(`type ${r.type} does not take group_by (${r.type === 'cost_per_user' ? 'it reports the worst end user' : 'it counts new rows of the organization'})`, 'invalid_group_by');
+  if (r.group_by && !src.groupable)
+    throw badRequest(
+      `type ${r.type} does not take group_by (${r.type === 'cost_per_user' ? 'it reports the worst end user' : 'it counts new rows of the organization'})`,
+      'invalid_group_by',
+    );
   requestFilterOf(r.filter as never);
   const keys = Object.keys((r.filter ?? {}) as object);
-  const foreign = src.filterKeys ? keys.filter((k) => !src.filterKeys!.includes(k)) : keys.filter((k) => (NON_REQUEST_FILTER_KEYS as readonly string[]).includes(k));
-  if (foreign.length) throw badRequest(`type ${r.type} does not take filter ${foreign.join(', ')}${src.filterKeys ? ` (it takes ${src.filterKeys.join(', ')})` : ''}`, 'invalid_filter');
+  const foreign = src.filterKeys
+    ? keys.filter((k) => !src.filterKeys!.includes(k))
+    : keys.filter((k) => (NON_REQUEST_FILTER_KEYS as readonly string[]).includes(k));
+  if (foreign.length)
+    throw badRequest(
+      `type ${r.type} does not take filter ${foreign.join(', ')}${src.filterKeys ? ` (it takes ${src.filterKeys.join(', ')})` : ''}`,
+      'invalid_filter',
+    );
   if (r.project_id) await deps.auth.projectScope(actor, r.project_id);
   if (r.warning_threshold !== null) {
     const up = r.operator === 'gt' || r.operator === 'gte';
     if (up ? r.warning_threshold > r.threshold : r.warning_threshold < r.threshold)
-      throw badRequest(`warning_threshold must be reached before threshold (${up ? 'at most' : 'at least'} ${r.threshold} with ${r.operator})`, 'invalid_threshold');
+      throw badRequest(
+        `warning_threshold must be reached before threshold (${up ? 'at most' : 'at least'} ${r.threshold} with ${r.operator})`,
+        'invalid_threshold',
+      );
   }
 }
 
@@ -96,24 +131,33 @@ async function check(deps: AlertDeps, actor: Principal, r: Pick<q.RuleRow, 'type
  * After the rule committed: make its schedule match (or delete it). Temporal being down never fails
  * the request: the rule stays `pending` with the error, and the reconcile finishes the job.
  */
-async function syncSchedule(deps: AlertDeps, rule: q.RuleRow | { id: string; deleted: true }): Promise<q.RuleRow | undefined> {
+async function syncSchedule(
+  deps: AlertDeps,
+  rule: q.RuleRow | { id: string; deleted: true },
+): Promise<q.RuleRow | undefined> {
   try {
     if (Date.now() < deps.temporalBackoff.until) throw new Error('not tried: it failed moments ago');
     if ('deleted' in rule) {
-      await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () => deleteRuleSchedule(deps.temporal.client, deps.taskQueue, rule.id));
+      await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () =>
+        deleteRuleSchedule(deps.temporal.client, deps.taskQueue, rule.id),
+      );
       return undefined;
     }
-    await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () => syncRuleSchedule(deps.temporal.client, deps.taskQueue, rule));
+    await deps.temporal.withDeadline(TEMPORAL_WAIT_MS, () =>
+      syncRuleSchedule(deps.temporal.client, deps.taskQueue, rule),
+    );
     await q.markScheduleSynced(deps.db, rule.id, rule.version);
   } catch (err) {
     if (Date.now() >= deps.temporalBackoff.until) deps.temporalBackoff.until = Date.now() + TEMPORAL_BACKOFF_MS;
     deps.logger.warn({ err, ruleId: rule.id }, 'alert rule saved; its Temporal schedule will be reconciled later');
-    if (!('deleted' in rule)) await q.markScheduleError(deps.db, rule.id, `Temporal unavailable: ${(err as Error).message}`);
+    if (!('deleted' in rule))
+      await q.markScheduleError(deps.db, rule.id, `Temporal unavailable: ${(err as Error).message}`);
   }
   return 'deleted' in rule ? undefined : q.findRuleRow(deps.db, null, rule.id);
 }
 
-export const listAlerts = async (deps: AlertDeps, orgId: string) => (await q.listRuleRows(deps.db, orgId)).map((r) => toView(deps, r));
+export const listAlerts = async (deps: AlertDeps, orgId: string) =>
+  (await q.listRuleRows(deps.db, orgId)).map((r) => toView(deps, r));
 
 export async function getAlert(deps: AlertDeps, orgId: string, id: string): Promise<AlertView> {
   const r = await requireRule(deps.db, orgId, id);
@@ -141,7 +185,14 @@ export async function createAlert(deps: AlertDeps, actor: Principal, input: Crea
   await check(deps, actor, row);
   const created = await deps.db.transaction(async (trx) => {
     const r = await q.insertRule(trx, row);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'alert.created', resourceType: 'alert', resourceId: r.id, after: toView(deps, r) });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'alert.created',
+      resourceType: 'alert',
+      resourceId: r.id,
+      after: toView(deps, r),
+    });
     return r;
   });
   return toView(deps, (await syncSchedule(deps, created)) ?? created);
@@ -150,14 +201,29 @@ export async function createAlert(deps: AlertDeps, actor: Principal, input: Crea
 /** Fields whose change makes earlier per-group states meaningless (another measure or other groups). */
 const RESETS = ['type', 'group_by', 'filter', 'project_id'] as const;
 
-export async function updateAlert(deps: AlertDeps, actor: Principal, id: string, patch: UpdateAlertInput): Promise<AlertView> {
+export async function updateAlert(
+  deps: AlertDeps,
+  actor: Principal,
+  id: string,
+  patch: UpdateAlertInput,
+): Promise<AlertView> {
   const updated = await deps.db.transaction(async (trx) => {
     const before = await requireRule(trx, actor.orgId, id, true);
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<q.RuleInsert>;
+    const changes = Object.fromEntries(
+      Object.entries(patch).filter(([, v]) => v !== undefined),
+    ) as Partial<q.RuleInsert>;
     await check(deps, actor, { ...before, ...changes });
     const after = await q.updateRuleRow(trx, id, changes);
     if (RESETS.some((k) => k in changes)) await q.deleteStates(trx, id);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'alert.updated', resourceType: 'alert', resourceId: id, before: toView(deps, before), after: toView(deps, after) });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'alert.updated',
+      resourceType: 'alert',
+      resourceId: id,
+      before: toView(deps, before),
+      after: toView(deps, after),
+    });
     return after;
   });
   return toView(deps, (await syncSchedule(deps, updated)) ?? updated);
@@ -167,7 +233,14 @@ export async function deleteAlert(deps: AlertDeps, actor: Principal, id: string)
   await deps.db.transaction(async (trx) => {
     const current = await requireRule(trx, actor.orgId, id, true);
     await q.deleteRuleRow(trx, id);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'alert.deleted', resourceType: 'alert', resourceId: id, before: toView(deps, current) });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'alert.deleted',
+      resourceType: 'alert',
+      resourceId: id,
+      before: toView(deps, current),
+    });
   });
   await syncSchedule(deps, { id, deleted: true });
 }
@@ -178,10 +251,22 @@ export async function listEvents(deps: AlertDeps, orgId: string, id: string, p: 
   await requireRule(deps.db, orgId, id);
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : undefined;
   const rows = await q.selectEvents(deps.db, id, p.limit + 1, after);
-  return pageOf(rows, p.limit, cursor, (r) => [r.cursor_at, r.id], (r) => ({
-    id: r.id, kind: r.kind, group: r.group_key, value: r.value, threshold: r.threshold,
-    requests: numOrNull(r.requests), notified: r.notified, at: isoText(r.at),
-  }));
+  return pageOf(
+    rows,
+    p.limit,
+    cursor,
+    (r) => [r.cursor_at, r.id],
+    (r) => ({
+      id: r.id,
+      kind: r.kind,
+      group: r.group_key,
+      value: r.value,
+      threshold: r.threshold,
+      requests: numOrNull(r.requests),
+      notified: r.notified,
+      at: isoText(r.at),
+    }),
+  );
 }
 
 export async function evaluateNow(deps: AlertDeps, orgId: string, id: string) {

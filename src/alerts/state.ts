@@ -53,13 +53,25 @@ export interface Transition {
   changed: boolean;
 }
 
-export function transition(rule: RuleLimits, prev: GroupState | undefined, level: Level, value: number | null, now: Date): Transition {
+export function transition(
+  rule: RuleLimits,
+  prev: GroupState | undefined,
+  level: Level,
+  value: number | null,
+  now: Date,
+): Transition {
   const cur: GroupState = prev ?? { state: 'ok', since: now, no_data: false, last_value: null, last_notified_at: null };
   const events: EventKind[] = [];
   const noData = level === 'no_data';
   if (noData && !cur.no_data) events.push('no_data');
   // no_data resolves to a level by the rule's policy; `keep` leaves the state as it is.
-  const eff: Exclude<Level, 'no_data'> | 'keep' = noData ? (rule.no_data === 'alert' ? 'alert' : rule.no_data === 'ok' ? 'ok' : 'keep') : level;
+  const eff: Exclude<Level, 'no_data'> | 'keep' = noData
+    ? rule.no_data === 'alert'
+      ? 'alert'
+      : rule.no_data === 'ok'
+        ? 'ok'
+        : 'keep'
+    : level;
   let state = cur.state;
   let notify = false;
   if (eff === 'alert') {
@@ -67,7 +79,11 @@ export function transition(rule: RuleLimits, prev: GroupState | undefined, level
       state = 'triggered';
       events.push('triggered');
       notify = true;
-    } else if (rule.cooldown_minutes > 0 && cur.last_notified_at && now.getTime() - cur.last_notified_at.getTime() >= rule.cooldown_minutes * 60_000) {
+    } else if (
+      rule.cooldown_minutes > 0 &&
+      cur.last_notified_at &&
+      now.getTime() - cur.last_notified_at.getTime() >= rule.cooldown_minutes * 60_000
+    ) {
       events.push('triggered');
       notify = true;
     }
@@ -76,8 +92,13 @@ export function transition(rule: RuleLimits, prev: GroupState | undefined, level
     else if (cur.state !== 'warning') events.push('warning');
     state = 'warning';
   } else if (eff === 'ok') {
-    if (cur.state === 'triggered') { state = 'resolved'; events.push('resolved'); }
-    else if (cur.state === 'warning') { state = 'ok'; events.push('resolved'); }
+    if (cur.state === 'triggered') {
+      state = 'resolved';
+      events.push('resolved');
+    } else if (cur.state === 'warning') {
+      state = 'ok';
+      events.push('resolved');
+    }
   }
   const next: GroupState = {
     state,

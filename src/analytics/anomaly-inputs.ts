@@ -38,15 +38,33 @@ const DIM: Record<string, AnomalyDimension> = { '': 'project', model: 'model', u
 
 /** A window cell as pg returns it (dim '' is the project): counts and sums are numbers, p95 a float8. */
 interface WindowRow {
-  dim: string; value: string; requests: number; errors: number; cost: number; tokens: number; p95: number | null;
+  dim: string;
+  value: string;
+  requests: number;
+  errors: number;
+  cost: number;
+  tokens: number;
+  p95: number | null;
 }
 /** A baseline hour (b: epoch ms) with its rollup rows' latency histograms (integer[][]; null when none keeps one). */
 interface BaselineRow {
-  dim: string; value: string; b: number; requests: number; errors: number; cost: number; tokens: number;
+  dim: string;
+  value: string;
+  b: number;
+  requests: number;
+  errors: number;
+  cost: number;
+  tokens: number;
   hists: number[][] | null;
 }
 
-export async function anomalyInputs(db: Knex, projectId: string, windowStart: string, windowEnd: string, baselineStart: string): Promise<AnomalyInputs> {
+export async function anomalyInputs(
+  db: Knex,
+  projectId: string,
+  windowStart: string,
+  windowEnd: string,
+  baselineStart: string,
+): Promise<AnomalyInputs> {
   const { rows: win } = await db.raw<{ rows: WindowRow[] }>(
     `select d.dim, d.value, count(*) as requests, count(*) filter (where r.status_code >= 400) as errors,
             coalesce(sum(r.cost_usd), 0)::float8 as cost, coalesce(sum(r.total_tokens), 0) as tokens,
@@ -57,10 +75,18 @@ export async function anomalyInputs(db: Knex, projectId: string, windowStart: st
     [projectId, windowStart, windowEnd],
   );
   const window: WindowCell[] = win.map((r) => ({
-    dimension: DIM[r.dim]!, value: r.value, requests: Number(r.requests), errors: Number(r.errors),
-    cost: Number(r.cost), tokens: Number(r.tokens), p95: r.p95 === null ? null : Number(r.p95),
+    dimension: DIM[r.dim]!,
+    value: r.value,
+    requests: Number(r.requests),
+    errors: Number(r.errors),
+    cost: Number(r.cost),
+    tokens: Number(r.tokens),
+    p95: r.p95 === null ? null : Number(r.p95),
   }));
-  const users = window.filter((c) => c.dimension === 'user').sort((a, b) => b.requests - a.requests || (a.value < b.value ? -1 : 1)).slice(0, MAX_USERS);
+  const users = window
+    .filter((c) => c.dimension === 'user')
+    .sort((a, b) => b.requests - a.requests || (a.value < b.value ? -1 : 1))
+    .slice(0, MAX_USERS);
   const kept = window.filter((c) => c.dimension !== 'user').concat(users);
   // Models are read whole (a model that went silent is news); users only for the busiest of the window.
   const { rows: base } = await db.raw<{ rows: BaselineRow[] }>(
@@ -76,9 +102,19 @@ export async function anomalyInputs(db: Knex, projectId: string, windowStart: st
     const merged: number[] = [];
     for (const h of hists) h.forEach((c, i) => (merged[i] = (merged[i] ?? 0) + c));
     return {
-      dimension: DIM[r.dim]!, value: r.value, bucket: Number(r.b),
-      requests: Number(r.requests), errors: Number(r.errors),
-      cost: Number(r.cost), tokens: Number(r.tokens), p95: merged.length ? percentiles(merged.map((c) => c ?? 0), [0.95])[0]! : null,
+      dimension: DIM[r.dim]!,
+      value: r.value,
+      bucket: Number(r.b),
+      requests: Number(r.requests),
+      errors: Number(r.errors),
+      cost: Number(r.cost),
+      tokens: Number(r.tokens),
+      p95: merged.length
+        ? percentiles(
+            merged.map((c) => c ?? 0),
+            [0.95],
+          )[0]!
+        : null,
     };
   });
   return { window: kept, baseline };
@@ -93,7 +129,15 @@ const SAMPLE_ORDER: Record<string, string> = {
 };
 
 /** The calls of the window that contributed most to an anomaly (at most 5). */
-export async function anomalySamples(db: Knex, projectId: string, windowStart: string, windowEnd: string, measure: string, dimension: AnomalyDimension, value: string): Promise<string[]> {
+export async function anomalySamples(
+  db: Knex,
+  projectId: string,
+  windowStart: string,
+  windowEnd: string,
+  measure: string,
+  dimension: AnomalyDimension,
+  value: string,
+): Promise<string[]> {
   const col = { project: null, model: 'r.model', user: 'r.user_id' }[dimension];
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `select r.id from requests r where r.project_id = ? and r.created_at >= ? and r.created_at < ?

@@ -36,9 +36,15 @@ const AUTO_BUCKETS = 50;
 
 export function resolveGranularity(g: (typeof GRANULARITIES)[number], fromMs: number, toMs: number): Granularity {
   const span = toMs - fromMs;
-  const chosen = g === 'auto' ? (LADDER.find((l) => span / l.ms <= AUTO_BUCKETS) ?? LADDER[LADDER.length - 1]!) : LADDER.find((l) => l.unit === g && l.step === 1)!;
+  const chosen =
+    g === 'auto'
+      ? (LADDER.find((l) => span / l.ms <= AUTO_BUCKETS) ?? LADDER[LADDER.length - 1]!)
+      : LADDER.find((l) => l.unit === g && l.step === 1)!;
   if (span / chosen.ms > MAX_BUCKETS) {
-    throw badRequest(`${Math.ceil(span / chosen.ms)} ${g} buckets: at most ${MAX_BUCKETS}; choose a coarser granularity or a shorter range`, 'too_many_buckets');
+    throw badRequest(
+      `${Math.ceil(span / chosen.ms)} ${g} buckets: at most ${MAX_BUCKETS}; choose a coarser granularity or a shorter range`,
+      'too_many_buckets',
+    );
   }
   return chosen;
 }
@@ -55,7 +61,15 @@ export function checkTimeZone(tz: string): string {
 
 /** Offset of `tz` from UTC in minutes at an instant. */
 function offsetMinutes(tz: string, at: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(at);
   const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'));
   return Math.round((wall - Math.floor(at / MIN) * MIN) / MIN);
@@ -74,7 +88,7 @@ export function hourAligned(tz: string, fromMs: number, toMs: number, g: Granula
  */
 export function localBucketSql(expr: string, g: Granularity): string {
   // Wall-clock bins from a Monday local midnight, so 3/6/12-hour bins start at local midnight.
-  if (g.unit === 'minute' || g.unit === 'hour') return `date_bin(interval '${g.step} ${g.unit}', ${expr} at time zone ?, timestamp '2000-01-03')`;
+  if (g.unit === 'minute' || g.unit === 'hour')
+    return `date_bin(interval '${g.step} ${g.unit}', ${expr} at time zone ?, timestamp '2000-01-03')`;
   return `date_trunc('${g.unit}', ${expr} at time zone ?)`;
 }
-

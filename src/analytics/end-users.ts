@@ -6,7 +6,16 @@ import { windowStartSql } from '../rate-limits/queries';
  * the request-log writer, so the first page sorted by cost is an index scan whatever the size of
  * the request log; top models, sessions and the current rate-limit window are joined per page.
  */
-export const USER_SORTS = ['cost_usd', 'requests', 'total_tokens', 'errors', 'error_rate', 'last_seen', 'first_seen', 'user_id'] as const;
+export const USER_SORTS = [
+  'cost_usd',
+  'requests',
+  'total_tokens',
+  'errors',
+  'error_rate',
+  'last_seen',
+  'first_seen',
+  'user_id',
+] as const;
 type UserSort = (typeof USER_SORTS)[number];
 
 const SORT_SQL: Record<UserSort, string> = {
@@ -14,14 +23,21 @@ const SORT_SQL: Record<UserSort, string> = {
   requests: 'u.requests',
   total_tokens: 'u.total_tokens',
   errors: 'u.errors',
-  error_rate: "(case when u.requests > 0 then u.errors::float8 / u.requests else 0 end)",
+  error_rate: '(case when u.requests > 0 then u.errors::float8 / u.requests else 0 end)',
   last_seen: 'u.last_seen',
   first_seen: 'u.first_seen',
   user_id: 'u.user_id',
 };
 /** The cursor's sort value travels as text; this casts it back. */
 const CAST: Record<UserSort, string> = {
-  cost_usd: 'numeric', requests: 'bigint', total_tokens: 'bigint', errors: 'bigint', error_rate: 'float8', last_seen: 'timestamptz', first_seen: 'timestamptz', user_id: 'text',
+  cost_usd: 'numeric',
+  requests: 'bigint',
+  total_tokens: 'bigint',
+  errors: 'bigint',
+  error_rate: 'float8',
+  last_seen: 'timestamptz',
+  first_seen: 'timestamptz',
+  user_id: 'text',
 };
 
 export interface UserListQuery {
@@ -94,8 +110,14 @@ export async function listEndUsers(db: Knex, q: UserListQuery) {
   const dir = q.order === 'asc' ? '>' : '<';
   const w = ['u.project_id = any(?::uuid[])'];
   const a: Knex.RawBinding[] = [q.projectIds];
-  if (q.search) { w.push("u.user_id ilike ? escape '\\'"); a.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`); }
-  if (q.after) { w.push(`(${key}, u.project_id, u.user_id) ${dir} (?::${CAST[q.sort]}, ?::uuid, ?)`); a.push(...q.after); }
+  if (q.search) {
+    w.push("u.user_id ilike ? escape '\\'");
+    a.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (q.after) {
+    w.push(`(${key}, u.project_id, u.user_id) ${dir} (?::${CAST[q.sort]}, ?::uuid, ?)`);
+    a.push(...q.after);
+  }
   const { rows } = await db.raw<{ rows: EndUserListRecord[] }>(
     `select ${USER_COLUMNS}, (${key})::text as sort_key from end_users u
       where ${w.join(' and ')}

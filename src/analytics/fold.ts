@@ -62,7 +62,10 @@ export function createRollupFolder(db: Knex, logger: Logger, delayMs = 3000): Ro
       timer.unref?.();
     },
     async drain() {
-      if (timer) { clearTimeout(timer); run(); }
+      if (timer) {
+        clearTimeout(timer);
+        run();
+      }
       await running;
     },
   };

@@ -29,7 +29,9 @@ export const measuresSchema = z.object({
   latency_p99_ms: ms,
   ttft_p50_ms: ms.describe('time to first token of streamed calls'),
   ttft_p95_ms: ms,
-  unique_users: int.nullable().describe('null where hourly rollups answered and another dimension filters (ask source=raw)'),
+  unique_users: int
+    .nullable()
+    .describe('null where hourly rollups answered and another dimension filters (ask source=raw)'),
   unique_sessions: int.nullable(),
 });
 export type Measures = z.output<typeof measuresSchema>;
@@ -50,12 +52,36 @@ export interface Sums {
   cache_saved_usd: number;
   latency_sum: number;
 }
-export const SUM_KEYS: (keyof Sums)[] = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'self_hosted_requests', 'unpriced_requests', 'cache_hits', 'cache_saved_usd', 'latency_sum'];
+export const SUM_KEYS: (keyof Sums)[] = [
+  'requests',
+  'errors',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'cost_usd',
+  'self_hosted_requests',
+  'unpriced_requests',
+  'cache_hits',
+  'cache_saved_usd',
+  'latency_sum',
+];
 
 export const zeroSums = (): Sums => ({
-  requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cache_read_tokens: 0,
-  cache_write_tokens: 0, cost_usd: 0, self_hosted_requests: 0, unpriced_requests: 0, cache_hits: 0,
-  cache_saved_usd: 0, latency_sum: 0,
+  requests: 0,
+  errors: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  total_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  cost_usd: 0,
+  self_hosted_requests: 0,
+  unpriced_requests: 0,
+  cache_hits: 0,
+  cache_saved_usd: 0,
+  latency_sum: 0,
 });
 /**
  * The sums' columns of a stats row (count, sum: int8 and numeric, parsed as numbers by src/db/knex.ts).
@@ -78,7 +104,10 @@ export interface Percentiles {
 }
 export const LATENCY_PS = [0.5, 0.9, 0.95, 0.99];
 export const TTFT_PS = [0.5, 0.95];
-export const noPercentiles = (): Percentiles => ({ latency: LATENCY_PS.map(() => null), ttft: TTFT_PS.map(() => null) });
+export const noPercentiles = (): Percentiles => ({
+  latency: LATENCY_PS.map(() => null),
+  ttft: TTFT_PS.map(() => null),
+});
 
 export function percentilesOfHists(latency: number[] | null, ttft: number[] | null): Percentiles {
   return {
@@ -88,10 +117,15 @@ export function percentilesOfHists(latency: number[] | null, ttft: number[] | nu
 }
 export { merge as mergeHist };
 
-const round = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const round = (v: number | null | undefined, digits = 3) =>
+  v === null || v === undefined ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 const money = (v: number) => Math.round(v * 1e10) / 1e10;
 
-export function toMeasures(s: Sums, p: Percentiles, uniques: { users: number | null; sessions: number | null }): Measures {
+export function toMeasures(
+  s: Sums,
+  p: Percentiles,
+  uniques: { users: number | null; sessions: number | null },
+): Measures {
   return {
     requests: s.requests,
     errors: s.errors,
@@ -127,5 +161,8 @@ export interface StatsAnswer {
   source: 'rollup' | 'raw';
   totals: Measures;
   series: SeriesPoint[];
-  breakdown: { items: (Measures & { key: string; series: SeriesPoint[] })[]; other: (Measures & { series: SeriesPoint[] }) | null } | null;
+  breakdown: {
+    items: (Measures & { key: string; series: SeriesPoint[] })[];
+    other: (Measures & { series: SeriesPoint[] }) | null;
+  } | null;
 }

@@ -23,7 +23,9 @@ function activeFields(f: RequestFilter): string[] {
 }
 
 /** A dimension to group by: a built-in one or a custom property. */
-export type GroupBy = { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> | 'session' } | { kind: 'property'; name: string };
+export type GroupBy =
+  | { kind: 'dim'; dim: Exclude<RollupDim, '' | 'cache_hit' | 'streamed'> | 'session' }
+  | { kind: 'property'; name: string };
 export type OrderBy = 'requests' | 'cost_usd' | 'total_tokens' | 'errors';
 
 export interface StatsQuery {
@@ -69,14 +71,26 @@ export function planRollup(q: StatsQuery, rolledUp: ReadonlySet<string> = new Se
     const field = fields[0]!;
     const f = q.filter;
     const prop = q.filter.property;
-    if (field === 'status' && /^\d+$/.test(String(f.status))) filterDim = { dim: 'status_code', value: String(f.status) };
-    else if (field === 'property' && prop?.length === 1 && rolledUp.has(prop[0]!.name)) filterDim = { dim: `property:${prop[0]!.name}`, value: prop[0]!.value };
+    if (field === 'status' && /^\d+$/.test(String(f.status)))
+      filterDim = { dim: 'status_code', value: String(f.status) };
+    else if (field === 'property' && prop?.length === 1 && rolledUp.has(prop[0]!.name))
+      filterDim = { dim: `property:${prop[0]!.name}`, value: prop[0]!.value };
     else if (isRollupFilter(field)) filterDim = { dim: ROLLUP_FILTERS[field], value: String(f[field]) };
     else return null;
   }
   // Sessions and unregistered custom properties are high-cardinality: raw rows, through their indexes.
-  const groupDim = !q.groupBy ? null : q.groupBy.kind === 'property' ? (rolledUp.has(q.groupBy.name) ? (`property:${q.groupBy.name}` as const) : null) : q.groupBy.dim;
-  if (q.groupBy && (groupDim === null || (!groupDim.startsWith('property:') && !(ROLLUP_DIMS as readonly string[]).includes(groupDim)))) return null;
+  const groupDim = !q.groupBy
+    ? null
+    : q.groupBy.kind === 'property'
+      ? rolledUp.has(q.groupBy.name)
+        ? (`property:${q.groupBy.name}` as const)
+        : null
+      : q.groupBy.dim;
+  if (
+    q.groupBy &&
+    (groupDim === null || (!groupDim.startsWith('property:') && !(ROLLUP_DIMS as readonly string[]).includes(groupDim)))
+  )
+    return null;
   if (groupDim && filterDim && filterDim.dim !== groupDim) return null;
   if (groupDim) return { dim: groupDim as RollupPlan['dim'], value: filterDim?.value ?? null };
   return filterDim ?? { dim: '', value: null };

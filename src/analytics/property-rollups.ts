@@ -23,7 +23,11 @@ export interface PropertyKeyChanges {
 }
 
 /** One pass of the policy over every project with calls in the window. */
-export async function refreshPropertyRollups(db: Knex, now = Date.now(), policy = DEFAULT_PROPERTY_KEY_POLICY): Promise<PropertyKeyChanges> {
+export async function refreshPropertyRollups(
+  db: Knex,
+  now = Date.now(),
+  policy = DEFAULT_PROPERTY_KEY_POLICY,
+): Promise<PropertyKeyChanges> {
   const since = new Date(now - policy.windowMs).toISOString();
   const { rows } = await db.raw<{ rows: { project_id: string; name: string; calls: string; vals: string }[] }>(
     `select project_id, name, count(*) as calls, count(distinct value) as vals
@@ -33,7 +37,9 @@ export async function refreshPropertyRollups(db: Knex, now = Date.now(), policy 
     [since],
   );
   const current = await db('property_rollup_keys').select('project_id', 'name');
-  const registered = new Set(current.map((r: { project_id: string; name: string }) => `${r.project_id}\u0000${r.name}`));
+  const registered = new Set(
+    current.map((r: { project_id: string; name: string }) => `${r.project_id}\u0000${r.name}`),
+  );
   const byProject = new Map<string, { name: string; calls: number; vals: number }[]>();
   for (const r of rows) {
     const list = byProject.get(r.project_id) ?? [];
@@ -50,8 +56,14 @@ export async function refreshPropertyRollups(db: Knex, now = Date.now(), policy 
       .sort((a, b) => b.calls - a.calls || (a.name < b.name ? -1 : 1))
       .slice(0, Math.max(0, policy.maxKeys - kept))
       .map((k) => k.name);
-    if (drop.length) { await db.raw('select unregister_property_rollups(?, ?::text[])', [projectId, drop]); out.dropped.push({ projectId, names: drop }); }
-    if (add.length) { await db.raw('select register_property_rollups(?, ?::text[])', [projectId, add]); out.registered.push({ projectId, names: add }); }
+    if (drop.length) {
+      await db.raw('select unregister_property_rollups(?, ?::text[])', [projectId, drop]);
+      out.dropped.push({ projectId, names: drop });
+    }
+    if (add.length) {
+      await db.raw('select register_property_rollups(?, ?::text[])', [projectId, add]);
+      out.registered.push({ projectId, names: add });
+    }
   }
   return out;
 }

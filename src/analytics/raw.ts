@@ -51,8 +51,13 @@ export const measuresOf = (row: MeasuresRow): Measures =>
 function groupKeySql(g: GroupBy): { sql: string; args: string[] } {
   if (g.kind === 'property') return { sql: 'r.properties ->> ?', args: [g.name] };
   const col: Record<string, string> = {
-    model: 'r.model', provider: 'r.provider', user: 'r.user_id', session: 'r.session_id',
-    api_key: 'r.api_key_id::text', prompt_version: 'r.prompt_version_id::text', status_code: 'r.status_code::text',
+    model: 'r.model',
+    provider: 'r.provider',
+    user: 'r.user_id',
+    session: 'r.session_id',
+    api_key: 'r.api_key_id::text',
+    prompt_version: 'r.prompt_version_id::text',
+    status_code: 'r.status_code::text',
   };
   return { sql: col[g.dim]!, args: [] };
 }
@@ -98,7 +103,8 @@ export async function rawUniques(db: Knex, q: StatsQuery) {
   const sessions = new Map<number | 'total', number>();
   for (const r of rows) {
     const b = Number(r.is_total) === 1 ? 'total' : Number(r.b);
-    users.set(b, Number(r.users)); sessions.set(b, Number(r.sessions));
+    users.set(b, Number(r.users));
+    sessions.set(b, Number(r.sessions));
   }
   return { users, sessions };
 }
@@ -108,7 +114,12 @@ export interface RawBreakdown {
   other: { measures: Measures; series: Map<number, Measures> } | null;
 }
 
-const ORDER_SQL = { requests: 'count(*)', cost_usd: 'coalesce(sum(cost_usd), 0)', total_tokens: 'coalesce(sum(total_tokens), 0)', errors: 'count(*) filter (where status_code >= 400)' };
+const ORDER_SQL = {
+  requests: 'count(*)',
+  cost_usd: 'coalesce(sum(cost_usd), 0)',
+  total_tokens: 'coalesce(sum(total_tokens), 0)',
+  errors: 'count(*) filter (where status_code >= 400)',
+};
 
 /**
  * The top groups by the order measure, each with its measures and series, and the rest as "other".

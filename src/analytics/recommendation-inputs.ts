@@ -10,11 +10,22 @@ const n = (v: unknown) => Number(v ?? 0);
 // The rows as pg returns them: counts, sums (int8, numeric) and averages are numbers, request ids
 // (uuid[]) strings; an array_agg with a filter is null where no call passes it.
 interface ModelUsageRow {
-  provider: string; model: string; calls: number; short_calls: number; short_prompt: number; short_completion: number;
+  provider: string;
+  model: string;
+  calls: number;
+  short_calls: number;
+  short_prompt: number;
+  short_completion: number;
   samples: string[] | null;
 }
 /** Successful, priced, uncached calls per model: how many are short, and the short ones' tokens. */
-export async function modelUsage(db: Knex, projectId: string, from: string, to: string, short: { prompt: number; completion: number }) {
+export async function modelUsage(
+  db: Knex,
+  projectId: string,
+  from: string,
+  to: string,
+  short: { prompt: number; completion: number },
+) {
   const { rows } = await db.raw<{ rows: ModelUsageRow[] }>(
     `select provider, model, count(*) as calls, count(*) filter (where prompt_tokens <= ? and completion_tokens <= ?) as short_calls,
             coalesce(sum(prompt_tokens) filter (where prompt_tokens <= ? and completion_tokens <= ?), 0) as short_prompt,
@@ -22,15 +33,37 @@ export async function modelUsage(db: Knex, projectId: string, from: string, to: 
             (array_agg(id order by created_at desc) filter (where prompt_tokens <= ? and completion_tokens <= ?))[1:5] as samples
        from requests where project_id = ? and created_at >= ? and created_at < ? and status_code < 400 and not cache_hit and cost_usd is not null
       group by 1, 2`,
-    [short.prompt, short.completion, short.prompt, short.completion, short.prompt, short.completion, short.prompt, short.completion, projectId, from, to],
+    [
+      short.prompt,
+      short.completion,
+      short.prompt,
+      short.completion,
+      short.prompt,
+      short.completion,
+      short.prompt,
+      short.completion,
+      projectId,
+      from,
+      to,
+    ],
   );
   return rows.map((r) => ({
-    provider: r.provider, model: r.model, calls: n(r.calls), shortCalls: n(r.short_calls),
-    shortPrompt: n(r.short_prompt), shortCompletion: n(r.short_completion), samples: r.samples,
+    provider: r.provider,
+    model: r.model,
+    calls: n(r.calls),
+    shortCalls: n(r.short_calls),
+    shortPrompt: n(r.short_prompt),
+    shortCompletion: n(r.short_completion),
+    samples: r.samples,
   }));
 }
 
-interface RepeatedBodiesRow { repeats: number; bodies: number; cost: number; samples: string[] | null }
+interface RepeatedBodiesRow {
+  repeats: number;
+  bodies: number;
+  cost: number;
+  samples: string[] | null;
+}
 /**
  * Byte-identical stored bodies (full log mode) sent again on the same key, provider and path within
  * a day of the previous one, without a cache hit: what the response cache would have served.
@@ -50,7 +83,13 @@ export async function repeatedBodies(db: Knex, projectId: string, from: string, 
 }
 
 interface PromptVersionUsageRow {
-  name: string; version: number; provider: string; model: string; calls: number; avg_prompt: number; samples: string[];
+  name: string;
+  version: number;
+  provider: string;
+  model: string;
+  calls: number;
+  avg_prompt: number;
+  samples: string[];
 }
 /** Calls and average prompt tokens per version of each prompt (versions with calls in the window). */
 export async function promptVersionUsage(db: Knex, projectId: string, from: string, to: string) {
@@ -62,13 +101,22 @@ export async function promptVersionUsage(db: Knex, projectId: string, from: stri
     [projectId, from, to],
   );
   return rows.map((r) => ({
-    name: r.name, version: n(r.version), provider: r.provider, model: r.model, calls: n(r.calls),
-    avgPrompt: n(r.avg_prompt), samples: r.samples,
+    name: r.name,
+    version: n(r.version),
+    provider: r.provider,
+    model: r.model,
+    calls: n(r.calls),
+    avgPrompt: n(r.avg_prompt),
+    samples: r.samples,
   }));
 }
 
 interface FailingCallerRow {
-  kind: 'rate_limited' | 'upstream_errors'; who: 'user' | 'api_key'; id: string; failures: number; samples: string[];
+  kind: 'rate_limited' | 'upstream_errors';
+  who: 'user' | 'api_key';
+  id: string;
+  failures: number;
+  samples: string[];
 }
 /** End users and API keys with 429s or upstream 5xx answers. */
 export async function failingCallers(db: Knex, projectId: string, from: string, to: string) {
@@ -84,10 +132,21 @@ export async function failingCallers(db: Knex, projectId: string, from: string, 
 }
 
 interface LongUnstreamedRow {
-  model: string; calls: number; p50: number | null; ttft: number | null; samples: string[] | null;
+  model: string;
+  calls: number;
+  p50: number | null;
+  ttft: number | null;
+  samples: string[] | null;
 }
 /** Long non-streamed completions per model, with the model's streamed time to first token when known. */
-export async function longUnstreamed(db: Knex, projectId: string, from: string, to: string, minLatencyMs: number, minCompletion: number) {
+export async function longUnstreamed(
+  db: Knex,
+  projectId: string,
+  from: string,
+  to: string,
+  minLatencyMs: number,
+  minCompletion: number,
+) {
   const { rows } = await db.raw<{ rows: LongUnstreamedRow[] }>(
     `select model, count(*) filter (where not streamed and latency_ms >= ? and completion_tokens >= ?) as calls,
             percentile_cont(0.5) within group (order by latency_ms) filter (where not streamed and latency_ms >= ? and completion_tokens >= ?) as p50,
@@ -96,7 +155,13 @@ export async function longUnstreamed(db: Knex, projectId: string, from: string, 
        from requests where project_id = ? and created_at >= ? and created_at < ? and status_code < 400 group by 1`,
     [minLatencyMs, minCompletion, minLatencyMs, minCompletion, minLatencyMs, minCompletion, projectId, from, to],
   );
-  return rows.filter((r) => n(r.calls) > 0).map((r) => ({
-    model: r.model, calls: n(r.calls), p50: n(r.p50), ttft: r.ttft === null ? null : n(r.ttft), samples: r.samples,
-  }));
+  return rows
+    .filter((r) => n(r.calls) > 0)
+    .map((r) => ({
+      model: r.model,
+      calls: n(r.calls),
+      p50: n(r.p50),
+      ttft: r.ttft === null ? null : n(r.ttft),
+      samples: r.samples,
+    }));
 }

@@ -1,6 +1,17 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
-import { addSums, mergeHist, noPercentiles, percentilesOfHists, SUM_KEYS, sumsOf, toMeasures, zeroSums, type Measures, type Sums } from './measures';
+import {
+  addSums,
+  mergeHist,
+  noPercentiles,
+  percentilesOfHists,
+  SUM_KEYS,
+  sumsOf,
+  toMeasures,
+  zeroSums,
+  type Measures,
+  type Sums,
+} from './measures';
 import type { SumsRow } from './measures';
 import type { RollupPlan, StatsQuery } from './plan';
 import { rankUsers } from './user-days';
@@ -9,18 +20,34 @@ import { rankUsers } from './user-days';
  * Stats from the hourly rollups (kept by the fold, src/analytics/fold.ts): sums add up, latency and
  * time-to-first-token percentiles come from the merged log-scale histograms.
  */
-const HIST_DIMS = new Set(['', 'model', 'provider', 'status_code', 'api_key', 'prompt_version', 'cache_hit', 'streamed']);
+const HIST_DIMS = new Set([
+  '',
+  'model',
+  'provider',
+  'status_code',
+  'api_key',
+  'prompt_version',
+  'cache_hit',
+  'streamed',
+]);
 /** Rolled-up custom properties (dim `property:<name>`, migrations/024) keep histograms too. */
 export const hasHist = (dim: string) => HIST_DIMS.has(dim) || dim.startsWith('property:');
 
 const SUMS_SQL = SUM_KEYS.map((k) => `sum(${k}) as ${k}`).join(', ');
-const bucketMs = (q: StatsQuery) => `(extract(epoch from ${localBucketSql('bucket', q.granularity)} at time zone ?) * 1000)::bigint`;
+const bucketMs = (q: StatsQuery) =>
+  `(extract(epoch from ${localBucketSql('bucket', q.granularity)} at time zone ?) * 1000)::bigint`;
 
 function scope(q: StatsQuery, plan: RollupPlan, values?: string[]): { sql: string; args: Knex.RawBinding[] } {
   const w = ['project_id = any(?::uuid[])', 'dim = ?', 'bucket >= ?', 'bucket < ?'];
   const a: Knex.RawBinding[] = [q.projectIds, plan.dim, q.from, q.to];
-  if (plan.value !== null) { w.push('value = ?'); a.push(plan.value); }
-  if (values) { w.push('value = any(?::text[])'); a.push(values); }
+  if (plan.value !== null) {
+    w.push('value = ?');
+    a.push(plan.value);
+  }
+  if (values) {
+    w.push('value = any(?::text[])');
+    a.push(values);
+  }
   return { sql: w.join(' and '), args: a };
 }
 
@@ -87,7 +114,11 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
   return { totals, series };
 }
 
-export const cellMeasures = (c: Cell, uniques: { users: number | null; sessions: number | null }, exact?: { latency: (number | null)[]; ttft: (number | null)[] }): Measures =>
+export const cellMeasures = (
+  c: Cell,
+  uniques: { users: number | null; sessions: number | null },
+  exact?: { latency: (number | null)[]; ttft: (number | null)[] },
+): Measures =>
   toMeasures(c.sums, exact ?? (c.latency || c.ttft ? percentilesOfHists(c.latency, c.ttft) : noPercentiles()), uniques);
 
 export async function rollupTotalsAndSeries(db: Knex, q: StatsQuery, plan: RollupPlan) {
@@ -110,19 +141,40 @@ export async function rankValues(db: Knex, q: StatsQuery, plan: RollupPlan): Pro
   return rows.map((r) => r.k);
 }
 
-export async function rollupBreakdown(db: Knex, q: StatsQuery, plan: RollupPlan, total: { totals: Cell; series: Map<number, Cell> }) {
+export async function rollupBreakdown(
+  db: Knex,
+  q: StatsQuery,
+  plan: RollupPlan,
+  total: { totals: Cell; series: Map<number, Cell> },
+) {
   const ranked = await rankValues(db, q, plan);
   const keys = ranked.slice(0, q.top);
   const { totals, series } = await cells(db, q, plan, { byValue: keys, hist: true });
-  const items = keys.map((k) => ({ key: k, cell: totals.get(k) ?? emptyCell(), series: series.get(k) ?? new Map<number, Cell>() }));
+  const items = keys.map((k) => ({
+    key: k,
+    cell: totals.get(k) ?? emptyCell(),
+    series: series.get(k) ?? new Map<number, Cell>(),
+  }));
   // Calls without a value for the dimension (no end user, no such property) are "other" too, as in the raw rows.
   const inItems = items.reduce((n, i) => n + i.cell.sums.requests, 0);
   if (ranked.length <= q.top && total.totals.sums.requests <= inItems) return { items, other: null };
   // The rest: the whole (dim '' rows) less the top groups, bucket by bucket; histograms too.
   const hist = hasHist(plan.dim);
-  const other: Cell = subtract(total.totals, items.map((i) => i.cell), hist);
+  const other: Cell = subtract(
+    total.totals,
+    items.map((i) => i.cell),
+    hist,
+  );
   const otherSeries = new Map<number, Cell>();
-  for (const [b, c] of total.series) otherSeries.set(b, subtract(c, items.map((i) => i.series.get(b) ?? emptyCell()), false));
+  for (const [b, c] of total.series)
+    otherSeries.set(
+      b,
+      subtract(
+        c,
+        items.map((i) => i.series.get(b) ?? emptyCell()),
+        false,
+      ),
+    );
   return { items, other: { cell: other, series: otherSeries } };
 }
 
@@ -136,7 +188,15 @@ function subtract(whole: Cell, parts: Cell[], hist: boolean): Cell {
     for (const p of ps) p?.forEach((c, i) => (out[i] = (out[i] ?? 0) - c));
     return out;
   };
-  return { sums, latency: minus(whole.latency, parts.map((p) => p.latency)), ttft: minus(whole.ttft, parts.map((p) => p.ttft)) };
+  return {
+    sums,
+    latency: minus(
+      whole.latency,
+      parts.map((p) => p.latency),
+    ),
+    ttft: minus(
+      whole.ttft,
+      parts.map((p) => p.ttft),
+    ),
+  };
 }
-
-;

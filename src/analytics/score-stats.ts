@@ -63,7 +63,10 @@ type Groups = Map<string | null, { measures: ScoreMeasures; series: Map<number, 
 async function scan(db: Knex, q: ScoreStatsQuery): Promise<Groups> {
   const w = ['project_id = any(?::uuid[])', 'created_at >= ?', 'created_at < ?'];
   const args: Knex.RawBinding[] = [q.projectIds, q.from, q.to];
-  if (q.name) { w.push('name = ?'); args.push(q.name); }
+  if (q.name) {
+    w.push('name = ?');
+    args.push(q.name);
+  }
   const g = q.groupBy ?? 'null::text';
   const bucket = `(extract(epoch from ${localBucketSql('created_at', q.granularity)} at time zone ?) * 1000)::bigint`;
   // Label counts per (group, bucket) cell, then the measures with the labels folded into one object.
@@ -96,6 +99,14 @@ export async function scoreStats(db: Knex, q: ScoreStatsQuery) {
   const totals = only?.measures ?? scoreMeasuresOf({});
   const series = only?.series ?? new Map<number, ScoreMeasures>();
   if (!grouped) return { totals, series, breakdown: null };
-  const ranked = [...grouped.entries()].sort(([ka, a], [kb, b]) => b.measures.count - a.measures.count || (String(ka) < String(kb) ? -1 : 1));
-  return { totals, series, breakdown: { items: ranked.slice(0, q.top).map(([key, c]) => ({ key: key ?? '', measures: c.measures, series: c.series })) } };
+  const ranked = [...grouped.entries()].sort(
+    ([ka, a], [kb, b]) => b.measures.count - a.measures.count || (String(ka) < String(kb) ? -1 : 1),
+  );
+  return {
+    totals,
+    series,
+    breakdown: {
+      items: ranked.slice(0, q.top).map(([key, c]) => ({ key: key ?? '', measures: c.measures, series: c.series })),
+    },
+  };
 }

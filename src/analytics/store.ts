@@ -36,12 +36,13 @@ export interface AnalyticsStore {
   listEndUsers(q: UserListQuery): Promise<EndUserListRecord[]>;
   findEndUser(projectIds: string[], userId: string): Promise<EndUserRecord | undefined>;
   endUserActivity(
-    projectId: string, userId: string, limit: number,
+    projectId: string,
+    userId: string,
+    limit: number,
   ): Promise<{ requests: UserRequestRecord[]; sessions: UserSessionRecord[] }>;
   /** The measures of one window, in total or per group (alert rules). */
   windowMeasures(q: WindowQuery): Promise<WindowAnswer>;
 }
-
 
 type OmitFirst<F> = F extends (db: Knex, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 
@@ -71,7 +72,10 @@ const HOURLY = { unit: 'hour', step: 1, ms: 3_600_000 } as const;
 
 async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   const props = q.source === 'raw' ? [] : queryProperties(q);
-  const [buckets, rolledUp] = await Promise.all([bucketList(db, q), props.length ? rolledUpProperties(db, q.projectIds, props) : undefined]);
+  const [buckets, rolledUp] = await Promise.all([
+    bucketList(db, q),
+    props.length ? rolledUpProperties(db, q.projectIds, props) : undefined,
+  ]);
   const fill = (series: Map<number, Measures>, empty: Measures): SeriesPoint[] =>
     buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(series.get(b) ?? empty) }));
   const plan = planRollup(q, rolledUp);
@@ -81,7 +85,10 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
     const ranked = rankPlan && rankPlan.dim !== 'user' ? rankValues(db, q, rankPlan) : Promise.resolve(undefined);
     const groupBy = q.groupBy;
     // Side by side: each sorts its rows for percentiles and distinct counts.
-    const [main, bd] = await Promise.all([rawTotalsAndSeries(db, q), groupBy ? ranked.then((r) => rawBreakdown(db, q, groupBy, r)) : null]);
+    const [main, bd] = await Promise.all([
+      rawTotalsAndSeries(db, q),
+      groupBy ? ranked.then((r) => rawBreakdown(db, q, groupBy, r)) : null,
+    ]);
     const empty = emptyMeasures(0);
     return {
       source: 'raw',
@@ -95,23 +102,58 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
   }
   // The whole comes from the totals rows unless one value of a dimension is asked for.
   const wholePlan = plan.value !== null ? plan : { dim: '' as const, value: null };
-  const [main, uniques] = await Promise.all([rollupTotalsAndSeries(db, q, wholePlan), wholeUniques(db, q, wholePlan.dim)]);
-  const u = (b: number | 'total') => ({ users: uniques ? (uniques.users.get(b) ?? 0) : null, sessions: uniques?.sessions ? (uniques.sessions.get(b) ?? 0) : null });
+  const [main, uniques] = await Promise.all([
+    rollupTotalsAndSeries(db, q, wholePlan),
+    wholeUniques(db, q, wholePlan.dim),
+  ]);
+  const u = (b: number | 'total') => ({
+    users: uniques ? (uniques.users.get(b) ?? 0) : null,
+    sessions: uniques?.sessions ? (uniques.sessions.get(b) ?? 0) : null,
+  });
   const series = new Map<number, Measures>();
   for (const [b, c] of main.series) series.set(b, cellMeasures(c, u(b)));
-  const empty = { ...emptyMeasures(null), unique_users: uniques ? 0 : null, unique_sessions: uniques?.sessions ? 0 : null };
-  const out: StatsAnswer = { source: 'rollup', totals: cellMeasures(main.totals, u('total')), series: fill(series, empty), breakdown: null };
+  const empty = {
+    ...emptyMeasures(null),
+    unique_users: uniques ? 0 : null,
+    unique_sessions: uniques?.sessions ? 0 : null,
+  };
+  const out: StatsAnswer = {
+    source: 'rollup',
+    totals: cellMeasures(main.totals, u('total')),
+    series: fill(series, empty),
+    breakdown: null,
+  };
   if (!q.groupBy) return out;
   const bd = await rollupBreakdown(db, q, plan, main);
   const dim = plan.dim;
   // Per-user hourly rows keep no histograms: the daily per-user rollups (and edge calls) give the
   // top users theirs, and "other" is the whole less them, bin by bin.
-  const hists = hasHist(dim) ? null : await userHists(db, q, bd.items.map((i) => i.key));
-  const exact = hists && new Map([...hists].map(([k, h]) => [k, percentilesOfHists(h.latency.length ? h.latency : null, h.ttft.length ? h.ttft : null)]));
+  const hists = hasHist(dim)
+    ? null
+    : await userHists(
+        db,
+        q,
+        bd.items.map((i) => i.key),
+      );
+  const exact =
+    hists &&
+    new Map(
+      [...hists].map(([k, h]) => [
+        k,
+        percentilesOfHists(h.latency.length ? h.latency : null, h.ttft.length ? h.ttft : null),
+      ]),
+    );
   if (hists && bd.other) {
-    const less = (whole: number[] | null, parts: number[][]) => whole && parts.reduce((out, p) => (p.forEach((c, i) => (out[i] = (out[i] ?? 0) - c)), out), [...whole]);
-    bd.other.cell.latency = less(main.totals.latency, [...hists.values()].map((h) => h.latency));
-    bd.other.cell.ttft = less(main.totals.ttft, [...hists.values()].map((h) => h.ttft));
+    const less = (whole: number[] | null, parts: number[][]) =>
+      whole && parts.reduce((out, p) => (p.forEach((c, i) => (out[i] = (out[i] ?? 0) - c)), out), [...whole]);
+    bd.other.cell.latency = less(
+      main.totals.latency,
+      [...hists.values()].map((h) => h.latency),
+    );
+    bd.other.cell.ttft = less(
+      main.totals.ttft,
+      [...hists.values()].map((h) => h.ttft),
+    );
   }
   const itemUniques = (_key: string) => ({ users: dim === 'user' ? 1 : null, sessions: null });
   const cellSeries = (m: Map<number, Cell>) => {
@@ -120,8 +162,15 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
     return fill(s, emptyMeasures(null));
   };
   out.breakdown = {
-    items: bd.items.map((i) => ({ key: i.key, ...cellMeasures(i.cell, itemUniques(i.key), exact?.get(i.key)), series: cellSeries(i.series) })),
-    other: bd.other && { ...cellMeasures(bd.other.cell, { users: null, sessions: null }), series: cellSeries(bd.other.series) },
+    items: bd.items.map((i) => ({
+      key: i.key,
+      ...cellMeasures(i.cell, itemUniques(i.key), exact?.get(i.key)),
+      series: cellSeries(i.series),
+    })),
+    other: bd.other && {
+      ...cellMeasures(bd.other.cell, { users: null, sessions: null }),
+      series: cellSeries(bd.other.series),
+    },
   };
   return out;
 }
@@ -130,7 +179,11 @@ async function requestStats(db: Knex, q: StatsQuery): Promise<StatsAnswer> {
  * Exact unique counts where they are cheap: end users without a filter (per-user rollup rows);
  * both for one end user (its raw rows, indexed). Elsewhere null (`source=raw` counts them).
  */
-async function wholeUniques(db: Knex, q: StatsQuery, dim: string): Promise<{ users: Map<number | 'total', number>; sessions: Map<number | 'total', number> | null } | null> {
+async function wholeUniques(
+  db: Knex,
+  q: StatsQuery,
+  dim: string,
+): Promise<{ users: Map<number | 'total', number>; sessions: Map<number | 'total', number> | null } | null> {
   if (dim === '') return { users: await rollupUniques(db, q), sessions: null };
   if (dim !== 'user') return null;
   // One end user: its rows are few and indexed; count them raw (index-only).

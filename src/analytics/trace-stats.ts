@@ -79,7 +79,8 @@ const SUMS = `count(*) as count, count(*) filter (where err) as errors, coalesce
   coalesce(sum(ct), 0) as completion_tokens, coalesce(sum(tt), 0) as total_tokens, coalesce(sum(cost), 0) as cost_usd,
   avg(dur) as dur_avg, percentile_cont(array[0.5,0.9,0.95,0.99]::float8[]) within group (order by dur) as dur_p`;
 // Spans carry no user or session: their distinct counts (a sort each per group) are skipped.
-const measures = (view: 'traces' | 'spans') => (view === 'traces' ? `${SUMS}, count(distinct uid) as users, count(distinct sid) as sessions` : SUMS);
+const measures = (view: 'traces' | 'spans') =>
+  view === 'traces' ? `${SUMS}, count(distinct uid) as users, count(distinct sid) as sessions` : SUMS;
 
 function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   const a: Knex.RawBinding[] = [];
@@ -89,16 +90,41 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   w.push(`${t}.project_id = any(?::uuid[])`, `${time} >= ?`, `${time} < ?`);
   a.push(q.projectIds, q.from, q.to);
   if (q.view === 'traces') {
-    if (q.userId) { w.push('t.user_id = ?'); a.push(q.userId); }
-    if (q.sessionId) { w.push('t.session_id = ?'); a.push(q.sessionId); }
-    if (q.name) { w.push('t.name = ?'); a.push(q.name); }
+    if (q.userId) {
+      w.push('t.user_id = ?');
+      a.push(q.userId);
+    }
+    if (q.sessionId) {
+      w.push('t.session_id = ?');
+      a.push(q.sessionId);
+    }
+    if (q.name) {
+      w.push('t.name = ?');
+      a.push(q.name);
+    }
   } else {
-    if (q.name) { w.push('s.name = ?'); a.push(q.name); }
-    if (q.model) { w.push('s.model = ?'); a.push(q.model); }
-    if (q.spanType) { w.push('s.span_type = ?'); a.push(q.spanType); }
+    if (q.name) {
+      w.push('s.name = ?');
+      a.push(q.name);
+    }
+    if (q.model) {
+      w.push('s.model = ?');
+      a.push(q.model);
+    }
+    if (q.spanType) {
+      w.push('s.span_type = ?');
+      a.push(q.spanType);
+    }
   }
-  for (const m of q.metadata) { w.push(`${t}.metadata @> ?::jsonb`); a.push(JSON.stringify({ [m.key]: m.value })); }
-  const group = q.groupBy ? { span_type: 's.span_type', model: 's.model', name: `${t}.name`, user: 't.user_id', session: 't.session_id' }[q.groupBy] : 'null::text';
+  for (const m of q.metadata) {
+    w.push(`${t}.metadata @> ?::jsonb`);
+    a.push(JSON.stringify({ [m.key]: m.value }));
+  }
+  const group = q.groupBy
+    ? { span_type: 's.span_type', model: 's.model', name: `${t}.name`, user: 't.user_id', session: 't.session_id' }[
+        q.groupBy
+      ]
+    : 'null::text';
   const cols =
     q.view === 'traces'
       ? `t.status = 'error' as err, a.pt, a.ct, a.tt, a.cost, t.duration_ms as dur, t.user_id collate "C" as uid, t.session_id collate "C" as sid`
@@ -111,7 +137,10 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
   // b is the bucket's local start (a timestamp): turning it into epoch ms per row (numeric
   // arithmetic) cost more than the grouping itself; the outer query converts once per group.
   // Keys compare as bytes ("C"): the same groups, and locale-aware sorting cost twice as much.
-  return { sql: `select ${localBucketSql(time, q.granularity)} as b, ${group} collate "C" as g, ${cols} from ${from} where ${w.join(' and ')}`, args: [q.tz, ...a] };
+  return {
+    sql: `select ${localBucketSql(time, q.granularity)} as b, ${group} collate "C" as g, ${cols} from ${from} where ${w.join(' and ')}`,
+    args: [q.tz, ...a],
+  };
 }
 const bucketMs = '(extract(epoch from b at time zone ?) * 1000)::bigint';
 
@@ -147,7 +176,10 @@ export async function traceStats(db: Knex, q: TraceStatsQuery) {
     sortingQuery<TraceStatsRow>(db, `${head('')} group by grouping sets ((b), ())`, [q.tz, ...i.args]),
     q.groupBy
       ? sortingQuery<TraceStatsRow & { g: string }>(
-        db, `${head('g, ')} where g is not null group by grouping sets ((g), (g, b))`, [q.tz, ...i.args])
+          db,
+          `${head('g, ')} where g is not null group by grouping sets ((g), (g, b))`,
+          [q.tz, ...i.args],
+        )
       : null,
   ]);
   const totals = traceMeasuresOf(rows.find((r) => Number(r.is_total) === 1) ?? {}, q.view);
@@ -161,10 +193,15 @@ export async function traceStats(db: Knex, q: TraceStatsQuery) {
     if (Number(r.is_total) === 1) cell.measures = traceMeasuresOf(r, q.view);
     else cell.series.set(Number(r.b), traceMeasuresOf(r, q.view));
   }
-  const ranked = [...groups.entries()].sort(([ka, a], [kb, b]) => b.measures!.count - a.measures!.count || (ka < kb ? -1 : 1));
+  const ranked = [...groups.entries()].sort(
+    ([ka, a], [kb, b]) => b.measures!.count - a.measures!.count || (ka < kb ? -1 : 1),
+  );
   return {
     totals,
     series,
-    breakdown: { items: ranked.slice(0, q.top).map(([key, c]) => ({ key, measures: c.measures!, series: c.series })), rest: ranked.length > q.top },
+    breakdown: {
+      items: ranked.slice(0, q.top).map(([key, c]) => ({ key, measures: c.measures!, series: c.series })),
+      rest: ranked.length > q.top,
+    },
   };
 }

@@ -16,13 +16,31 @@ import { isoMs } from '../db/convert';
  */
 const H = 3_600_000;
 const D = 24 * H;
-const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'GMT', 'Etc/GMT', 'Etc/GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'GMT0', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu', 'Etc/Greenwich', 'Greenwich']);
+const UTC_NAMES = new Set([
+  'UTC',
+  'Etc/UTC',
+  'Etc/UCT',
+  'UCT',
+  'GMT',
+  'Etc/GMT',
+  'Etc/GMT0',
+  'Etc/GMT+0',
+  'Etc/GMT-0',
+  'GMT0',
+  'Etc/Universal',
+  'Universal',
+  'Etc/Zulu',
+  'Zulu',
+  'Etc/Greenwich',
+  'Greenwich',
+]);
 
 interface Sql {
   sql: string;
   args: Knex.RawBinding[];
 }
-const bucketMs = (expr: string, g: Granularity) => `(extract(epoch from ${localBucketSql(expr, g)} at time zone ?) * 1000)::bigint`;
+const bucketMs = (expr: string, g: Granularity) =>
+  `(extract(epoch from ${localBucketSql(expr, g)} at time zone ?) * 1000)::bigint`;
 
 /** Per-user cells of batches not folded yet, in [from, to): (project_id, t, value). */
 const pending = (projectIds: string[], from: string, to: string): Sql => ({
@@ -81,7 +99,9 @@ function seriesSql(q: StatsQuery): Sql {
       args: [q.tz, q.tz, q.projectIds, q.from, q.to, ...p.args],
     };
   }
-  const src = utcDayBuckets(q) ? presence(q.projectIds, Date.parse(q.from), Date.parse(q.to)) : hours(q.projectIds, q.from, q.to);
+  const src = utcDayBuckets(q)
+    ? presence(q.projectIds, Date.parse(q.from), Date.parse(q.to))
+    : hours(q.projectIds, q.from, q.to);
   // Distinct (UTC hour or day, user) pairs first, so the bucket expression runs once per distinct t.
   return {
     sql: `select ${bucketMs('t', g)} as b, count(distinct value) as n from (select distinct t, value from (${src.sql}) y) x group by 1`,

@@ -30,7 +30,12 @@ function splitDays(q: StatsQuery): Split {
   return { days: [isoMs(d0).slice(0, 10), isoMs(d1).slice(0, 10)], edges };
 }
 
-const ORDER_COL = { requests: 'requests', cost_usd: 'cost_usd', total_tokens: 'total_tokens', errors: 'errors' } as const;
+const ORDER_COL = {
+  requests: 'requests',
+  cost_usd: 'cost_usd',
+  total_tokens: 'total_tokens',
+  errors: 'errors',
+} as const;
 
 /** The top `limit` end users of the range by the query's order (ties by id). */
 export async function rankUsers(db: Knex, q: StatsQuery, limit: number): Promise<string[]> {
@@ -39,14 +44,21 @@ export async function rankUsers(db: Knex, q: StatsQuery, limit: number): Promise
   const parts: string[] = [];
   const args: Knex.RawBinding[] = [];
   if (s.days) {
-    parts.push(`select user_id as k, ${col} as v from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`);
+    parts.push(
+      `select user_id as k, ${col} as v from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
+    );
     args.push(q.projectIds, ...s.days);
   }
   for (const [a, b] of s.edges) {
-    parts.push(`select value, ${col} from request_rollups_live where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`);
+    parts.push(
+      `select value, ${col} from request_rollups_live where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`,
+    );
     args.push(q.projectIds, a, b);
   }
-  const { rows } = await db.raw<{ rows: { k: string }[] }>(`select k from (${parts.join(' union all ')}) x group by k order by sum(v) desc, k limit ?`, [...args, limit]);
+  const { rows } = await db.raw<{ rows: { k: string }[] }>(
+    `select k from (${parts.join(' union all ')}) x group by k order by sum(v) desc, k limit ?`,
+    [...args, limit],
+  );
   return rows.map((r) => r.k);
 }
 
@@ -70,7 +82,10 @@ export async function userHists(db: Knex, q: StatsQuery, keys: string[]): Promis
           [q.projectIds, keys, ...s.days],
         )
         .then(({ rows }) => {
-          for (const r of rows) { merge(of(r.k).latency, r.latency_hist); merge(of(r.k).ttft, r.ttft_hist); }
+          for (const r of rows) {
+            merge(of(r.k).latency, r.latency_hist);
+            merge(of(r.k).ttft, r.ttft_hist);
+          }
         }),
     );
   }

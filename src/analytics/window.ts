@@ -36,7 +36,11 @@ export interface WindowAnswer {
 // One bucket per UTC day: the window's series is not used, only its totals.
 const ONE_BUCKET = { unit: 'day' as const, step: 1, ms: 86_400_000 };
 
-export async function windowMeasures(db: Knex, requestStats: (q: StatsQuery) => Promise<StatsAnswer>, q: WindowQuery): Promise<WindowAnswer> {
+export async function windowMeasures(
+  db: Knex,
+  requestStats: (q: StatsQuery) => Promise<StatsAnswer>,
+  q: WindowQuery,
+): Promise<WindowAnswer> {
   const mixed = q.groupBy ? null : await mixedWindow(db, q);
   if (mixed) return mixed;
   const a = await requestStats({
@@ -51,7 +55,9 @@ export async function windowMeasures(db: Knex, requestStats: (q: StatsQuery) => 
     orderBy: q.orderBy,
     source: 'auto',
   });
-  const groups = q.groupBy ? (a.breakdown?.items ?? []).map(({ key, series: _s, ...measures }) => ({ key, measures })) : null;
+  const groups = q.groupBy
+    ? (a.breakdown?.items ?? []).map(({ key, series: _s, ...measures }) => ({ key, measures }))
+    : null;
   return { source: a.source, totals: a.totals, groups };
 }
 
@@ -76,20 +82,32 @@ async function mixedWindow(db: Knex, q: WindowQuery): Promise<WindowAnswer | nul
   const h1 = Math.ceil(from / H) * H;
   const h2 = Math.floor(to / H) * H;
   if (h2 - h1 < H || (h1 === from && h2 === to)) return null;
-  const mid: StatsQuery = { projectIds: q.projectIds, filter: { ...q.filter, from: isoMs(h1), to: isoMs(h2) }, from: isoMs(h1), to: isoMs(h2), granularity: ONE_BUCKET, tz: 'UTC', groupBy: null, top: 1, orderBy: 'requests', source: 'auto' };
+  const mid: StatsQuery = {
+    projectIds: q.projectIds,
+    filter: { ...q.filter, from: isoMs(h1), to: isoMs(h2) },
+    from: isoMs(h1),
+    to: isoMs(h2),
+    granularity: ONE_BUCKET,
+    tz: 'UTC',
+    groupBy: null,
+    top: 1,
+    orderBy: 'requests',
+    source: 'auto',
+  };
   const plan = planRollup(mid);
   // Per-user rollup rows keep no histograms: their percentiles could not be merged.
   if (!plan || !hasHist(plan.dim)) return null;
   const head = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: isoMs(h1) });
   const tail = requestWhere(q.projectIds, { ...q.filter, from: isoMs(h2), to: q.to });
-  const cols = 'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed';
+  const cols =
+    'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed';
   const edgeSql = (w: { sql: string }) => `select ${cols} from requests r where ${w.sql}`;
   const [middle, { rows }] = await Promise.all([
     rollupTotalsAndSeries(db, mid, plan),
-    db.raw<{ rows: EdgeRow[] }>(
-      `select ${EDGE_SUMS} from (${edgeSql(head)} union all ${edgeSql(tail)}) x`,
-      [...head.args, ...tail.args],
-    ),
+    db.raw<{ rows: EdgeRow[] }>(`select ${EDGE_SUMS} from (${edgeSql(head)} union all ${edgeSql(tail)}) x`, [
+      ...head.args,
+      ...tail.args,
+    ]),
   ]);
   const edge = rows[0]!;
   const cell = {

@@ -17,9 +17,12 @@ const WINDOW_MS = H;
 const BASELINE_DAYS = 7;
 const QUIET_MS = H;
 
-
 /** The value of a measure in one cell (window or baseline hour); null when it cannot be computed. */
-function valueOf(m: Measure, c: { requests: number; errors: number; cost: number; tokens: number; p95: number | null }, minCalls: number): number | null {
+function valueOf(
+  m: Measure,
+  c: { requests: number; errors: number; cost: number; tokens: number; p95: number | null },
+  minCalls: number,
+): number | null {
   if (m === 'requests') return c.requests;
   if (m === 'cost') return c.cost;
   if (c.requests < minCalls) return null;
@@ -39,7 +42,11 @@ function pointsOf(m: Measure, hours: BaselineHour[], baselineStart: number, wind
   for (let b = Math.max(first, baselineStart); b < windowStart; b += H) {
     const h = byHour.get(b);
     const calls = h?.requests ?? 0;
-    out.push({ hourOfDay: new Date(b).getUTCHours(), calls, value: h ? valueOf(m, h, MIN_POINT_CALLS) : m === 'requests' || m === 'cost' ? 0 : null });
+    out.push({
+      hourOfDay: new Date(b).getUTCHours(),
+      calls,
+      value: h ? valueOf(m, h, MIN_POINT_CALLS) : m === 'requests' || m === 'cost' ? 0 : null,
+    });
   }
   return out;
 }
@@ -49,7 +56,10 @@ export interface DetectionDeps {
   analytics: AnalyticsStore;
 }
 
-export async function detectAnomalies(deps: DetectionDeps, nowMs: number): Promise<{ projects: number; detected: number; resolved: number }> {
+export async function detectAnomalies(
+  deps: DetectionDeps,
+  nowMs: number,
+): Promise<{ projects: number; detected: number; resolved: number }> {
   const windowStart = nowMs - WINDOW_MS;
   // Whole hours of baseline, ending at the hour the window starts in.
   const baseEnd = Math.floor(windowStart / H) * H;
@@ -61,10 +71,18 @@ export async function detectAnomalies(deps: DetectionDeps, nowMs: number): Promi
   const projects = await activeProjects(deps.db, isoMs(nowMs - D));
   for (const p of projects) {
     const inputs = await deps.analytics.anomalyInputs(p.id, isoMs(windowStart), isoMs(nowMs), isoMs(baseStart));
-    const groups = new Map<string, { dimension: WindowCell['dimension']; value: string; window: WindowCell | null; hours: BaselineHour[] }>();
+    const groups = new Map<
+      string,
+      { dimension: WindowCell['dimension']; value: string; window: WindowCell | null; hours: BaselineHour[] }
+    >();
     const keyOf = (d: string, v: string) => `${d}\u0000${v}`;
     for (const h of inputs.baseline) {
-      const g = groups.get(keyOf(h.dimension, h.value)) ?? { dimension: h.dimension, value: h.value, window: null, hours: [] };
+      const g = groups.get(keyOf(h.dimension, h.value)) ?? {
+        dimension: h.dimension,
+        value: h.value,
+        window: null,
+        hours: [],
+      };
       g.hours.push(h);
       groups.set(keyOf(h.dimension, h.value), g);
     }
@@ -75,19 +93,50 @@ export async function detectAnomalies(deps: DetectionDeps, nowMs: number): Promi
     for (const g of groups.values()) {
       // Users are judged only when busy in the window (their baseline was read for that reason).
       if (g.dimension === 'user' && !g.window) continue;
-      const w = g.window ?? { dimension: g.dimension, value: g.value, requests: 0, errors: 0, cost: 0, tokens: 0, p95: null };
+      const w = g.window ?? {
+        dimension: g.dimension,
+        value: g.value,
+        requests: 0,
+        errors: 0,
+        cost: 0,
+        tokens: 0,
+        p95: null,
+      };
       for (const m of MEASURES) {
         if (m === 'latency_p95' && g.dimension === 'user') continue;
         const verdict = judge(m, valueOf(m, w, 1), w.requests, pointsOf(m, g.hours, baseStart, baseEnd), hourOfDay);
         if (!verdict) continue;
-        const samples = await deps.analytics.anomalySamples(p.id, isoMs(windowStart), isoMs(nowMs), m, g.dimension, g.value);
+        const samples = await deps.analytics.anomalySamples(
+          p.id,
+          isoMs(windowStart),
+          isoMs(nowMs),
+          m,
+          g.dimension,
+          g.value,
+        );
         await upsertAnomaly(
           deps.db,
           {
-            org_id: p.org_id, project_id: p.id, measure: m, dimension: g.dimension, dimension_value: g.value, direction: verdict.direction,
-            expected_low: verdict.low, expected_median: verdict.median, expected_high: verdict.high, observed: valueOf(m, w, 1)!,
-            score: verdict.score, baseline: { points: verdict.points, seasonal: verdict.seasonal, from: isoMs(baseStart), to: isoMs(baseEnd) },
-            window_start: isoMs(windowStart), window_end: isoMs(nowMs), sample_request_ids: samples,
+            org_id: p.org_id,
+            project_id: p.id,
+            measure: m,
+            dimension: g.dimension,
+            dimension_value: g.value,
+            direction: verdict.direction,
+            expected_low: verdict.low,
+            expected_median: verdict.median,
+            expected_high: verdict.high,
+            observed: valueOf(m, w, 1)!,
+            score: verdict.score,
+            baseline: {
+              points: verdict.points,
+              seasonal: verdict.seasonal,
+              from: isoMs(baseStart),
+              to: isoMs(baseEnd),
+            },
+            window_start: isoMs(windowStart),
+            window_end: isoMs(nowMs),
+            sample_request_ids: samples,
           },
           isoMs(nowMs),
         );

@@ -73,7 +73,13 @@ export interface Verdict {
  * Judges one observation against its baseline: null when the data is too thin to say (documented
  * minimums) or the observation is within the expected range.
  */
-export function judge(measure: Measure, observed: number | null, windowRequests: number, baseline: readonly Point[], hourOfDay: number): Verdict | null {
+export function judge(
+  measure: Measure,
+  observed: number | null,
+  windowRequests: number,
+  baseline: readonly Point[],
+  hourOfDay: number,
+): Verdict | null {
   const rule = RULES[measure];
   if (observed === null || !Number.isFinite(observed)) return null;
   if (rule.needsCalls && windowRequests < MIN_WINDOW_REQUESTS) return null;

@@ -22,13 +22,30 @@ export interface AnomalyRow {
 
 /** An anomalies row as pg returns it. */
 export interface AnomalyRecord {
-  id: string; org_id: string; project_id: string; measure: (typeof MEASURES)[number];
-  dimension: (typeof DIMENSIONS)[number]; dimension_value: string; direction: 'up' | 'down';
-  expected_low: number; expected_median: number; expected_high: number; observed: number; score: number;
+  id: string;
+  org_id: string;
+  project_id: string;
+  measure: (typeof MEASURES)[number];
+  dimension: (typeof DIMENSIONS)[number];
+  dimension_value: string;
+  direction: 'up' | 'down';
+  expected_low: number;
+  expected_median: number;
+  expected_high: number;
+  observed: number;
+  score: number;
   baseline: { points: number; seasonal: boolean; from: string; to: string };
-  window_start: Date; window_end: Date; first_seen: Date; last_seen: Date; detections: number;
-  sample_request_ids: string[]; status: 'open' | 'acknowledged' | 'resolved';
-  acknowledged_at: Date | null; acknowledged_by: string | null; resolved_at: Date | null; resolved_by: string | null;
+  window_start: Date;
+  window_end: Date;
+  first_seen: Date;
+  last_seen: Date;
+  detections: number;
+  sample_request_ids: string[];
+  status: 'open' | 'acknowledged' | 'resolved';
+  acknowledged_at: Date | null;
+  acknowledged_by: string | null;
+  resolved_at: Date | null;
+  resolved_by: string | null;
   created_at: Date;
 }
 
@@ -43,7 +60,11 @@ export async function activeProjects(db: Knex, since: string): Promise<{ id: str
 }
 
 /** Inserts a new anomaly, or updates the open/acknowledged one of the same key (status kept). */
-export async function upsertAnomaly(db: Knex, a: AnomalyRow, seenAt: string): Promise<{ id: string; created: boolean }> {
+export async function upsertAnomaly(
+  db: Knex,
+  a: AnomalyRow,
+  seenAt: string,
+): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.raw(
     `insert into anomalies (org_id, project_id, measure, dimension, dimension_value, direction, expected_low, expected_median, expected_high,
                             observed, score, baseline, window_start, window_end, first_seen, last_seen, sample_request_ids)
@@ -54,8 +75,25 @@ export async function upsertAnomaly(db: Knex, a: AnomalyRow, seenAt: string): Pr
        window_start = excluded.window_start, window_end = excluded.window_end, last_seen = excluded.last_seen,
        sample_request_ids = excluded.sample_request_ids, detections = anomalies.detections + 1
      returning id, (xmax = 0) as created`,
-    [a.org_id, a.project_id, a.measure, a.dimension, a.dimension_value, a.direction, a.expected_low, a.expected_median, a.expected_high,
-      a.observed, a.score, JSON.stringify(a.baseline), a.window_start, a.window_end, seenAt, seenAt, a.sample_request_ids],
+    [
+      a.org_id,
+      a.project_id,
+      a.measure,
+      a.dimension,
+      a.dimension_value,
+      a.direction,
+      a.expected_low,
+      a.expected_median,
+      a.expected_high,
+      a.observed,
+      a.score,
+      JSON.stringify(a.baseline),
+      a.window_start,
+      a.window_end,
+      seenAt,
+      seenAt,
+      a.sample_request_ids,
+    ],
   );
   return rows[0];
 }
@@ -88,15 +126,28 @@ export async function listAnomalies(db: Knex, f: ListFilter) {
   if (f.from) q.andWhere('last_seen', '>=', f.from);
   if (f.to) q.andWhere('last_seen', '<', f.to);
   if (f.after) q.andWhereRaw('(last_seen, id) < (?::timestamptz, ?::uuid)', f.after);
-  return q.orderBy([{ column: 'last_seen', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1);
+  return q
+    .orderBy([
+      { column: 'last_seen', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(f.limit + 1);
 }
 
-export const findAnomaly = (db: Knex, projectIds: string[], id: string) => db<AnomalyRecord>('anomalies').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const findAnomaly = (db: Knex, projectIds: string[], id: string) =>
+  db<AnomalyRecord>('anomalies').whereIn('project_id', projectIds).andWhere({ id }).first();
 
 export async function setStatus(
-  db: Knex, id: string, status: 'acknowledged' | 'resolved', by: string, at: string,
+  db: Knex,
+  id: string,
+  status: 'acknowledged' | 'resolved',
+  by: string,
+  at: string,
 ): Promise<AnomalyRecord> {
-  const patch = status === 'acknowledged' ? { status, acknowledged_at: at, acknowledged_by: by } : { status, resolved_at: at, resolved_by: by };
+  const patch =
+    status === 'acknowledged'
+      ? { status, acknowledged_at: at, acknowledged_by: by }
+      : { status, resolved_at: at, resolved_by: by };
   const [row] = await db('anomalies').where({ id }).update(patch).returning('*');
   return row;
 }

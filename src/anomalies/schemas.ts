@@ -32,7 +32,9 @@ export const anomalySchema = z
     dimension: z.enum(DIMENSIONS),
     dimension_value: z.string().describe("the model or end-user id; '' for the project"),
     direction: z.enum(['up', 'down']),
-    expected: z.object({ low: z.number(), median: z.number(), high: z.number() }).describe('the baseline median and the range a score under 5 allows'),
+    expected: z
+      .object({ low: z.number(), median: z.number(), high: z.number() })
+      .describe('the baseline median and the range a score under 5 allows'),
     observed: z.number().describe('the value over the window'),
     score: z.number().describe('|observed − median| / (1.4826 × MAD), floored scale'),
     baseline: z.object({ points: z.number().int(), seasonal: z.boolean(), from: timestamp, to: timestamp }),

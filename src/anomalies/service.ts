@@ -22,7 +22,12 @@ function toView(r: AnomalyRecord) {
     expected: { low: Number(r.expected_low), median: Number(r.expected_median), high: Number(r.expected_high) },
     observed: Number(r.observed),
     score: Number(r.score),
-    baseline: { points: b.points, seasonal: b.seasonal, from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString() },
+    baseline: {
+      points: b.points,
+      seasonal: b.seasonal,
+      from: new Date(b.from).toISOString(),
+      to: new Date(b.to).toISOString(),
+    },
     window: { start: isoText(r.window_start), end: isoText(r.window_end) },
     first_seen: isoText(r.first_seen),
     last_seen: isoText(r.last_seen),
@@ -38,7 +43,16 @@ function toView(r: AnomalyRecord) {
 
 export async function list(db: Knex, projectIds: string[], p: ListAnomaliesParams) {
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
-  const rows = await listAnomalies(db, { projectIds, status: p.status, measure: p.measure, dimension: p.dimension, from: p.from, to: p.to, after, limit: p.limit });
+  const rows = await listAnomalies(db, {
+    projectIds,
+    status: p.status,
+    measure: p.measure,
+    dimension: p.dimension,
+    from: p.from,
+    to: p.to,
+    after,
+    limit: p.limit,
+  });
   return pageOf(rows, p.limit, cursor, (r) => [isoText(r.last_seen), r.id], toView);
 }
 
@@ -48,15 +62,28 @@ export async function read(db: Knex, projectIds: string[], id: string) {
   return toView(row);
 }
 
-
 /** Acknowledges or resolves an anomaly, audited; a resolved one stays resolved (a new detection opens a new one). */
-export async function changeStatus(db: Knex, principal: Principal, projectIds: string[], id: string, status: 'acknowledged' | 'resolved') {
+export async function changeStatus(
+  db: Knex,
+  principal: Principal,
+  projectIds: string[],
+  id: string,
+  status: 'acknowledged' | 'resolved',
+) {
   return db.transaction(async (trx) => {
     const before = await findAnomaly(trx, projectIds, id).forUpdate();
     if (!before) throw notFound('Anomaly');
     if (before.status === 'resolved' || before.status === status) return toView(before);
     const after = await setStatus(trx, id, status, actorLabel(principal), new Date().toISOString());
-    await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: `anomaly.${status}`, resourceType: 'anomaly', resourceId: id, before: { status: before.status }, after: { status } });
+    await recordAudit(trx, {
+      orgId: principal.orgId,
+      actor: principal,
+      action: `anomaly.${status}`,
+      resourceType: 'anomaly',
+      resourceId: id,
+      before: { status: before.status },
+      after: { status },
+    });
     return toView(after);
   });
 }

@@ -36,7 +36,10 @@ export async function recordAudit(db: Knex | Knex.Transaction, e: AuditEntry): P
 }
 
 /** An audit row written by the service itself (an alert firing), with `actor_type: system`. */
-export async function recordSystemAudit(db: Knex | Knex.Transaction, e: Omit<AuditEntry, 'actor'> & { label: string }): Promise<void> {
+export async function recordSystemAudit(
+  db: Knex | Knex.Transaction,
+  e: Omit<AuditEntry, 'actor'> & { label: string },
+): Promise<void> {
   await q.insertAuditRow(db, {
     org_id: e.orgId,
     actor_type: 'system',
@@ -56,5 +59,11 @@ const cursor = cursorCodec('ts', 'uuid');
 export async function listAuditLogs(db: Knex, orgId: string, { limit, cursor: raw, ...filter }: AuditLogsQuery) {
   const after = raw ? (cursor.decode(raw) as [string, string]) : undefined;
   const rows = await q.selectAuditLogs(db, orgId, { ...filter, after }, limit + 1);
-  return pageOf(rows, limit, cursor, (r) => [r.cursor_at, r.id], ({ cursor_at: _omit, ...row }) => row);
+  return pageOf(
+    rows,
+    limit,
+    cursor,
+    (r) => [r.cursor_at, r.id],
+    ({ cursor_at: _omit, ...row }) => row,
+  );
 }

@@ -30,12 +30,30 @@ export interface AuditFilter {
 /** Newest first; `cursor_at` keeps PostgreSQL's microseconds for the next cursor. */
 export function selectAuditLogs(db: Knex, orgId: string, f: AuditFilter, limit: number) {
   const query = db('audit_logs')
-    .select('id', 'actor_type', 'actor_id', 'actor_label', 'action', 'resource_type', 'resource_id', 'before', 'after', 'created_at', db.raw(`${isoSql('created_at')} as cursor_at`))
+    .select(
+      'id',
+      'actor_type',
+      'actor_id',
+      'actor_label',
+      'action',
+      'resource_type',
+      'resource_id',
+      'before',
+      'after',
+      'created_at',
+      db.raw(`${isoSql('created_at')} as cursor_at`),
+    )
     .where({ org_id: orgId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit);
   // `resource.*` matches every action of a resource.
-  if (f.action) query.where(f.action.endsWith('.*') ? db.raw('action like ?', [f.action.slice(0, -1) + '%']) : { action: f.action });
+  if (f.action)
+    query.where(
+      f.action.endsWith('.*') ? db.raw('action like ?', [f.action.slice(0, -1) + '%']) : { action: f.action },
+    );
   if (f.resource_type) query.where({ resource_type: f.resource_type });
   if (f.resource_id) query.where({ resource_id: f.resource_id });
   if (f.actor_id) query.where({ actor_id: f.actor_id });

@@ -2,7 +2,8 @@
  * Removes secrets from audit snapshots by field name. Ids (`*_id`, `*Id`) and display-only fields
  * (prefix, last4, key_hint) are kept; anything that looks like a secret, hash or ciphertext is not.
  */
-const SECRET_NAME = /(secret|token|password|passphrase|api_?key|authorization|hash|cipher|private|credential|master_?key)/i;
+const SECRET_NAME =
+  /(secret|token|password|passphrase|api_?key|authorization|hash|cipher|private|credential|master_?key)/i;
 const KEEP = /(_id|Id|_ids|Ids)$|^(prefix|last4|key_hint|masked_key|secret_masked|token_prefix)$/;
 export const REDACTED = '[redacted]';
 

@@ -16,8 +16,10 @@ export function parseMasterKey(value: string, name = 'MASTER_KEY'): Buffer {
   const v = value.trim();
   let buf: Buffer | undefined;
   if (/^[0-9a-fA-F]{64}$/.test(v)) buf = Buffer.from(v, 'hex');
-  else if (/^[A-Za-z0-9+/_-]{42,44}={0,2}$/.test(v)) buf = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  if (!buf || buf.length !== 32) throw new ConfigError(`${name} must be 32 bytes written as 64 hex characters or base64`);
+  else if (/^[A-Za-z0-9+/_-]{42,44}={0,2}$/.test(v))
+    buf = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!buf || buf.length !== 32)
+    throw new ConfigError(`${name} must be 32 bytes written as 64 hex characters or base64`);
   return buf;
 }
 
@@ -37,7 +39,10 @@ export function resolveMasterKey(config: Config, opts: { role?: string; dataDir?
     );
   }
   const keys = new Map<string, Buffer>([[config.MASTER_KEY_ID, current]]);
-  for (const entry of (config.MASTER_KEYS_OLD ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (config.MASTER_KEYS_OLD ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = entry.indexOf(':');
     if (at <= 0) throw new ConfigError('MASTER_KEYS_OLD must look like id:key,id:key');
     const id = entry.slice(0, at);

@@ -13,9 +13,22 @@ interface VerifiedIdentity {
 
 export type JwtVerifier = (token: string) => Promise<VerifiedIdentity>;
 
-const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ASYMMETRIC = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 
-const invalid = (message: string, code = 'invalid_token') => new HttpError(401, code, message, {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
+const invalid = (message: string, code = 'invalid_token') =>
+  new HttpError(401, code, message, {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
 
 /**
  * Verifies dashboard JWTs. Asymmetric tokens are checked against the identity provider's key set
@@ -66,7 +79,8 @@ function build(jose: Jose, config: Config): (token: string) => Promise<VerifiedI
     } catch (err) {
       throw mapJoseError(jose, err);
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) throw invalid('JWT has no usable sub claim');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255)
+      throw invalid('JWT has no usable sub claim');
     const email = typeof payload.email === 'string' && payload.email.length <= 320 ? payload.email : null;
     const emailVerified = typeof payload.email_verified === 'boolean' ? payload.email_verified : null;
     return { sub: payload.sub, email, emailVerified, payload };
@@ -76,11 +90,17 @@ function build(jose: Jose, config: Config): (token: string) => Promise<VerifiedI
 function mapJoseError({ errors }: Jose, err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof errors.JWTExpired) return invalid('JWT has expired', 'token_expired');
-  if (err instanceof errors.JWTClaimValidationFailed) return invalid(`JWT claim check failed: ${err.claim} ${err.reason}`);
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return invalid(`JWT claim check failed: ${err.claim} ${err.reason}`);
   if (err instanceof errors.JWSSignatureVerificationFailed) return invalid('JWT signature is invalid');
-  if (err instanceof errors.JWKSNoMatchingKey) return invalid('JWT was signed with a key the identity provider does not publish');
+  if (err instanceof errors.JWKSNoMatchingKey)
+    return invalid('JWT was signed with a key the identity provider does not publish');
   // Non-200/unparsable key set responses surface as the generic JOSEError.
-  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC')) {
+  if (
+    err instanceof errors.JWKSTimeout ||
+    err instanceof errors.JWKSInvalid ||
+    (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC')
+  ) {
     return new HttpError(503, 'identity_provider_unavailable', 'Could not load the identity provider key set');
   }
   if (err instanceof errors.JOSEError) return invalid(`Invalid JWT (${err.code})`);

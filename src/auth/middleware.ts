@@ -14,7 +14,8 @@ const ORG_HEADER = 'x-organization-id';
 const challenge = { 'www-authenticate': 'Bearer' };
 const missingCredentials = () =>
   new HttpError(401, 'unauthorized', 'Missing credentials: send Authorization: Bearer <token>', {}, challenge);
-const apiKeyRequired = () => new HttpError(401, 'api_key_required', 'This endpoint needs a service API key (sl_live_...)', {}, challenge);
+const apiKeyRequired = () =>
+  new HttpError(401, 'api_key_required', 'This endpoint needs a service API key (sl_live_...)', {}, challenge);
 
 function bearerToken(req: Request): string | null {
   const h = req.header('authorization');
@@ -24,7 +25,13 @@ function bearerToken(req: Request): string | null {
   return m[1]!;
 }
 
-const keyPrincipal = (k: ApiKeyRecord): Principal => ({ kind: 'api_key', keyId: k.id, projectId: k.projectId, orgId: k.orgId, scope: k.scope });
+const keyPrincipal = (k: ApiKeyRecord): Principal => ({
+  kind: 'api_key',
+  keyId: k.id,
+  projectId: k.projectId,
+  orgId: k.orgId,
+  scope: k.scope,
+});
 
 const wrap =
   (fn: (req: Request, res: Response, next: NextFunction) => Promise<void>): RequestHandler =>
@@ -70,7 +77,8 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
       if (!isUuid(fromPath)) throw notFound('Organization');
       orgId = fromPath.toLowerCase();
     } else if (fromHeader) {
-      if (!isUuid(fromHeader)) throw badRequest('X-Organization-Id must be an organization UUID', 'invalid_organization_header');
+      if (!isUuid(fromHeader))
+        throw badRequest('X-Organization-Id must be an organization UUID', 'invalid_organization_header');
       orgId = fromHeader.toLowerCase();
     } else {
       const orgs = await firstOrganizations(db, user.userId);
@@ -118,7 +126,8 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
       if (!token) throw missingCredentials();
       if (!looksLikeApiKey(token)) throw apiKeyRequired();
       const key = await activeKey(token);
-      if (key.scope !== 'full') throw forbidden('Public keys are read-only: this endpoint needs a full-scope API key', 'full_key_required');
+      if (key.scope !== 'full')
+        throw forbidden('Public keys are read-only: this endpoint needs a full-scope API key', 'full_key_required');
       req.principal = keyPrincipal(key);
       next();
     }),
@@ -129,7 +138,8 @@ export function createAuth({ db, verifyJwt, users }: AuthDeps) {
       if (!token) throw missingCredentials();
       if (looksLikeApiKey(token)) {
         const key = await activeKey(token);
-        if (key.scope === 'public' && !READ_METHODS.has(req.method)) throw forbidden('Public keys are read-only', 'public_key_read_only');
+        if (key.scope === 'public' && !READ_METHODS.has(req.method))
+          throw forbidden('Public keys are read-only', 'public_key_read_only');
         req.principal = keyPrincipal(key);
       } else {
         const user = await authenticateUser(token);

@@ -15,12 +15,20 @@ export const projectOfOrg = (db: Knex, orgId: string, projectId: string) =>
   db('projects').select('id').where({ id: projectId, org_id: orgId }).first() as Promise<{ id: string } | undefined>;
 
 export const projectIdsOfOrg = async (db: Knex, orgId: string) =>
-  ((await db('projects').select('id').where({ org_id: orgId }).orderBy('created_at')) as { id: string }[]).map((r) => r.id);
+  ((await db('projects').select('id').where({ org_id: orgId }).orderBy('created_at')) as { id: string }[]).map(
+    (r) => r.id,
+  );
 
 /** The key presented by a caller, found by the SHA-256 of its secret. */
 export const apiKeyByHash = (db: Knex, hash: string) =>
-  db('api_keys').select('id', 'org_id', 'project_id', 'name', 'scope', 'is_active', 'last_used_at').where({ key_hash: hash }).first();
+  db('api_keys')
+    .select('id', 'org_id', 'project_id', 'name', 'scope', 'is_active', 'last_used_at')
+    .where({ key_hash: hash })
+    .first();
 
 /** Advisory: at most once a minute per key, whatever the number of replicas. */
 export const touchApiKey = (db: Knex, id: string) =>
-  db.raw(`update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [id]);
+  db.raw(
+    `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [id],
+  );

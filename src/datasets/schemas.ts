@@ -6,19 +6,35 @@ import { isoDateTime, nameSchema, timestamp } from '../http/schemas';
 
 /** Request and response contracts of /api/v1/datasets (docs/datasets.md). */
 export const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const split = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'lower-case letters, digits, _ and -').describe('e.g. train, test');
+const split = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'lower-case letters, digits, _ and -')
+  .describe('e.g. train, test');
 
 export const createDatasetBody = z
-  .object({ project_id: uuidSchema.optional(), name: nameSchema, description: z.string().max(5000).nullable().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    project_id: uuidSchema.optional(),
+    name: nameSchema,
+    description: z.string().max(5000).nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
   .strict();
 export const updateDatasetBody = z
-  .object({ name: nameSchema.optional(), description: z.string().max(5000).nullable().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    name: nameSchema.optional(),
+    description: z.string().max(5000).nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one field');
 
 export const itemInput = z
   .object({
-    id: z.string().regex(ITEM_ID, 'letters, digits, . _ : - (max 128)').optional().describe('client-chosen: writing the same id again updates the item'),
+    id: z
+      .string()
+      .regex(ITEM_ID, 'letters, digits, . _ : - (max 128)')
+      .optional()
+      .describe('client-chosen: writing the same id again updates the item'),
     input: z.unknown(),
     expected_output: z.unknown().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
@@ -94,7 +110,18 @@ export const changeSchema = z
     added: z.number().int(),
     updated: z.number().int(),
     unchanged: z.number().int(),
-    errors: z.array(z.object({ row: z.number().int(), error: z.string() })).describe('rows refused, by 1-based row (upload) or index (bulk)'),
+    errors: z
+      .array(z.object({ row: z.number().int(), error: z.string() }))
+      .describe('rows refused, by 1-based row (upload) or index (bulk)'),
   })
   .meta({ id: 'DatasetChange' });
-export const versionSchema = z.object({ version: timestamp, change: z.string(), added: z.number().int(), updated: z.number().int(), archived: z.number().int(), created_by: z.string().nullable() }).meta({ id: 'DatasetVersion' });
+export const versionSchema = z
+  .object({
+    version: timestamp,
+    change: z.string(),
+    added: z.number().int(),
+    updated: z.number().int(),
+    archived: z.number().int(),
+    created_by: z.string().nullable(),
+  })
+  .meta({ id: 'DatasetVersion' });

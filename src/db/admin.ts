@@ -49,7 +49,9 @@ export async function ensureDatabase(url: string): Promise<boolean> {
 }
 
 export async function createDatabase(url: string, name: string, template?: string): Promise<void> {
-  await onMaintenanceDb(url, (c) => c.query(`create database ${quoteIdent(name)}${template ? ` template ${quoteIdent(template)}` : ''}`));
+  await onMaintenanceDb(url, (c) =>
+    c.query(`create database ${quoteIdent(name)}${template ? ` template ${quoteIdent(template)}` : ''}`),
+  );
 }
 
 export async function dropDatabase(url: string, name: string): Promise<void> {

@@ -8,8 +8,7 @@
 export const isoText = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
 
 /** A nullable timestamp column: null (and a missing column) stays null. */
-export const isoOrNull = (v: unknown): string | null =>
-  v === null || v === undefined ? null : isoText(v);
+export const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : isoText(v));
 
 /** Epoch milliseconds as ISO text. */
 export const isoMs = (ms: number): string => new Date(ms).toISOString();
@@ -25,8 +24,7 @@ export const isoKeep = (v: unknown): string | null | undefined =>
  * A numeric column. The pool parses int8 and numeric as numbers (src/db/knex.ts); this covers
  * aggregates and text that a raw query or a driver without that parser returns. Null stays null.
  */
-export const numOrNull = (v: unknown): number | null =>
-  v === null || v === undefined ? null : Number(v);
+export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** A jsonb column: pg parses it; a NULL (or a missing column) becomes the given empty value. */
 export const jsonOr = <T>(v: T | null | undefined, empty: T): T => v ?? empty;

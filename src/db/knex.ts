@@ -25,7 +25,12 @@ export function createDb(connectionString: string, poolMax = 10, logger?: KnexLo
     client: 'pg',
     // JIT off: the rollup reads' plans carry the pending-batch view's large cost estimate, and
     // compiling them took ~300 ms of a 20 ms query; the raw scans it could speed up are rare.
-    connection: { connectionString, application_name: 'llm-gateway', connectionTimeoutMillis: 5_000, options: '-c jit=off' },
+    connection: {
+      connectionString,
+      application_name: 'llm-gateway',
+      connectionTimeoutMillis: 5_000,
+      options: '-c jit=off',
+    },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: 10_000,
     migrations: { migrationSource, tableName: 'knex_migrations' },

@@ -37,7 +37,13 @@ export async function resolveDevPostgres(dataDir: string, log: (m: string) => vo
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
   const port = Number(process.env.DEV_POSTGRES_PORT ?? (await freePort()));
-  const pg = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, onLog: () => undefined,
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    onLog: () => undefined,
     // PostgreSQL refuses to run as root; the package then runs it as a 'postgres' system user.
     createPostgresUser: process.getuid?.() === 0,
   });

@@ -43,12 +43,25 @@ export async function runDevStack(): Promise<void> {
   log(`Temporal dev server: ${temporal.address} (data: ${path.join(dataDir, 'temporal.sqlite')})`);
   log(`Temporal Web UI:     ${temporal.uiUrl}`);
 
-  const config = loadConfig({ ...process.env, DATABASE_URL: pg.url, TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL ?? temporal.uiUrl });
-  const runtime = await startRuntime(config, { role: 'all', databaseUrl: pg.url, migrate: true, logger: createLogger(config.LOG_LEVEL) });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: pg.url,
+    TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL ?? temporal.uiUrl,
+  });
+  const runtime = await startRuntime(config, {
+    role: 'all',
+    databaseUrl: pg.url,
+    migrate: true,
+    logger: createLogger(config.LOG_LEVEL),
+  });
   log(`API:                 ${runtime.api?.url}  (try: curl ${runtime.api?.url}/health)`);
   if (!config.AUTH_JWKS_URL && config.AUTH_JWT_SECRET) {
     // The dashboard's local sign-in: a 12-hour token for the dev user, in the link's fragment (never sent to a server log).
-    const token = await mintLocalToken(config, config.AUTH_JWT_SECRET, { sub: 'dev', email: 'dev@localhost', ttlSeconds: 12 * 3600 });
+    const token = await mintLocalToken(config, config.AUTH_JWT_SECRET, {
+      sub: 'dev',
+      email: 'dev@localhost',
+      ttlSeconds: 12 * 3600,
+    });
     log(`Dashboard:           ${runtime.api?.url}/#dev_token=${token}`);
   }
   log('Ctrl-C stops everything.');

@@ -34,14 +34,19 @@ export async function prepareRun(db: Knex, runId: string): Promise<{ total: numb
   const total = targets.length * run.evaluator_ids.length;
   // The run's row is updated first: a cancel either lands before (no items) or waits for both.
   await db.transaction(async (trx) => {
-    if (await q.setOpenRun(trx, runId, { status: 'running', total, started_at: run.started_at ?? db.fn.now() })) await q.insertItems(trx, runId, run.evaluator_ids, targets);
+    if (await q.setOpenRun(trx, runId, { status: 'running', total, started_at: run.started_at ?? db.fn.now() }))
+      await q.insertItems(trx, runId, run.evaluator_ids, targets);
   });
   return { total };
 }
 
-export const nextTargets = (db: Knex, runId: string, after: string | null, limit: number) => q.pendingTargets(db, runId, after, limit);
+export const nextTargets = (db: Knex, runId: string, after: string | null, limit: number) =>
+  q.pendingTargets(db, runId, after, limit);
 
-const judgeColumns = (j: JudgeCall | undefined) => ({ judge_cost_usd: j?.costUsd ?? null, judge_request_id: j?.requestId ?? null });
+const judgeColumns = (j: JudgeCall | undefined) => ({
+  judge_cost_usd: j?.costUsd ?? null,
+  judge_request_id: j?.requestId ?? null,
+});
 
 /**
  * Evaluates one target with each of the run's evaluators whose item is not finished. An
@@ -50,12 +55,24 @@ const judgeColumns = (j: JudgeCall | undefined) => ({ judge_cost_usd: j?.costUsd
  * A judge call is spend whatever came of it: its cost stays on the item. Every write is made only
  * while the run is open (q.whileOpen): a run cancelled meanwhile drops the result and the rest.
  */
-export async function evaluateTarget(deps: EvalDeps, runId: string, targetId: string): Promise<{ completed: number; errors: number }> {
+export async function evaluateTarget(
+  deps: EvalDeps,
+  runId: string,
+  targetId: string,
+): Promise<{ completed: number; errors: number }> {
   const { db } = deps;
   const run = await q.runById(db, runId);
   if (!run || q.isClosed(run.status)) return { completed: 0, errors: 0 };
   const items = (await q.itemsOf(db, runId, targetId)).filter((i) => i.status === 'pending' || i.status === 'delayed');
-  const evaluators = new Map((await findEvaluators(db, run.project_id, items.map((i) => i.evaluator_id))).map((e) => [e.id, e]));
+  const evaluators = new Map(
+    (
+      await findEvaluators(
+        db,
+        run.project_id,
+        items.map((i) => i.evaluator_id),
+      )
+    ).map((e) => [e.id, e]),
+  );
   const kind = run.target.kind === 'requests' ? 'request' : 'trace';
   const target = await loadTarget(db, kind, run.project_id, targetId);
   let completed = 0;
@@ -64,18 +81,37 @@ export async function evaluateTarget(deps: EvalDeps, runId: string, targetId: st
   for (const item of items) {
     deps.signal?.throwIfAborted(); // the activity was cancelled: no new judge call (and no success reported)
     const e = evaluators.get(item.evaluator_id);
-    const setItem = (patch: Record<string, unknown>) => q.whileOpen(db, runId, (trx) => q.setItem(trx, runId, item.evaluator_id, targetId, patch));
+    const setItem = (patch: Record<string, unknown>) =>
+      q.whileOpen(db, runId, (trx) => q.setItem(trx, runId, item.evaluator_id, targetId, patch));
     let judge: JudgeCall | undefined;
     try {
       if (!e) throw new EvaluationError('the evaluator was deleted');
       if (!target) throw new EvaluationError(`the ${kind} is gone`);
       const cfg = configOf(e);
-      const out: Outcome = cfg.type === 'llm_judge' ? await runJudge(deps, cfg.config, target, { 'eval.evaluator': e.id, 'eval.run': runId }) : evaluateLocal(cfg, target, deps.ajv);
+      const out: Outcome =
+        cfg.type === 'llm_judge'
+          ? await runJudge(deps, cfg.config, target, { 'eval.evaluator': e.id, 'eval.run': runId })
+          : evaluateLocal(cfg, target, deps.ajv);
       judge = out.judge;
       const scoreId = scoreIdOf(runId, e.id, targetId);
       const written = await q.whileOpen(db, runId, async (trx) => {
-        await writeEvalScore(trx, { id: scoreId, orgId: run.org_id, projectId: run.project_id, name: e.name, configId: e.score_config_id, target: { kind, id: targetId }, outcome: out });
-        await q.setItem(trx, runId, e.id, targetId, { status: 'completed', score_id: scoreId, value: out.value ?? null, string_value: out.string_value ?? null, error: null, ...judgeColumns(judge) });
+        await writeEvalScore(trx, {
+          id: scoreId,
+          orgId: run.org_id,
+          projectId: run.project_id,
+          name: e.name,
+          configId: e.score_config_id,
+          target: { kind, id: targetId },
+          outcome: out,
+        });
+        await q.setItem(trx, runId, e.id, targetId, {
+          status: 'completed',
+          score_id: scoreId,
+          value: out.value ?? null,
+          string_value: out.string_value ?? null,
+          error: null,
+          ...judgeColumns(judge),
+        });
       });
       if (!written) break;
       completed++;
@@ -95,10 +131,21 @@ export async function evaluateTarget(deps: EvalDeps, runId: string, targetId: st
 /** Items still unfinished when the activity gave up for good become errors (not in a closed run). */
 export async function failTarget(db: Knex, runId: string, targetId: string, message: string): Promise<void> {
   await q.whileOpen(db, runId, (trx) =>
-    trx('eval_run_items').where({ run_id: runId, target_id: targetId }).whereIn('status', ['pending', 'delayed']).update({ status: 'error', error: message.slice(0, 2000), updated_at: trx.fn.now() }),
+    trx('eval_run_items')
+      .where({ run_id: runId, target_id: targetId })
+      .whereIn('status', ['pending', 'delayed'])
+      .update({ status: 'error', error: message.slice(0, 2000), updated_at: trx.fn.now() }),
   );
 }
 
-export async function finishRun(db: Knex, runId: string, status: 'completed' | 'cancelled' | 'failed', error?: string): Promise<void> {
-  await db('eval_runs').where({ id: runId }).whereNotIn('status', ['completed', 'cancelled', 'failed']).update({ status, error: error ?? null, finished_at: db.fn.now() });
+export async function finishRun(
+  db: Knex,
+  runId: string,
+  status: 'completed' | 'cancelled' | 'failed',
+  error?: string,
+): Promise<void> {
+  await db('eval_runs')
+    .where({ id: runId })
+    .whereNotIn('status', ['completed', 'cancelled', 'failed'])
+    .update({ status, error: error ?? null, finished_at: db.fn.now() });
 }

@@ -22,7 +22,13 @@ function sampled(evaluatorId: string, targetId: string, rate: number): boolean {
   return createHash('sha256').update(`${evaluatorId}\0${targetId}`).digest().readUInt32BE(0) / 2 ** 32 < rate;
 }
 
-async function newTargets(db: Knex, projectId: string, o: OnlineConfig, from: string, until: string): Promise<{ id: string; at: string }[]> {
+async function newTargets(
+  db: Knex,
+  projectId: string,
+  o: OnlineConfig,
+  from: string,
+  until: string,
+): Promise<{ id: string; at: string }[]> {
   if (o.kind === 'requests') {
     const w = requestWhere([projectId], { ...requestFilterOf((o.filter ?? {}) as StoredFilter), from, to: until });
     const { rows } = await db.raw(
@@ -31,11 +37,17 @@ async function newTargets(db: Knex, projectId: string, o: OnlineConfig, from: st
     );
     return rows.map((r: { id: string; at: Date }) => ({ id: r.id, at: r.at.toISOString() }));
   }
-  const q = db('traces').where({ project_id: projectId }).andWhere('completed_event_at', '>=', from).andWhere('completed_event_at', '<', until);
+  const q = db('traces')
+    .where({ project_id: projectId })
+    .andWhere('completed_event_at', '>=', from)
+    .andWhere('completed_event_at', '<', until);
   if (o.filter?.name) q.andWhere('name', o.filter.name);
   if (o.filter?.user_id) q.andWhere('user_id', o.filter.user_id);
   if (o.filter?.session_id) q.andWhere('session_id', o.filter.session_id);
-  const rows = await q.orderBy([{ column: 'completed_event_at' }, { column: 'id' }]).limit(MAX_PER_TICK).select('id', 'completed_event_at as at');
+  const rows = await q
+    .orderBy([{ column: 'completed_event_at' }, { column: 'id' }])
+    .limit(MAX_PER_TICK)
+    .select('id', 'completed_event_at as at');
   return rows.map((r) => ({ id: r.id as string, at: (r.at as Date).toISOString() }));
 }
 
@@ -51,11 +63,20 @@ export async function collectOnline(db: Knex, nowMs: number): Promise<string[]> 
     if (from >= until) continue;
     const o = e.online as OnlineConfig;
     const found = await newTargets(db, e.project_id, o, from, until);
-    await insertItems(db, e.run_id, [e.id], found.filter((t) => sampled(e.id, t.id, o.sampling_rate)).map((t) => t.id));
+    await insertItems(
+      db,
+      e.run_id,
+      [e.id],
+      found.filter((t) => sampled(e.id, t.id, o.sampling_rate)).map((t) => t.id),
+    );
     // A full page stops the watermark at its last target (the rest comes next tick).
     const mark = found.length === MAX_PER_TICK ? found.at(-1)!.at : until;
     await db('evaluators').where({ id: e.id }).update({ online_watermark: mark });
   }
-  const pending = await db('eval_run_items as i').join('eval_runs as r', 'r.id', 'i.run_id').where('r.online', true).whereIn('i.status', ['pending', 'delayed']).distinct('r.id');
+  const pending = await db('eval_run_items as i')
+    .join('eval_runs as r', 'r.id', 'i.run_id')
+    .where('r.online', true)
+    .whereIn('i.status', ['pending', 'delayed'])
+    .distinct('r.id');
   return pending.map((r) => r.id as string);
 }

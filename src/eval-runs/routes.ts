@@ -11,7 +11,16 @@ export const evalRunRoutes = (ctx: AppContext) => {
   const { db } = ctx;
   const deps: RunDeps = { db, temporal: ctx.temporal, taskQueue: ctx.config.TEMPORAL_TASK_QUEUE };
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List eval runs, newest first', query: listRunsQuery, response: runSchema.array(), scope: 'project', handler: async ({ scope, query }) => listRuns(db, scope.projectIds, query.limit) }),
+    route({
+      ...common,
+      method: 'get',
+      path: BASE,
+      summary: 'List eval runs, newest first',
+      query: listRunsQuery,
+      response: runSchema.array(),
+      scope: 'project',
+      handler: async ({ scope, query }) => listRuns(db, scope.projectIds, query.limit),
+    }),
     route({
       ...common,
       method: 'post',
@@ -24,7 +33,17 @@ export const evalRunRoutes = (ctx: AppContext) => {
       scope: 'project',
       handler: async ({ principal, scope, body }) => createRun(deps, principal, scope, body),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Progress, counts, average scores and judge cost of a run', params: runParams, query: runQuery, response: runSchema, scope: 'project', handler: async ({ scope, params }) => getRun(db, scope.projectIds, params.id) }),
+    route({
+      ...common,
+      method: 'get',
+      path: `${BASE}/:id`,
+      summary: 'Progress, counts, average scores and judge cost of a run',
+      params: runParams,
+      query: runQuery,
+      response: runSchema,
+      scope: 'project',
+      handler: async ({ scope, params }) => getRun(db, scope.projectIds, params.id),
+    }),
     route({
       ...common,
       method: 'get',
@@ -43,7 +62,9 @@ export const evalRunRoutes = (ctx: AppContext) => {
       path: `${BASE}/:id/cancel`,
       summary: 'Cancel a run (its workflow is cancelled; finished items keep their scores)',
       write: true,
-      errors: { 409: "online_run: an online evaluator's rolling run (turn the evaluator's online setting off instead)" },
+      errors: {
+        409: "online_run: an online evaluator's rolling run (turn the evaluator's online setting off instead)",
+      },
       params: runParams,
       query: runQuery,
       response: runSchema,

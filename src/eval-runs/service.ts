@@ -37,8 +37,16 @@ async function toView(db: Knex, r: q.RunRecord): Promise<RunView> {
     workflow_id: r.workflow_id,
     total,
     counts,
-    progress: total ? Math.round(((counts.completed + counts.error) / total) * 1e4) / 1e4 : r.status === 'completed' ? 1 : 0,
-    scores: s.scores.map((x) => ({ evaluator_id: x.evaluator_id, count: Number(x.n), average: x.avg === null ? null : Math.round(Number(x.avg) * 1e6) / 1e6 })),
+    progress: total
+      ? Math.round(((counts.completed + counts.error) / total) * 1e4) / 1e4
+      : r.status === 'completed'
+        ? 1
+        : 0,
+    scores: s.scores.map((x) => ({
+      evaluator_id: x.evaluator_id,
+      count: Number(x.n),
+      average: x.avg === null ? null : Math.round(Number(x.avg) * 1e6) / 1e6,
+    })),
     judge_cost_usd: Math.round(s.cost * 1e10) / 1e10,
     error: r.error ?? null,
     created_at: isoText(r.created_at),
@@ -46,7 +54,6 @@ async function toView(db: Knex, r: q.RunRecord): Promise<RunView> {
     finished_at: isoOrNull(r.finished_at),
   };
 }
-
 
 /** Records the run and starts its workflow; Temporal unreachable → the run is failed and the answer is 503. */
 export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, input: CreateRunInput) {
@@ -57,8 +64,23 @@ export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, i
   const id = randomUUID();
   const workflowId = `eval-run-${id}`;
   await deps.db.transaction(async (trx) => {
-    await trx('eval_runs').insert({ id, org_id: scope.orgId, project_id: projectId, evaluator_ids: ids, target: JSON.stringify(input.target), workflow_id: workflowId, created_by: actorLabel(actor) });
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'eval_run.created', resourceType: 'eval_run', resourceId: id, after: { evaluator_ids: ids, target: input.target } });
+    await trx('eval_runs').insert({
+      id,
+      org_id: scope.orgId,
+      project_id: projectId,
+      evaluator_ids: ids,
+      target: JSON.stringify(input.target),
+      workflow_id: workflowId,
+      created_by: actorLabel(actor),
+    });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'eval_run.created',
+      resourceType: 'eval_run',
+      resourceId: id,
+      after: { evaluator_ids: ids, target: input.target },
+    });
   });
   try {
     await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () =>
@@ -71,12 +93,24 @@ export async function createRun(deps: RunDeps, actor: Principal, scope: Scope, i
           { key: searchAttributes.ProjectId, value: projectId },
         ],
         memo: { evalRunId: id },
-        staticSummary: evalRunSummary({ evaluatorNames: evaluators.map((e) => e.name), targetKind: input.target.kind, limit: input.target.limit }),
+        staticSummary: evalRunSummary({
+          evaluatorNames: evaluators.map((e) => e.name),
+          targetKind: input.target.kind,
+          limit: input.target.limit,
+        }),
       }),
     );
   } catch (err) {
-    await q.setRun(deps.db, id, { status: 'failed', error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000), finished_at: deps.db.fn.now() });
-    throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the run was not started (it is recorded as failed); try again');
+    await q.setRun(deps.db, id, {
+      status: 'failed',
+      error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000),
+      finished_at: deps.db.fn.now(),
+    });
+    throw new HttpError(
+      503,
+      'temporal_unavailable',
+      'Temporal is unreachable: the run was not started (it is recorded as failed); try again',
+    );
   }
   return toView(deps.db, (await q.runById(deps.db, id))!);
 }
@@ -92,15 +126,32 @@ export async function listRuns(db: Knex, projectIds: string[], limit: number) {
 }
 
 const cursor = cursorCodec('text', 'uuid');
-export async function results(db: Knex, projectIds: string[], id: string, p: { status?: string | undefined; limit: number; cursor?: string | undefined }) {
+export async function results(
+  db: Knex,
+  projectIds: string[],
+  id: string,
+  p: { status?: string | undefined; limit: number; cursor?: string | undefined },
+) {
   if (!(await q.findRun(db, projectIds, id))) throw notFound('Eval run');
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
   const rows = await q.listItems(db, id, { status: p.status, after, limit: p.limit });
-  return pageOf(rows, p.limit, cursor, (r) => [r.target_id, r.evaluator_id], (r) => ({
-    target_id: r.target_id, evaluator_id: r.evaluator_id, status: r.status, score_id: r.score_id ?? null,
-    value: r.value ?? null, string_value: r.string_value ?? null, error: r.error ?? null,
-    judge_request_id: r.judge_request_id ?? null, updated_at: isoText(r.updated_at),
-  }));
+  return pageOf(
+    rows,
+    p.limit,
+    cursor,
+    (r) => [r.target_id, r.evaluator_id],
+    (r) => ({
+      target_id: r.target_id,
+      evaluator_id: r.evaluator_id,
+      status: r.status,
+      score_id: r.score_id ?? null,
+      value: r.value ?? null,
+      string_value: r.string_value ?? null,
+      error: r.error ?? null,
+      judge_request_id: r.judge_request_id ?? null,
+      updated_at: isoText(r.updated_at),
+    }),
+  );
 }
 
 /** Cancels the run's workflow and marks the run cancelled; from then on it does not change. A finished run is answered as it is. */
@@ -110,11 +161,17 @@ export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: str
   // A rolling run has no workflow of its own (the online-evaluation schedule feeds it): it ends
   // when its evaluator's online setting is turned off, which also stops new items being queued.
   if (r.online && ['pending', 'running'].includes(r.status)) {
-    throw new HttpError(409, 'online_run', "An online evaluator's rolling run stops when the evaluator's online setting is turned off (PATCH /api/v1/evaluators/:id with online: null)");
+    throw new HttpError(
+      409,
+      'online_run',
+      "An online evaluator's rolling run stops when the evaluator's online setting is turned off (PATCH /api/v1/evaluators/:id with online: null)",
+    );
   }
   if (['pending', 'running'].includes(r.status)) {
     try {
-      await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () => deps.temporal.client.workflow.getHandle(r.workflow_id).cancel());
+      await deps.temporal.connection.withDeadline(Date.now() + START_WAIT_MS, () =>
+        deps.temporal.client.workflow.getHandle(r.workflow_id).cancel(),
+      );
     } catch (err) {
       throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
     }
@@ -122,7 +179,15 @@ export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: str
     // any later one finds the run cancelled and is dropped, so the answer below is final.
     await deps.db.transaction(async (trx) => {
       if (await q.setOpenRun(trx, id, { status: 'cancelled', finished_at: trx.fn.now() })) {
-        await recordAudit(trx, { orgId: r.org_id, actor, action: 'eval_run.cancelled', resourceType: 'eval_run', resourceId: id, before: { status: r.status }, after: { status: 'cancelled' } });
+        await recordAudit(trx, {
+          orgId: r.org_id,
+          actor,
+          action: 'eval_run.cancelled',
+          resourceType: 'eval_run',
+          resourceId: id,
+          before: { status: r.status },
+          after: { status: 'cancelled' },
+        });
       }
     });
   }

@@ -23,10 +23,14 @@ export function pick(target: EvalTarget, path: string): unknown {
 }
 const asText = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-export function expectedOf(target: EvalTarget, c: { expected?: string | undefined; expected_path?: string | undefined }): string {
+export function expectedOf(
+  target: EvalTarget,
+  c: { expected?: string | undefined; expected_path?: string | undefined },
+): string {
   if (c.expected !== undefined) return c.expected;
   if (c.expected_path === undefined) {
-    if (target.expected === undefined) throw new EvaluationError('nothing to compare with: set expected or expected_path');
+    if (target.expected === undefined)
+      throw new EvaluationError('nothing to compare with: set expected or expected_path');
     return target.expected;
   }
   const v = pick(target, c.expected_path!);
@@ -35,9 +39,15 @@ export function expectedOf(target: EvalTarget, c: { expected?: string | undefine
 }
 
 /** The data type of an evaluator's scores. */
-export const scoreTypeOf = (e: EvaluatorConfig): Outcome['data_type'] => (e.type === 'levenshtein' ? 'numeric' : e.type === 'llm_judge' ? e.config.output.type : 'boolean');
+export const scoreTypeOf = (e: EvaluatorConfig): Outcome['data_type'] =>
+  e.type === 'levenshtein' ? 'numeric' : e.type === 'llm_judge' ? e.config.output.type : 'boolean';
 
-const bool = (ok: boolean, comment: string | null): Outcome => ({ data_type: 'boolean', value: ok ? 1 : 0, string_value: ok ? 'true' : 'false', comment });
+const bool = (ok: boolean, comment: string | null): Outcome => ({
+  data_type: 'boolean',
+  value: ok ? 1 : 0,
+  string_value: ok ? 'true' : 'false',
+  comment,
+});
 
 /** Checks a config beyond its schema (a regex compiles, a JSON Schema compiles). */
 export function checkConfig(e: EvaluatorConfig, ajv = new Ajv({ strict: false })): void {
@@ -52,7 +62,12 @@ export function evaluateLocal(e: Exclude<EvaluatorConfig, { type: 'llm_judge' }>
     case 'regex':
       return bool(new RegExp(e.config.pattern, e.config.flags).test(text), null);
     case 'contains':
-      return bool(e.config.case_sensitive ? text.includes(e.config.value) : text.toLowerCase().includes(e.config.value.toLowerCase()), null);
+      return bool(
+        e.config.case_sensitive
+          ? text.includes(e.config.value)
+          : text.toLowerCase().includes(e.config.value.toLowerCase()),
+        null,
+      );
     case 'exact_match': {
       const want = expectedOf(t, e.config);
       return bool(e.config.trim ? text.trim() === want.trim() : text === want, null);
@@ -72,7 +87,11 @@ export function evaluateLocal(e: Exclude<EvaluatorConfig, { type: 'llm_judge' }>
       const want = expectedOf(t, e.config);
       const longest = Math.max(text.length, want.length);
       const similarity = longest === 0 ? 1 : 1 - distance(text, want) / longest;
-      return { data_type: 'numeric', value: Math.round(similarity * 1e6) / 1e6, comment: `edit distance ${distance(text, want)}` };
+      return {
+        data_type: 'numeric',
+        value: Math.round(similarity * 1e6) / 1e6,
+        comment: `edit distance ${distance(text, want)}`,
+      };
     }
     case 'latency':
       if (t.latencyMs === null) throw new EvaluationError('the target has no latency');

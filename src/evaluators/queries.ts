@@ -3,19 +3,32 @@ import type { EvaluatorView } from './schemas';
 
 /** An evaluators row as pg returns it (config and online are jsonb). */
 export interface EvaluatorRecord {
-  id: string; org_id: string; project_id: string; name: string; type: EvaluatorView['type'];
-  config: Record<string, unknown>; score_config_id: string | null; description: string | null;
-  online: Record<string, unknown> | null; online_watermark: Date | null; created_by: string | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string;
+  type: EvaluatorView['type'];
+  config: Record<string, unknown>;
+  score_config_id: string | null;
+  description: string | null;
+  online: Record<string, unknown> | null;
+  online_watermark: Date | null;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 /** With the id of its rolling online run (ONLINE_RUN), as the reads select it. */
-export interface EvaluatorRunRecord extends EvaluatorRecord { online_run_id: string | null }
+export interface EvaluatorRunRecord extends EvaluatorRecord {
+  online_run_id: string | null;
+}
 
 /** SQL of evaluators. */
-const ONLINE_RUN = (db: Knex) => db.raw(`(select r.id from eval_runs r where r.online and r.evaluator_ids[1] = evaluators.id) as online_run_id`);
+const ONLINE_RUN = (db: Knex) =>
+  db.raw(`(select r.id from eval_runs r where r.online and r.evaluator_ids[1] = evaluators.id) as online_run_id`);
 export const findEvaluator = (db: Knex, projectIds: string[], id: string): Promise<EvaluatorRunRecord | undefined> =>
   db('evaluators').whereIn('project_id', projectIds).andWhere({ id }).first('evaluators.*', ONLINE_RUN(db));
-export const findEvaluators = (db: Knex, projectId: string, ids: string[]) => db<EvaluatorRecord>('evaluators').where({ project_id: projectId }).whereIn('id', ids);
+export const findEvaluators = (db: Knex, projectId: string, ids: string[]) =>
+  db<EvaluatorRecord>('evaluators').where({ project_id: projectId }).whereIn('id', ids);
 
 export async function listEvaluators(db: Knex, projectIds: string[], type?: string): Promise<EvaluatorRunRecord[]> {
   const q = db('evaluators').whereIn('project_id', projectIds).select('evaluators.*', ONLINE_RUN(db));
@@ -30,7 +43,10 @@ export async function insertEvaluator(db: Knex, row: Record<string, unknown>): P
 }
 
 export async function updateEvaluator(db: Knex, id: string, patch: Record<string, unknown>): Promise<EvaluatorRecord> {
-  const [r] = await db('evaluators').where({ id }).update({ ...patch, updated_at: db.fn.now() }).returning('*');
+  const [r] = await db('evaluators')
+    .where({ id })
+    .update({ ...patch, updated_at: db.fn.now() })
+    .returning('*');
   return r;
 }
 export const deleteEvaluator = (db: Knex, id: string) => db('evaluators').where({ id }).del();
@@ -38,7 +54,10 @@ export const deleteEvaluator = (db: Knex, id: string) => db('evaluators').where(
 /** The rolling run of an online evaluator: created the first time, running while online is set. */
 export async function syncOnlineRun(db: Knex, e: { id: string; org_id: string; project_id: string; online: unknown }) {
   if (!e.online) {
-    await db('eval_runs').where({ online: true }).whereRaw('evaluator_ids[1] = ?', [e.id]).update({ status: 'completed', finished_at: db.fn.now() });
+    await db('eval_runs')
+      .where({ online: true })
+      .whereRaw('evaluator_ids[1] = ?', [e.id])
+      .update({ status: 'completed', finished_at: db.fn.now() });
     return;
   }
   await db.raw(

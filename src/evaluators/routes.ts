@@ -1,7 +1,14 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
-import { createEvaluatorBody, evaluatorParams, evaluatorQuery, evaluatorSchema, listEvaluatorsQuery, updateEvaluatorBody } from './schemas';
+import {
+  createEvaluatorBody,
+  evaluatorParams,
+  evaluatorQuery,
+  evaluatorSchema,
+  listEvaluatorsQuery,
+  updateEvaluatorBody,
+} from './schemas';
 import { createEvaluator, deleteEvaluator, getEvaluator, listEvaluators, updateEvaluator } from './service';
 
 const common = { tag: 'Evals', auth: 'read', notFound: 'Evaluator' } as const;
@@ -55,7 +62,8 @@ export const evaluatorRoutes = ({ db }: AppContext) => [
     errors: { 409: 'Another evaluator of the project has that name (evaluator_exists)' },
     response: evaluatorSchema,
     scope: 'project',
-    handler: async ({ principal, scope, params, body }) => updateEvaluator(db, principal, scope.projectIds, params.id, body),
+    handler: async ({ principal, scope, params, body }) =>
+      updateEvaluator(db, principal, scope.projectIds, params.id, body),
   }),
   route({
     ...common,

@@ -28,20 +28,71 @@ const onlineSchema = z.discriminatedUnion('kind', [
 export type OnlineConfig = z.infer<typeof onlineSchema>;
 
 /** Request and response contracts of /api/v1/evaluators (docs/evals.md). */
-const field = z.enum(['output', 'input']).default('output').describe('the text evaluated: the target’s output (default) or input');
-const jsonPath = z.string().min(1).max(500).regex(/^\$/, 'a JSONPath starting with $').describe('JSONPath into {input, output, metadata} of the target');
+const field = z
+  .enum(['output', 'input'])
+  .default('output')
+  .describe('the text evaluated: the target’s output (default) or input');
+const jsonPath = z
+  .string()
+  .min(1)
+  .max(500)
+  .regex(/^\$/, 'a JSONPath starting with $')
+  .describe('JSONPath into {input, output, metadata} of the target');
 const expected = { expected: z.string().max(100_000).optional(), expected_path: jsonPath.optional() };
-const oneExpected = (c: { expected?: string | undefined; expected_path?: string | undefined }) => (c.expected === undefined) !== (c.expected_path === undefined);
+const oneExpected = (c: { expected?: string | undefined; expected_path?: string | undefined }) =>
+  (c.expected === undefined) !== (c.expected_path === undefined);
 
 /** Providers a judge can call: Anthropic's Messages API and the OpenAI-compatible chat completions of the rest. */
-const JUDGE_PROVIDERS = ['openai', 'anthropic', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter', 'ollama'] as const;
+const JUDGE_PROVIDERS = [
+  'openai',
+  'anthropic',
+  'mistral',
+  'groq',
+  'deepseek',
+  'xai',
+  'together',
+  'openrouter',
+  'ollama',
+] as const;
 
 export const evaluatorConfig = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('regex'), config: z.object({ pattern: z.string().min(1).max(1000), flags: z.string().regex(/^[imsu]*$/).optional(), field }).strict() }),
-  z.object({ type: z.literal('contains'), config: z.object({ value: z.string().min(1).max(10_000), case_sensitive: z.boolean().default(false), field }).strict() }),
-  z.object({ type: z.literal('exact_match'), config: z.object({ ...expected, trim: z.boolean().default(true), field }).strict().refine(oneExpected, 'send expected or expected_path') }),
-  z.object({ type: z.literal('json_schema'), config: z.object({ schema: z.record(z.string(), z.unknown()), field }).strict() }),
-  z.object({ type: z.literal('levenshtein'), config: z.object({ ...expected, field }).strict().refine(oneExpected, 'send expected or expected_path') }),
+  z.object({
+    type: z.literal('regex'),
+    config: z
+      .object({
+        pattern: z.string().min(1).max(1000),
+        flags: z
+          .string()
+          .regex(/^[imsu]*$/)
+          .optional(),
+        field,
+      })
+      .strict(),
+  }),
+  z.object({
+    type: z.literal('contains'),
+    config: z
+      .object({ value: z.string().min(1).max(10_000), case_sensitive: z.boolean().default(false), field })
+      .strict(),
+  }),
+  z.object({
+    type: z.literal('exact_match'),
+    config: z
+      .object({ ...expected, trim: z.boolean().default(true), field })
+      .strict()
+      .refine(oneExpected, 'send expected or expected_path'),
+  }),
+  z.object({
+    type: z.literal('json_schema'),
+    config: z.object({ schema: z.record(z.string(), z.unknown()), field }).strict(),
+  }),
+  z.object({
+    type: z.literal('levenshtein'),
+    config: z
+      .object({ ...expected, field })
+      .strict()
+      .refine(oneExpected, 'send expected or expected_path'),
+  }),
   z.object({ type: z.literal('latency'), config: z.object({ max_ms: z.number().positive() }).strict() }),
   z.object({ type: z.literal('cost'), config: z.object({ max_usd: z.number().positive() }).strict() }),
   z.object({
@@ -50,13 +101,22 @@ export const evaluatorConfig = z.discriminatedUnion('type', [
       .object({
         provider: z.enum(JUDGE_PROVIDERS),
         model: z.string().min(1).max(200),
-        template: z.string().min(1).max(50_000).describe('with {{input}}, {{output}}, {{expected}}, {{metadata.<key>}} and any `variables` name'),
-        variables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), jsonPath).optional().describe('extra template variables mapped from the target by JSONPath'),
+        template: z
+          .string()
+          .min(1)
+          .max(50_000)
+          .describe('with {{input}}, {{output}}, {{expected}}, {{metadata.<key>}} and any `variables` name'),
+        variables: z
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), jsonPath)
+          .optional()
+          .describe('extra template variables mapped from the target by JSONPath'),
         ...expected,
         output: z.discriminatedUnion('type', [
           z.object({ type: z.literal('numeric'), min: z.number().finite(), max: z.number().finite() }).strict(),
           z.object({ type: z.literal('boolean') }).strict(),
-          z.object({ type: z.literal('categorical'), categories: z.array(z.string().min(1).max(100)).min(2).max(50) }).strict(),
+          z
+            .object({ type: z.literal('categorical'), categories: z.array(z.string().min(1).max(100)).min(2).max(50) })
+            .strict(),
         ]),
         temperature: z.number().min(0).max(2).default(0),
         max_tokens: z.number().int().min(16).max(4096).default(512),
@@ -65,19 +125,41 @@ export const evaluatorConfig = z.discriminatedUnion('type', [
   }),
 ]);
 export type EvaluatorConfig = z.infer<typeof evaluatorConfig>;
-const EVALUATOR_TYPES = ['llm_judge', 'regex', 'contains', 'exact_match', 'json_schema', 'levenshtein', 'latency', 'cost'] as const;
+const EVALUATOR_TYPES = [
+  'llm_judge',
+  'regex',
+  'contains',
+  'exact_match',
+  'json_schema',
+  'levenshtein',
+  'latency',
+  'cost',
+] as const;
 
 const common = {
   project_id: uuidSchema.optional().describe('required when the organization has more than one project (JWT)'),
   name: nameSchema.describe('the scores it writes carry this name'),
   description: z.string().max(2000).nullable().optional(),
-  score_config_id: uuidSchema.nullable().optional().describe('scores are checked against this config; its data type must be the evaluator’s'),
-  online: onlineSchema.nullable().optional().describe('score live traffic: new matching requests or completed traces, sampled; null: off'),
+  score_config_id: uuidSchema
+    .nullable()
+    .optional()
+    .describe('scores are checked against this config; its data type must be the evaluator’s'),
+  online: onlineSchema
+    .nullable()
+    .optional()
+    .describe('score live traffic: new matching requests or completed traces, sampled; null: off'),
 };
 const withCommon = <T extends z.ZodObject>(o: T) => o.extend(common).strict();
 const [v0, v1, v2, v3, v4, v5, v6, v7] = evaluatorConfig.options;
 export const createEvaluatorBody = z.discriminatedUnion('type', [
-  withCommon(v0), withCommon(v1), withCommon(v2), withCommon(v3), withCommon(v4), withCommon(v5), withCommon(v6), withCommon(v7),
+  withCommon(v0),
+  withCommon(v1),
+  withCommon(v2),
+  withCommon(v3),
+  withCommon(v4),
+  withCommon(v5),
+  withCommon(v6),
+  withCommon(v7),
 ]);
 export const updateEvaluatorBody = z
   .object({
@@ -94,7 +176,9 @@ export type UpdateEvaluatorInput = z.infer<typeof updateEvaluatorBody>;
 
 export const evaluatorParams = uuidParams('id');
 export const evaluatorQuery = z.object({ project_id: uuidSchema.optional() }).strict();
-export const listEvaluatorsQuery = z.object({ project_id: uuidSchema.optional(), type: z.enum(EVALUATOR_TYPES).optional() }).strict();
+export const listEvaluatorsQuery = z
+  .object({ project_id: uuidSchema.optional(), type: z.enum(EVALUATOR_TYPES).optional() })
+  .strict();
 
 export const evaluatorSchema = z
   .object({

@@ -6,7 +6,13 @@ import { findConfig } from '../score-configs/queries';
 import { oneProject } from '../score-configs/service';
 import { checkConfig, scoreTypeOf } from './evaluate';
 import * as q from './queries';
-import { evaluatorConfig, type CreateEvaluatorInput, type EvaluatorConfig, type EvaluatorView, type UpdateEvaluatorInput } from './schemas';
+import {
+  evaluatorConfig,
+  type CreateEvaluatorInput,
+  type EvaluatorConfig,
+  type EvaluatorView,
+  type UpdateEvaluatorInput,
+} from './schemas';
 import { isoText } from '../db/convert';
 import type { Scope } from '../http/route';
 
@@ -40,40 +46,80 @@ async function check(db: Knex, projectId: string, e: EvaluatorConfig, scoreConfi
   if (!scoreConfigId) return;
   const c = await findConfig(db, [projectId], scoreConfigId);
   if (!c) throw notFound('Score config');
-  if (c.data_type !== scoreTypeOf(e)) throw badRequest(`a ${e.type} evaluator writes ${scoreTypeOf(e)} scores; the config is ${c.data_type}`, 'score_type_mismatch');
+  if (c.data_type !== scoreTypeOf(e))
+    throw badRequest(
+      `a ${e.type} evaluator writes ${scoreTypeOf(e)} scores; the config is ${c.data_type}`,
+      'score_type_mismatch',
+    );
 }
 
-const taken = (name: string) => conflict(`An evaluator named "${name}" already exists in this project`, 'evaluator_exists');
+const taken = (name: string) =>
+  conflict(`An evaluator named "${name}" already exists in this project`, 'evaluator_exists');
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 export async function createEvaluator(db: Knex, actor: Principal, scope: Scope, body: CreateEvaluatorInput) {
-  const input = body as typeof body & { name: string; description?: string | null; score_config_id?: string | null; online?: object | null };
+  const input = body as typeof body & {
+    name: string;
+    description?: string | null;
+    score_config_id?: string | null;
+    online?: object | null;
+  };
   const projectId = oneProject(scope);
   const e = { type: input.type, config: input.config } as EvaluatorConfig;
   await check(db, projectId, e, input.score_config_id);
   return db.transaction(async (trx) => {
     const row = await q.insertEvaluator(trx, {
-      org_id: scope.orgId, project_id: projectId, name: input.name, type: e.type, config: JSON.stringify(e.config), score_config_id: input.score_config_id ?? null,
-      description: input.description ?? null, online: input.online ? JSON.stringify(input.online) : null, online_watermark: input.online ? trx.fn.now() : null, created_by: userIdOf(actor),
+      org_id: scope.orgId,
+      project_id: projectId,
+      name: input.name,
+      type: e.type,
+      config: JSON.stringify(e.config),
+      score_config_id: input.score_config_id ?? null,
+      description: input.description ?? null,
+      online: input.online ? JSON.stringify(input.online) : null,
+      online_watermark: input.online ? trx.fn.now() : null,
+      created_by: userIdOf(actor),
     });
     if (!row) throw taken(input.name);
     await q.syncOnlineRun(trx, row);
     const view = toView((await q.findEvaluator(trx, [projectId], row.id))!);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'evaluator.created', resourceType: 'evaluator', resourceId: view.id, after: view });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'evaluator.created',
+      resourceType: 'evaluator',
+      resourceId: view.id,
+      after: view,
+    });
     return view;
   });
 }
 
-export async function updateEvaluator(db: Knex, actor: Principal, projectIds: string[], id: string, input: UpdateEvaluatorInput) {
+export async function updateEvaluator(
+  db: Knex,
+  actor: Principal,
+  projectIds: string[],
+  id: string,
+  input: UpdateEvaluatorInput,
+) {
   const before = await q.findEvaluator(db, projectIds, id);
   if (!before) throw notFound('Evaluator');
   let e = configOf(before);
   if (input.config !== undefined) {
     const parsed = evaluatorConfig.safeParse({ type: before.type, config: input.config });
-    if (!parsed.success) throw badRequest(`invalid ${before.type} config: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'validation_error');
+    if (!parsed.success)
+      throw badRequest(
+        `invalid ${before.type} config: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        'validation_error',
+      );
     e = parsed.data;
   }
-  await check(db, before.project_id, e, input.score_config_id !== undefined ? input.score_config_id : before.score_config_id);
+  await check(
+    db,
+    before.project_id,
+    e,
+    input.score_config_id !== undefined ? input.score_config_id : before.score_config_id,
+  );
   return db.transaction(async (trx) => {
     const patch: Record<string, unknown> = {};
     if (input.name !== undefined) patch.name = input.name;
@@ -90,7 +136,15 @@ export async function updateEvaluator(db: Knex, actor: Principal, projectIds: st
     });
     if (input.online !== undefined) await q.syncOnlineRun(trx, row);
     const after = toView((await q.findEvaluator(trx, [before.project_id], id))!);
-    await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.updated', resourceType: 'evaluator', resourceId: id, before: toView(before), after });
+    await recordAudit(trx, {
+      orgId: before.org_id,
+      actor,
+      action: 'evaluator.updated',
+      resourceType: 'evaluator',
+      resourceId: id,
+      before: toView(before),
+      after,
+    });
     return after;
   });
 }
@@ -101,12 +155,20 @@ export async function deleteEvaluator(db: Knex, actor: Principal, projectIds: st
     if (!before) throw notFound('Evaluator');
     await q.syncOnlineRun(trx, { ...before, online: null });
     await q.deleteEvaluator(trx, id);
-    await recordAudit(trx, { orgId: before.org_id, actor, action: 'evaluator.deleted', resourceType: 'evaluator', resourceId: id, before: toView(before) });
+    await recordAudit(trx, {
+      orgId: before.org_id,
+      actor,
+      action: 'evaluator.deleted',
+      resourceType: 'evaluator',
+      resourceId: id,
+      before: toView(before),
+    });
     return { id, deleted: true as const };
   });
 }
 
-export const listEvaluators = async (db: Knex, projectIds: string[], type?: string) => (await q.listEvaluators(db, projectIds, type)).map(toView);
+export const listEvaluators = async (db: Knex, projectIds: string[], type?: string) =>
+  (await q.listEvaluators(db, projectIds, type)).map(toView);
 export async function getEvaluator(db: Knex, projectIds: string[], id: string) {
   const row = await q.findEvaluator(db, projectIds, id);
   if (!row) throw notFound('Evaluator');

@@ -37,12 +37,21 @@ const parse = (s: unknown): unknown => {
   }
 };
 const textOfContent = (c: unknown): string =>
-  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : ((p as { text?: string })?.text ?? ''))).join('') : '';
+  typeof c === 'string'
+    ? c
+    : Array.isArray(c)
+      ? c.map((p) => (typeof p === 'string' ? p : ((p as { text?: string })?.text ?? ''))).join('')
+      : '';
 
 /** The last user turn of a chat request, or its prompt/input. */
 export function inputText(body: unknown): string {
   if (typeof body === 'string') return body;
-  const b = body as { messages?: { role?: string; content?: unknown }[]; contents?: { role?: string; parts?: { text?: string }[] }[]; prompt?: unknown; input?: unknown } | null;
+  const b = body as {
+    messages?: { role?: string; content?: unknown }[];
+    contents?: { role?: string; parts?: { text?: string }[] }[];
+    prompt?: unknown;
+    input?: unknown;
+  } | null;
   const user = b?.messages?.filter((m) => m.role === 'user').at(-1);
   if (user) return textOfContent(user.content);
   const g = b?.contents?.filter((m) => m.role !== 'model').at(-1);
@@ -61,7 +70,11 @@ export function outputText(body: unknown): string {
       if (!line.startsWith('data:')) continue;
       const ev = parse(line.slice(5).trim()) as AnswerJson | string;
       if (typeof ev !== 'object' || ev === null) continue;
-      text += ev.choices?.[0]?.delta?.content ?? ev.delta?.text ?? (ev.candidates?.[0]?.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('') ?? '';
+      text +=
+        ev.choices?.[0]?.delta?.content ??
+        ev.delta?.text ??
+        (ev.candidates?.[0]?.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('') ??
+        '';
     }
     return text;
   }
@@ -69,24 +82,45 @@ export function outputText(body: unknown): string {
   if (!b) return '';
   if (b.choices?.[0]) return textOfContent(b.choices[0].message?.content ?? b.choices[0].text);
   if (Array.isArray(b.content)) return textOfContent(b.content);
-  if (b.candidates?.[0]) return (b.candidates[0].content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
+  if (b.candidates?.[0])
+    return (b.candidates[0].content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
   return JSON.stringify(b);
 }
 
 /** The trace columns loadTarget selects (cost: the sum of its spans' cost_usd, null without any). */
 interface TraceTargetRow {
-  id: string; project_id: string; org_id: string; input: unknown; output: unknown;
-  metadata: Record<string, unknown> | null; duration_ms: number | null; cost: number | null;
+  id: string;
+  project_id: string;
+  org_id: string;
+  input: unknown;
+  output: unknown;
+  metadata: Record<string, unknown> | null;
+  duration_ms: number | null;
+  cost: number | null;
 }
 
-export async function loadTarget(db: Knex, kind: 'request' | 'trace', projectId: string, id: string): Promise<EvalTarget | null> {
+export async function loadTarget(
+  db: Knex,
+  kind: 'request' | 'trace',
+  projectId: string,
+  id: string,
+): Promise<EvalTarget | null> {
   if (kind === 'request') {
-    const r = await db('requests').where({ project_id: projectId, id }).first('id', 'org_id', 'project_id', 'request_body', 'response_body', 'properties', 'latency_ms', 'cost_usd');
+    const r = await db('requests')
+      .where({ project_id: projectId, id })
+      .first('id', 'org_id', 'project_id', 'request_body', 'response_body', 'properties', 'latency_ms', 'cost_usd');
     if (!r) return null;
     const [input, output] = [parse(r.request_body), parse(r.response_body)];
     return {
-      kind, id, projectId, orgId: r.org_id, input: inputText(input), output: outputText(output), doc: { input, output, metadata: r.properties ?? {} },
-      latencyMs: r.latency_ms, costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+      kind,
+      id,
+      projectId,
+      orgId: r.org_id,
+      input: inputText(input),
+      output: outputText(output),
+      doc: { input, output, metadata: r.properties ?? {} },
+      latencyMs: r.latency_ms,
+      costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
     };
   }
   const { rows } = await db.raw<{ rows: TraceTargetRow[] }>(
@@ -98,7 +132,14 @@ export async function loadTarget(db: Knex, kind: 'request' | 'trace', projectId:
   if (!t) return null;
   const str = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   return {
-    kind, id, projectId, orgId: t.org_id, input: str(t.input), output: str(t.output), doc: { input: t.input, output: t.output, metadata: t.metadata ?? {} },
-    latencyMs: t.duration_ms === null ? null : Number(t.duration_ms), costUsd: t.cost === null ? null : Number(t.cost),
+    kind,
+    id,
+    projectId,
+    orgId: t.org_id,
+    input: str(t.input),
+    output: str(t.output),
+    doc: { input: t.input, output: t.output, metadata: t.metadata ?? {} },
+    latencyMs: t.duration_ms === null ? null : Number(t.duration_ms),
+    costUsd: t.cost === null ? null : Number(t.cost),
   };
 }

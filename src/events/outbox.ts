@@ -7,7 +7,6 @@ export { notifySql, OUTBOX_CHANNEL, outboxFromSql } from './queries';
 export const eventKinds = ['request.created', 'trace.completed', 'alert.triggered'] as const;
 export type EventKind = (typeof eventKinds)[number];
 
-
 export interface OutboxEvent {
   orgId: string;
   kind: EventKind;
@@ -21,7 +20,8 @@ function check(events: readonly OutboxEvent[]): void {
   for (const e of events) {
     if (!isKind(e.kind)) throw new Error(`emitEvent: unknown event kind ${JSON.stringify(e.kind)}`);
     if (typeof e.orgId !== 'string' || e.orgId.length === 0) throw new Error('emitEvent: orgId is required');
-    if (e.object === null || typeof e.object !== 'object' || Array.isArray(e.object)) throw new Error('emitEvent: object must be a plain object');
+    if (e.object === null || typeof e.object !== 'object' || Array.isArray(e.object))
+      throw new Error('emitEvent: object must be a plain object');
   }
 }
 
@@ -40,10 +40,18 @@ export function outboxJson(events: readonly (OutboxEvent & { id: string })[]): s
 export async function emitEvents(db: Knex | Knex.Transaction, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   check(events);
-  await insertOutboxRows(db, events.map((e) => ({ org_id: e.orgId, kind: e.kind, payload: e.object })));
+  await insertOutboxRows(
+    db,
+    events.map((e) => ({ org_id: e.orgId, kind: e.kind, payload: e.object })),
+  );
 }
 
 /** Writes one outbox row in the caller's transaction; see {@link emitEvents}. */
-export function emitEvent(db: Knex | Knex.Transaction, orgId: string, kind: EventKind, object: Record<string, unknown>): Promise<void> {
+export function emitEvent(
+  db: Knex | Knex.Transaction,
+  orgId: string,
+  kind: EventKind,
+  object: Record<string, unknown>,
+): Promise<void> {
   return emitEvents(db, [{ orgId, kind, object }]);
 }

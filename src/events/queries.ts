@@ -6,7 +6,10 @@ type Conn = Knex | Knex.Transaction;
 /** NOTIFY channel the dispatcher LISTENs on; the notification is delivered when the writer commits. */
 export const OUTBOX_CHANNEL = 'event_outbox';
 
-export async function insertOutboxRows(db: Conn, rows: { org_id: string; kind: string; payload: Record<string, unknown> }[]): Promise<void> {
+export async function insertOutboxRows(
+  db: Conn,
+  rows: { org_id: string; kind: string; payload: Record<string, unknown> }[],
+): Promise<void> {
   await db.raw(
     `with ins as (
        insert into event_outbox (org_id, kind, payload)
@@ -34,5 +37,5 @@ export const outboxFromSql = (param: string, cte: string) =>
    returning 1`;
 
 /** A scalar that wakes the dispatcher (on commit) when the CTE `ins` has rows. */
-export const notifySql = (ins: string) => `(select 1 from (select pg_notify('${OUTBOX_CHANNEL}', '') from ${ins} limit 1) n)`;
-
+export const notifySql = (ins: string) =>
+  `(select 1 from (select pg_notify('${OUTBOX_CHANNEL}', '') from ${ins} limit 1) n)`;

@@ -6,4 +6,5 @@
 /** Not deleted and active. */
 export const activeWebhookSql = (w: string) => `${w}.deleted_at is null and ${w}.is_active`;
 /** …and subscribed to the event kind given by the SQL expression `kind`. */
-export const subscribedWebhookSql = (w: string, kind: string) => `${activeWebhookSql(w)} and ${kind} = any(${w}.events)`;
+export const subscribedWebhookSql = (w: string, kind: string) =>
+  `${activeWebhookSql(w)} and ${kind} = any(${w}.events)`;

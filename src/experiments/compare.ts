@@ -4,7 +4,9 @@ import * as q from './queries';
 
 // simple-statistics ships CommonJS next to its ESM build, typed as ESM only: required with the ESM types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
-const { mean, quantile, sampleStandardDeviation } = require('simple-statistics') as typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
+const { mean, quantile, sampleStandardDeviation } = require('simple-statistics') as typeof import('simple-statistics', {
+  with: { 'resolution-mode': 'import' },
+});
 
 /**
  * GET /experiments/compare: the experiments side by side per dataset item, their aggregates with
@@ -23,19 +25,33 @@ function perItem(runs: q.ItemRunRecord[], scores: Map<string, Record<string, num
     for (const [name, v] of Object.entries(s)) if (v !== null) (cell[name] ??= []).push(v);
     sums.set(run.item_id, cell);
   }
-  return new Map([...sums].map(([item, byName]) => [item, Object.fromEntries(Object.entries(byName).map(([n, vs]) => [n, mean(vs)]))]));
+  return new Map(
+    [...sums].map(([item, byName]) => [
+      item,
+      Object.fromEntries(Object.entries(byName).map(([n, vs]) => [n, mean(vs)])),
+    ]),
+  );
 }
 
 function aggregate(runs: q.ItemRunRecord[], items: ItemScores) {
   const names = [...new Set([...items.values()].flatMap((s) => Object.keys(s)))].sort();
-  const latencies = runs.map((r) => r.latency_ms).filter((v) => v !== null).map(Number);
+  const latencies = runs
+    .map((r) => r.latency_ms)
+    .filter((v) => v !== null)
+    .map(Number);
   return {
     items: items.size,
     scores: names.map((name) => {
       const vs = [...items.values()].map((s) => s[name]).filter((v): v is number => v !== undefined);
       const m = mean(vs);
       const half = vs.length >= 2 ? (1.96 * sampleStandardDeviation(vs)) / Math.sqrt(vs.length) : null;
-      return { name, mean: r6(m), ci_low: half === null ? null : r6(m - half), ci_high: half === null ? null : r6(m + half), n: vs.length };
+      return {
+        name,
+        mean: r6(m),
+        ci_low: half === null ? null : r6(m - half),
+        ci_high: half === null ? null : r6(m + half),
+        n: vs.length,
+      };
     }),
     cost_usd: r6(runs.reduce((a, r) => a + Number(r.cost_usd ?? 0), 0)),
     latency_p50_ms: latencies.length ? r6(quantile(latencies, 0.5)) : null,
@@ -45,7 +61,12 @@ function aggregate(runs: q.ItemRunRecord[], items: ItemScores) {
 }
 
 export async function compare(db: Knex, projectIds: string[], ids: string[], threshold: number) {
-  const exps = await Promise.all(ids.map(async (id) => (await q.findExperiment(db, projectIds, id.toLowerCase())) ?? Promise.reject(notFound('Experiment'))));
+  const exps = await Promise.all(
+    ids.map(
+      async (id) =>
+        (await q.findExperiment(db, projectIds, id.toLowerCase())) ?? Promise.reject(notFound('Experiment')),
+    ),
+  );
   const data = await Promise.all(
     exps.map(async (e) => {
       const runs = await q.itemRunsOf(db, e.id);
@@ -59,24 +80,49 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
     id: d.e.id,
     name: d.e.name,
     aggregate: d.agg,
-    delta: i === 0 ? null : {
-      scores: d.agg.scores.map((s) => ({ name: s.name, delta: diff(s.mean, base.agg.scores.find((b) => b.name === s.name)?.mean ?? null) })),
-      cost_usd: r6(d.agg.cost_usd - base.agg.cost_usd),
-      latency_p50_ms: diff(d.agg.latency_p50_ms, base.agg.latency_p50_ms),
-      latency_p95_ms: diff(d.agg.latency_p95_ms, base.agg.latency_p95_ms),
-      errors: d.agg.errors - base.agg.errors,
-    },
+    delta:
+      i === 0
+        ? null
+        : {
+            scores: d.agg.scores.map((s) => ({
+              name: s.name,
+              delta: diff(s.mean, base.agg.scores.find((b) => b.name === s.name)?.mean ?? null),
+            })),
+            cost_usd: r6(d.agg.cost_usd - base.agg.cost_usd),
+            latency_p50_ms: diff(d.agg.latency_p50_ms, base.agg.latency_p50_ms),
+            latency_p95_ms: diff(d.agg.latency_p95_ms, base.agg.latency_p95_ms),
+            errors: d.agg.errors - base.agg.errors,
+          },
   }));
   const itemIds = [...new Set(data.flatMap((d) => d.runs.map((r) => r.item_id)))].sort();
   const items = itemIds.map((itemId) => ({
     item_id: itemId,
-    runs: Object.fromEntries(data.map((d) => [d.e.id, { outputs: d.runs.filter((r) => r.item_id === itemId).map((r) => r.output ?? null), scores: d.items.get(itemId) ?? {} }])),
+    runs: Object.fromEntries(
+      data.map((d) => [
+        d.e.id,
+        {
+          outputs: d.runs.filter((r) => r.item_id === itemId).map((r) => r.output ?? null),
+          scores: d.items.get(itemId) ?? {},
+        },
+      ]),
+    ),
   }));
   const regressions = data.slice(1).flatMap((d) =>
     itemIds.flatMap((itemId) =>
       Object.entries(d.items.get(itemId) ?? {}).flatMap(([name, value]) => {
         const was = base.items.get(itemId)?.[name];
-        return was !== undefined && value - was < -threshold ? [{ item_id: itemId, experiment_id: d.e.id, name, baseline: r6(was), value: r6(value), delta: r6(value - was) }] : [];
+        return was !== undefined && value - was < -threshold
+          ? [
+              {
+                item_id: itemId,
+                experiment_id: d.e.id,
+                name,
+                baseline: r6(was),
+                value: r6(value),
+                delta: r6(value - was),
+              },
+            ]
+          : [];
       }),
     ),
   );

@@ -6,15 +6,37 @@ import { PROVIDER_SLUGS } from '../keys/provider-keys';
 
 /** Request and response contracts of /api/v1/experiments (docs/experiments.md). */
 export const subjectSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('prompt'),
-    prompt: z.string().min(1).max(300).optional().describe('<name>@<version|latest|label> or a prompt-version id: resolved once, at creation'),
-    template: z.union([z.string().min(1).max(1_000_000), z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(1_000_000) }).strict()).min(1).max(200)]).optional().describe('an inline prompt instead of a stored one'),
-    provider: z.enum(PROVIDER_SLUGS).refine((p) => p !== 'gemini', 'gemini is not offered for experiments yet'),
-    model: z.string().min(1).max(200).optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-  }).strict().refine((s) => (s.prompt === undefined) !== (s.template === undefined), 'send prompt or template'),
-  z.object({ kind: z.literal('external') }).strict().describe('your application posts each output to POST /experiments/:id/outputs'),
+  z
+    .object({
+      kind: z.literal('prompt'),
+      prompt: z
+        .string()
+        .min(1)
+        .max(300)
+        .optional()
+        .describe('<name>@<version|latest|label> or a prompt-version id: resolved once, at creation'),
+      template: z
+        .union([
+          z.string().min(1).max(1_000_000),
+          z
+            .array(
+              z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(1_000_000) }).strict(),
+            )
+            .min(1)
+            .max(200),
+        ])
+        .optional()
+        .describe('an inline prompt instead of a stored one'),
+      provider: z.enum(PROVIDER_SLUGS).refine((p) => p !== 'gemini', 'gemini is not offered for experiments yet'),
+      model: z.string().min(1).max(200).optional(),
+      parameters: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict()
+    .refine((s) => (s.prompt === undefined) !== (s.template === undefined), 'send prompt or template'),
+  z
+    .object({ kind: z.literal('external') })
+    .strict()
+    .describe('your application posts each output to POST /experiments/:id/outputs'),
 ]);
 
 export const createExperimentBody = z
@@ -36,15 +58,17 @@ export const outputsBody = z
   .object({
     outputs: z
       .array(
-        z.object({
-          item_id: z.string().min(1).max(128),
-          repetition: z.number().int().min(0).max(9).default(0),
-          output: z.unknown().refine((v) => v !== undefined, 'output is required'),
-          trace_id: z.string().max(128).optional(),
-          latency_ms: z.number().min(0).optional(),
-          cost_usd: z.number().min(0).optional(),
-          error: z.string().max(2000).optional().describe('the application failed on this item'),
-        }).strict(),
+        z
+          .object({
+            item_id: z.string().min(1).max(128),
+            repetition: z.number().int().min(0).max(9).default(0),
+            output: z.unknown().refine((v) => v !== undefined, 'output is required'),
+            trace_id: z.string().max(128).optional(),
+            latency_ms: z.number().min(0).optional(),
+            cost_usd: z.number().min(0).optional(),
+            error: z.string().max(2000).optional().describe('the application failed on this item'),
+          })
+          .strict(),
       )
       .min(1)
       .max(100),
@@ -54,13 +78,26 @@ export type OutputsInput = z.infer<typeof outputsBody>;
 
 export const experimentParams = uuidParams('id');
 export const experimentQuery = z.object({ project_id: uuidSchema.optional() }).strict();
-export const listExperimentsQuery = z.object({ project_id: uuidSchema.optional(), dataset_id: uuidSchema.optional(), limit: limitQuery(50, 200) }).strict();
-export const itemsQuery = z.object({ project_id: uuidSchema.optional(), status: z.enum(['pending', 'completed', 'error']).optional(), limit: limitQuery(100, 1000), cursor: cursorQuery.optional() }).strict();
+export const listExperimentsQuery = z
+  .object({ project_id: uuidSchema.optional(), dataset_id: uuidSchema.optional(), limit: limitQuery(50, 200) })
+  .strict();
+export const itemsQuery = z
+  .object({
+    project_id: uuidSchema.optional(),
+    status: z.enum(['pending', 'completed', 'error']).optional(),
+    limit: limitQuery(100, 1000),
+    cursor: cursorQuery.optional(),
+  })
+  .strict();
 export const compareQuery = z
   .object({
     project_id: uuidSchema.optional(),
     ids: uuidListSchema(2, 5).describe('2 to 5 experiment ids, comma-separated; the first is the baseline'),
-    regression_threshold: z.coerce.number().min(0).default(0).describe('an item regressed when its mean score fell by more than this'),
+    regression_threshold: z.coerce
+      .number()
+      .min(0)
+      .default(0)
+      .describe('an item regressed when its mean score fell by more than this'),
   })
   .strict();
 

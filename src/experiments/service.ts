@@ -32,64 +32,159 @@ export async function toView(db: Knex, r: q.ExperimentRecord): Promise<Experimen
   for (const c of s.counts) counts[c.status as keyof typeof counts] = Number(c.n);
   const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 1000) / 1000);
   return {
-    id: r.id, project_id: r.project_id, name: r.name, dataset_id: r.dataset_id,
-    dataset_version: isoText(r.dataset_version), subject: r.subject, evaluator_ids: r.evaluator_ids,
-    repetitions: r.repetitions, status: r.status, workflow_id: r.workflow_id ?? null, counts,
-    scores: s.scores.map((x) => ({ name: x.name, mean: x.mean === null ? null : Math.round(Number(x.mean) * 1e6) / 1e6, count: Number(x.n) })),
-    cost_usd: Math.round(Number(s.agg.cost) * 1e10) / 1e10, latency_p50_ms: round(s.agg.p50), latency_p95_ms: round(s.agg.p95), error: r.error ?? null,
-    created_at: isoText(r.created_at), finished_at: isoOrNull(r.finished_at),
+    id: r.id,
+    project_id: r.project_id,
+    name: r.name,
+    dataset_id: r.dataset_id,
+    dataset_version: isoText(r.dataset_version),
+    subject: r.subject,
+    evaluator_ids: r.evaluator_ids,
+    repetitions: r.repetitions,
+    status: r.status,
+    workflow_id: r.workflow_id ?? null,
+    counts,
+    scores: s.scores.map((x) => ({
+      name: x.name,
+      mean: x.mean === null ? null : Math.round(Number(x.mean) * 1e6) / 1e6,
+      count: Number(x.n),
+    })),
+    cost_usd: Math.round(Number(s.agg.cost) * 1e10) / 1e10,
+    latency_p50_ms: round(s.agg.p50),
+    latency_p95_ms: round(s.agg.p95),
+    error: r.error ?? null,
+    created_at: isoText(r.created_at),
+    finished_at: isoOrNull(r.finished_at),
   };
 }
 
 /** Resolves the subject and the dataset version, records one item run per (item, repetition), starts the workflow of a prompt subject. */
-export async function createExperiment(deps: ExperimentDeps, actor: Principal, scope: Scope, input: CreateExperimentInput) {
+export async function createExperiment(
+  deps: ExperimentDeps,
+  actor: Principal,
+  scope: Scope,
+  input: CreateExperimentInput,
+) {
   const { db } = deps;
   const projectId = oneProject(scope);
   const ds = await db('datasets').where({ id: input.dataset_id, project_id: projectId }).first('id');
   if (!ds) throw notFound('Dataset');
-  const version = input.dataset_version ?? isoOrNull((await db('dataset_versions').where({ dataset_id: ds.id }).max('version as v').first())?.v);
+  const version =
+    input.dataset_version ??
+    isoOrNull((await db('dataset_versions').where({ dataset_id: ds.id }).max('version as v').first())?.v);
   if (!version) throw badRequest('The dataset has no items yet', 'dataset_empty');
   const evaluatorIds = [...new Set(input.evaluator_ids)];
   if ((await findEvaluators(db, projectId, evaluatorIds)).length !== evaluatorIds.length) throw notFound('Evaluator');
   let subject: Record<string, unknown> = { kind: 'external' };
   if (input.subject.kind === 'prompt' && input.subject.template !== undefined) {
     if (!input.subject.model) throw badRequest('subject.model is required with an inline template', 'model_required');
-    subject = { kind: 'prompt', template: input.subject.template, prompt_version_id: null, provider: input.subject.provider, model: input.subject.model, parameters: input.subject.parameters ?? {} };
+    subject = {
+      kind: 'prompt',
+      template: input.subject.template,
+      prompt_version_id: null,
+      provider: input.subject.provider,
+      model: input.subject.model,
+      parameters: input.subject.parameters ?? {},
+    };
   } else if (input.subject.kind === 'prompt') {
     const ref = parsePromptRef(input.subject.prompt!);
-    if (!ref) throw badRequest('subject.prompt must be <name>@<version|latest|label> or a prompt-version id', 'invalid_prompt_version');
+    if (!ref)
+      throw badRequest(
+        'subject.prompt must be <name>@<version|latest|label> or a prompt-version id',
+        'invalid_prompt_version',
+      );
     const v = await resolvePromptRef(db, [projectId], ref);
     if (!v) throw notFound('Prompt version', 'prompt_version_not_found');
     const model = input.subject.model ?? v.model;
     if (!model) throw badRequest('subject.model is required (the prompt version names none)', 'model_required');
-    subject = { kind: 'prompt', prompt: input.subject.prompt, prompt_version_id: v.id, version: v.version, provider: input.subject.provider, model, parameters: { ...(v.parameters ?? {}), ...(input.subject.parameters ?? {}) } };
+    subject = {
+      kind: 'prompt',
+      prompt: input.subject.prompt,
+      prompt_version_id: v.id,
+      version: v.version,
+      provider: input.subject.provider,
+      model,
+      parameters: { ...(v.parameters ?? {}), ...(input.subject.parameters ?? {}) },
+    };
   }
-  const items = await itemsAt(db, ds.id, { version, split: input.split, status: 'active', after: null, limit: MAX_RUNS });
+  const items = await itemsAt(db, ds.id, {
+    version,
+    split: input.split,
+    status: 'active',
+    after: null,
+    limit: MAX_RUNS,
+  });
   if (!items.length) throw badRequest('No active items at that version (and split)', 'dataset_empty');
-  if (items.length * input.repetitions > MAX_RUNS) throw badRequest(`At most ${MAX_RUNS} item runs (items × repetitions)`, 'experiment_too_large');
+  if (items.length * input.repetitions > MAX_RUNS)
+    throw badRequest(`At most ${MAX_RUNS} item runs (items × repetitions)`, 'experiment_too_large');
   const row = await db.transaction(async (trx) => {
-    const [e] = await trx('experiments').insert({
-      org_id: scope.orgId, project_id: projectId, name: input.name, dataset_id: ds.id, dataset_version: version, subject: JSON.stringify(subject), evaluator_ids: evaluatorIds,
-      repetitions: input.repetitions, status: subject.kind === 'prompt' ? 'running' : 'awaiting_outputs', created_by: actorLabel(actor),
-    }).returning('*');
-    const runs = items.flatMap((i) => Array.from({ length: input.repetitions }, (_, repetition) => ({ experiment_id: e.id, item_id: i.item_id, repetition })));
+    const [e] = await trx('experiments')
+      .insert({
+        org_id: scope.orgId,
+        project_id: projectId,
+        name: input.name,
+        dataset_id: ds.id,
+        dataset_version: version,
+        subject: JSON.stringify(subject),
+        evaluator_ids: evaluatorIds,
+        repetitions: input.repetitions,
+        status: subject.kind === 'prompt' ? 'running' : 'awaiting_outputs',
+        created_by: actorLabel(actor),
+      })
+      .returning('*');
+    const runs = items.flatMap((i) =>
+      Array.from({ length: input.repetitions }, (_, repetition) => ({
+        experiment_id: e.id,
+        item_id: i.item_id,
+        repetition,
+      })),
+    );
     for (let i = 0; i < runs.length; i += 1000) await trx('experiment_items').insert(runs.slice(i, i + 1000));
-    if (subject.kind === 'prompt') await trx('experiments').where({ id: e.id }).update({ workflow_id: `experiment-${e.id}` });
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'experiment.created', resourceType: 'experiment', resourceId: e.id, after: { name: input.name, dataset_id: ds.id, dataset_version: version, subject } });
+    if (subject.kind === 'prompt')
+      await trx('experiments')
+        .where({ id: e.id })
+        .update({ workflow_id: `experiment-${e.id}` });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'experiment.created',
+      resourceType: 'experiment',
+      resourceId: e.id,
+      after: { name: input.name, dataset_id: ds.id, dataset_version: version, subject },
+    });
     return { ...e, workflow_id: subject.kind === 'prompt' ? `experiment-${e.id}` : null };
   });
   if (subject.kind === 'prompt') {
     try {
       await deps.temporal.connection.withDeadline(Date.now() + 5_000, () =>
         deps.temporal.client.workflow.start('experimentWorkflow', {
-          taskQueue: deps.taskQueue, workflowId: row.workflow_id, args: [row.id, input.concurrency],
-          typedSearchAttributes: [{ key: searchAttributes.OrganizationId, value: scope.orgId }, { key: searchAttributes.ProjectId, value: projectId }],
-          staticSummary: experimentSummary({ name: input.name, items: items.length, repetitions: input.repetitions, evaluators: evaluatorIds.length }),
+          taskQueue: deps.taskQueue,
+          workflowId: row.workflow_id,
+          args: [row.id, input.concurrency],
+          typedSearchAttributes: [
+            { key: searchAttributes.OrganizationId, value: scope.orgId },
+            { key: searchAttributes.ProjectId, value: projectId },
+          ],
+          staticSummary: experimentSummary({
+            name: input.name,
+            items: items.length,
+            repetitions: input.repetitions,
+            evaluators: evaluatorIds.length,
+          }),
         }),
       );
     } catch (err) {
-      await db('experiments').where({ id: row.id }).update({ status: 'failed', error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000), finished_at: db.fn.now() });
-      throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the experiment was not started (it is recorded as failed)');
+      await db('experiments')
+        .where({ id: row.id })
+        .update({
+          status: 'failed',
+          error: `could not start the workflow: ${(err as Error).message}`.slice(0, 1000),
+          finished_at: db.fn.now(),
+        });
+      throw new HttpError(
+        503,
+        'temporal_unavailable',
+        'Temporal is unreachable: the experiment was not started (it is recorded as failed)',
+      );
     }
   }
   return toView(db, (await q.experimentById(db, row.id))!);
@@ -101,20 +196,47 @@ export async function getExperiment(db: Knex, projectIds: string[], id: string) 
   return toView(db, r);
 }
 
-export async function listExperiments(db: Knex, projectIds: string[], f: { dataset_id?: string | undefined; limit: number }) {
+export async function listExperiments(
+  db: Knex,
+  projectIds: string[],
+  f: { dataset_id?: string | undefined; limit: number },
+) {
   return Promise.all((await q.listExperimentRows(db, projectIds, f)).map((r) => toView(db, r)));
 }
 
 const cursor = cursorCodec('text', 'int');
-export async function listItems(db: Knex, projectIds: string[], id: string, p: { status?: string | undefined; limit: number; cursor?: string | undefined }) {
+export async function listItems(
+  db: Knex,
+  projectIds: string[],
+  id: string,
+  p: { status?: string | undefined; limit: number; cursor?: string | undefined },
+) {
   if (!(await q.findExperiment(db, projectIds, id))) throw notFound('Experiment');
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, number]) : null;
   const rows = await q.listItemRuns(db, id, { status: p.status, after, limit: p.limit });
-  const scores = await q.itemScores(db, id, rows.map((r) => r.item_id));
-  return pageOf(rows, p.limit, cursor, (r) => [r.item_id, r.repetition], (r) => ({
-    item_id: r.item_id, repetition: r.repetition, status: r.status, output: r.output ?? null, request_id: r.request_id ?? null, trace_id: r.trace_id ?? null,
-    latency_ms: r.latency_ms === null ? null : Number(r.latency_ms), cost_usd: r.cost_usd === null ? null : Number(r.cost_usd), error: r.error ?? null, scores: scores.get(`${r.item_id}#${r.repetition}`) ?? {},
-  }));
+  const scores = await q.itemScores(
+    db,
+    id,
+    rows.map((r) => r.item_id),
+  );
+  return pageOf(
+    rows,
+    p.limit,
+    cursor,
+    (r) => [r.item_id, r.repetition],
+    (r) => ({
+      item_id: r.item_id,
+      repetition: r.repetition,
+      status: r.status,
+      output: r.output ?? null,
+      request_id: r.request_id ?? null,
+      trace_id: r.trace_id ?? null,
+      latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
+      cost_usd: r.cost_usd === null ? null : Number(r.cost_usd),
+      error: r.error ?? null,
+      scores: scores.get(`${r.item_id}#${r.repetition}`) ?? {},
+    }),
+  );
 }
 
 /**
@@ -126,7 +248,8 @@ export async function postOutputs(deps: LlmDeps, projectIds: string[], id: strin
   const { db } = deps;
   const exp = await q.findExperiment(db, projectIds, id);
   if (!exp) throw notFound('Experiment');
-  if ((exp.subject as { kind: string }).kind !== 'external') throw conflict('This experiment runs a prompt: its outputs are produced by the gateway', 'not_external');
+  if ((exp.subject as { kind: string }).kind !== 'external')
+    throw conflict('This experiment runs a prompt: its outputs are produced by the gateway', 'not_external');
   if (exp.status !== 'awaiting_outputs') throw conflict(`The experiment is ${exp.status}`, 'experiment_closed');
   const evalDeps = { ...deps, ajv: new Ajv({ strict: false }) };
   const results: { item_id: string; repetition: number; status: string }[] = [];
@@ -134,20 +257,38 @@ export async function postOutputs(deps: LlmDeps, projectIds: string[], id: strin
     const key = { experiment_id: id, item_id: o.item_id, repetition: o.repetition };
     const before = await db('experiment_items').where(key).first();
     if (!before) throw notFound(`Experiment item ${o.item_id}#${o.repetition}`);
-    const patch = { status: o.error ? 'error' : 'completed', trace_id: o.trace_id ?? null, latency_ms: o.latency_ms ?? null, cost_usd: o.cost_usd ?? null, error: o.error ?? null };
+    const patch = {
+      status: o.error ? 'error' : 'completed',
+      trace_id: o.trace_id ?? null,
+      latency_ms: o.latency_ms ?? null,
+      cost_usd: o.cost_usd ?? null,
+      error: o.error ?? null,
+    };
     let scored: Scored | null = null;
     if (!o.error) {
-      const [item] = await itemsAt(db, exp.dataset_id, { version: exp.dataset_version.toISOString(), status: 'all', after: null, limit: 1 }).where('item_id', o.item_id);
+      const [item] = await itemsAt(db, exp.dataset_id, {
+        version: exp.dataset_version.toISOString(),
+        status: 'all',
+        after: null,
+        limit: 1,
+      }).where('item_id', o.item_id);
       scored = await scoreOutput(evalDeps, exp, item!, { ...before, ...patch, output: o.output });
     }
     const written = await q.whileOpen(db, id, async (trx) => {
-      await trx('experiment_items').where(key).update({ ...patch, output: JSON.stringify(o.output), updated_at: trx.fn.now() });
+      await trx('experiment_items')
+        .where(key)
+        .update({ ...patch, output: JSON.stringify(o.output), updated_at: trx.fn.now() });
       if (scored) await writeScored(trx, key, scored);
     });
-    if (!written) throw conflict(`The experiment is ${(await db('experiments').where({ id }).first('status'))?.status ?? 'gone'}`, 'experiment_closed');
+    if (!written)
+      throw conflict(
+        `The experiment is ${(await db('experiments').where({ id }).first('status'))?.status ?? 'gone'}`,
+        'experiment_closed',
+      );
     results.push({ item_id: o.item_id, repetition: o.repetition, status: patch.status });
   }
-  if (!(await db('experiment_items').where({ experiment_id: id, status: 'pending' }).first())) await q.finishExperiment(db, id, 'completed');
+  if (!(await db('experiment_items').where({ experiment_id: id, status: 'pending' }).first()))
+    await q.finishExperiment(db, id, 'completed');
   return { results, experiment: await toView(db, (await q.experimentById(db, id))!) };
 }
 
@@ -158,7 +299,9 @@ export async function cancelExperiment(deps: ExperimentDeps, actor: Principal, p
     const workflowId = exp.workflow_id;
     if (workflowId) {
       try {
-        await deps.temporal.connection.withDeadline(Date.now() + 5_000, () => deps.temporal.client.workflow.getHandle(workflowId).cancel());
+        await deps.temporal.connection.withDeadline(Date.now() + 5_000, () =>
+          deps.temporal.client.workflow.getHandle(workflowId).cancel(),
+        );
       } catch (err) {
         throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: ${(err as Error).message}`);
       }
@@ -167,7 +310,15 @@ export async function cancelExperiment(deps: ExperimentDeps, actor: Principal, p
     // later one finds the experiment cancelled and is dropped, so the answer below is final.
     await deps.db.transaction(async (trx) => {
       if (await q.finishExperiment(trx, id, 'cancelled')) {
-        await recordAudit(trx, { orgId: exp.org_id, actor, action: 'experiment.cancelled', resourceType: 'experiment', resourceId: id, before: { status: exp.status }, after: { status: 'cancelled' } });
+        await recordAudit(trx, {
+          orgId: exp.org_id,
+          actor,
+          action: 'experiment.cancelled',
+          resourceType: 'experiment',
+          resourceId: id,
+          before: { status: exp.status },
+          after: { status: 'cancelled' },
+        });
       }
     });
   }

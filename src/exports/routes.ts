@@ -2,12 +2,25 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { createExportBody, exportParams, exportQuery, exportSchema, listExportsQuery, signedQuery } from './schemas';
-import { cancelExport, createExport, deleteExport, download, downloadSigned, getExport, listExports, type ExportDeps } from './service';
+import {
+  cancelExport,
+  createExport,
+  deleteExport,
+  download,
+  downloadSigned,
+  getExport,
+  listExports,
+  type ExportDeps,
+} from './service';
 
 const common = { tag: 'Exports', auth: 'jwt', notFound: 'Export' } as const;
 const BASE = '/api/v1/exports';
 const FILE = {
-  200: { description: 'The file, streamed (CSV, JSON Lines or Parquet)', contentType: ['text/csv', 'application/x-ndjson', 'application/vnd.apache.parquet'], schema: z.string() },
+  200: {
+    description: 'The file, streamed (CSV, JSON Lines or Parquet)',
+    contentType: ['text/csv', 'application/x-ndjson', 'application/vnd.apache.parquet'],
+    schema: z.string(),
+  },
 };
 const FILE_ERRORS = { 409: 'The export is not completed yet', 410: 'The file expired and was deleted' };
 
@@ -15,9 +28,19 @@ const FILE_ERRORS = { 409: 'The export is not completed yet', 410: 'The file exp
 export const exportRoutes = (ctx: AppContext) => {
   const { db } = ctx;
   const deps: ExportDeps = { db, temporal: ctx.temporal, store: ctx.exportStore, config: ctx.config };
-  const base = (req: { protocol: string; get(h: string): string | undefined }) => `${req.protocol}://${req.get('host')}`;
+  const base = (req: { protocol: string; get(h: string): string | undefined }) =>
+    `${req.protocol}://${req.get('host')}`;
   return [
-    route({ ...common, method: 'get', path: BASE, summary: 'List exports, newest first', query: listExportsQuery, response: exportSchema.array(), scope: 'project', handler: async ({ scope, query, req }) => listExports(deps, scope, query.limit, base(req)) }),
+    route({
+      ...common,
+      method: 'get',
+      path: BASE,
+      summary: 'List exports, newest first',
+      query: listExportsQuery,
+      response: exportSchema.array(),
+      scope: 'project',
+      handler: async ({ scope, query, req }) => listExports(deps, scope, query.limit, base(req)),
+    }),
     route({
       ...common,
       method: 'post',
@@ -29,7 +52,17 @@ export const exportRoutes = (ctx: AppContext) => {
       scope: 'project',
       handler: async ({ principal, scope, body, req }) => createExport(deps, principal, scope, body, base(req)),
     }),
-    route({ ...common, method: 'get', path: `${BASE}/:id`, summary: 'Status and progress of an export; a completed one has download links', params: exportParams, query: exportQuery, response: exportSchema, scope: 'project', handler: async ({ scope, params, req }) => getExport(deps, scope, params.id, base(req)) }),
+    route({
+      ...common,
+      method: 'get',
+      path: `${BASE}/:id`,
+      summary: 'Status and progress of an export; a completed one has download links',
+      params: exportParams,
+      query: exportQuery,
+      response: exportSchema,
+      scope: 'project',
+      handler: async ({ scope, params, req }) => getExport(deps, scope, params.id, base(req)),
+    }),
     route({
       ...common,
       method: 'post',

@@ -46,7 +46,13 @@ async function load(db: Knex, id: string) {
 /** Marks the export running and records the estimated total (null when counting takes too long). */
 export async function prepare(deps: ExportRunDeps, id: string): Promise<{ proceed: boolean }> {
   const row = await load(deps.db, id);
-  if (!(await q.transition(deps.db, id, ['pending', 'running'], { status: 'running', started_at: row.started_at ?? deps.db.fn.now() }))) return { proceed: false };
+  if (
+    !(await q.transition(deps.db, id, ['pending', 'running'], {
+      status: 'running',
+      started_at: row.started_at ?? deps.db.fn.now(),
+    }))
+  )
+    return { proceed: false };
   const resource = resourceOf(row.resource);
   if (resource.count && row.estimated_total === null) {
     const total = await deps.db
@@ -65,7 +71,14 @@ export async function prepare(deps: ExportRunDeps, id: string): Promise<{ procee
  * heartbeats (and throws when the export is cancelled). Progress is absolute (`rowsBefore` + this
  * part), so a retried part sets it again rather than adding twice.
  */
-export async function writePart(deps: ExportRunDeps, id: string, part: number, cursor: string | null, rowsBefore: number, onPage: (rows: number) => void): Promise<{ cursor: string | null; rows: number }> {
+export async function writePart(
+  deps: ExportRunDeps,
+  id: string,
+  part: number,
+  cursor: string | null,
+  rowsBefore: number,
+  onPage: (rows: number) => void,
+): Promise<{ cursor: string | null; rows: number }> {
   const row = await load(deps.db, id);
   if (row.status !== 'running') throw new ExportStopped(`export ${id} is ${row.status}`);
   const resource = resourceOf(row.resource);
@@ -82,7 +95,8 @@ export async function writePart(deps: ExportRunDeps, id: string, part: number, c
       rows += page.data.length;
       next = page.next_cursor;
       onPage(rows);
-      if (!(await q.transition(deps.db, id, ['running'], { rows_written: rowsBefore + rows }))) throw new ExportStopped(`export ${id} stopped`);
+      if (!(await q.transition(deps.db, id, ['running'], { rows_written: rowsBefore + rows })))
+        throw new ExportStopped(`export ${id} stopped`);
     } while (next && rows < deps.partRows);
     await writer.close();
     await done;
@@ -120,7 +134,11 @@ export async function finalize(deps: ExportRunDeps, id: string, parts: number, o
           let batch: Record<string, unknown>[] = [];
           for await (const r of readParquet(local.path)) {
             batch.push(r);
-            if (batch.length === 1000) { await writer.write(batch); batch = []; onProgress(); }
+            if (batch.length === 1000) {
+              await writer.write(batch);
+              batch = [];
+              onProgress();
+            }
           }
           await writer.write(batch);
         } finally {
@@ -145,7 +163,11 @@ export async function finalize(deps: ExportRunDeps, id: string, parts: number, o
   }
   const bytes = await deps.store.size(key);
   const completed = await q.transition(deps.db, id, ['running'], {
-    status: 'completed', storage_key: key, bytes, finished_at: deps.db.fn.now(), expires_at: deps.db.raw(`now() + make_interval(hours => ?)`, [deps.ttlHours]),
+    status: 'completed',
+    storage_key: key,
+    bytes,
+    finished_at: deps.db.fn.now(),
+    expires_at: deps.db.raw(`now() + make_interval(hours => ?)`, [deps.ttlHours]),
   });
   if (!completed) {
     // Cancelled (or deleted) while joining: the file must not outlive it.
@@ -171,14 +193,22 @@ async function discard(deps: ExportRunDeps, id: string) {
  * a cancel arriving after the export completed leaves its file.
  */
 export async function end(deps: ExportRunDeps, id: string, status: 'failed' | 'cancelled', error?: string) {
-  await q.transition(deps.db, id, ['pending', 'running'], { status, error: error?.slice(0, 1000) ?? null, finished_at: deps.db.fn.now() });
+  await q.transition(deps.db, id, ['pending', 'running'], {
+    status,
+    error: error?.slice(0, 1000) ?? null,
+    finished_at: deps.db.fn.now(),
+  });
   await discard(deps, id);
 }
 
 /** The cleanup schedule: deletes the files of exports past their expiry; their rows stay as `expired`. */
 export async function sweepExpired(deps: ExportRunDeps, now: Date): Promise<number> {
   let n = 0;
-  for (let batch = await q.expiredExports(deps.db, now, 100); batch.length; batch = await q.expiredExports(deps.db, now, 100)) {
+  for (
+    let batch = await q.expiredExports(deps.db, now, 100);
+    batch.length;
+    batch = await q.expiredExports(deps.db, now, 100)
+  ) {
     for (const { id } of batch) {
       await deps.store.deletePrefix(id);
       await q.setExport(deps.db, id, { status: 'expired', storage_key: null });

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, type ExportStore } from './storage';
 
@@ -40,7 +47,9 @@ export function createS3Store(s: S3Settings): ExportStore {
     kind: 's3',
     async write(k) {
       const stream = new PassThrough();
-      const done = new Upload({ client, params: { Bucket: s.bucket, Key: key(k), Body: stream } }).done().then(() => undefined);
+      const done = new Upload({ client, params: { Bucket: s.bucket, Key: key(k), Body: stream } })
+        .done()
+        .then(() => undefined);
       done.catch(() => undefined);
       return { stream, done };
     },
@@ -67,9 +76,16 @@ export function createS3Store(s: S3Settings): ExportStore {
     async deletePrefix(prefix) {
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: s.bucket, Prefix: key(prefix.replace(/\/+$/, '')) + '/', ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: s.bucket,
+            Prefix: key(prefix.replace(/\/+$/, '')) + '/',
+            ContinuationToken: token,
+          }),
+        );
         const objects = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-        if (objects.length) await client.send(new DeleteObjectsCommand({ Bucket: s.bucket, Delete: { Objects: objects } }));
+        if (objects.length)
+          await client.send(new DeleteObjectsCommand({ Bucket: s.bucket, Delete: { Objects: objects } }));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },

@@ -6,7 +6,11 @@ import { project, type Column } from './columns';
 
 export type Format = 'csv' | 'jsonl' | 'parquet';
 export const FORMATS = ['csv', 'jsonl', 'parquet'] as const;
-export const CONTENT_TYPES: Record<Format, string> = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson', parquet: 'application/vnd.apache.parquet' };
+export const CONTENT_TYPES: Record<Format, string> = {
+  csv: 'text/csv; charset=utf-8',
+  jsonl: 'application/x-ndjson',
+  parquet: 'application/vnd.apache.parquet',
+};
 
 type Row = Record<string, unknown>;
 
@@ -26,16 +30,34 @@ async function end(stream: Writable) {
 }
 
 /** A CSV cell: JSON columns as JSON text, null as an empty cell; csv-stringify quotes as RFC 4180 asks. */
-const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? String(v) : v);
+const cell = (v: unknown) =>
+  v === null || v === undefined
+    ? ''
+    : typeof v === 'object'
+      ? JSON.stringify(v)
+      : typeof v === 'boolean'
+        ? String(v)
+        : v;
 export const csvHeader = (columns: Column[]) => stringify([columns.map((c) => c.name)]);
 
-const PARQUET_TYPES = { string: 'UTF8', time: 'UTF8', int: 'INT64', float: 'DOUBLE', bool: 'BOOLEAN', json: 'JSON' } as const;
+const PARQUET_TYPES = {
+  string: 'UTF8',
+  time: 'UTF8',
+  int: 'INT64',
+  float: 'DOUBLE',
+  bool: 'BOOLEAN',
+  json: 'JSON',
+} as const;
 /** parquetjs, loaded on first use: ~15 MB that CSV and JSON Lines exports never need. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
 const parquet = () => require('@dsnp/parquetjs') as typeof Parquet;
 
 const parquetSchema = (columns: Column[]) =>
-  new (parquet().ParquetSchema)(Object.fromEntries(columns.map((c) => [c.name, { type: PARQUET_TYPES[c.type], optional: true, compression: 'SNAPPY' }])) as never);
+  new (parquet().ParquetSchema)(
+    Object.fromEntries(
+      columns.map((c) => [c.name, { type: PARQUET_TYPES[c.type], optional: true, compression: 'SNAPPY' }]),
+    ) as never,
+  );
 
 /**
  * Parquet buffers a row group in memory, and reading one back materialises it: smaller groups with
@@ -43,9 +65,18 @@ const parquetSchema = (columns: Column[]) =>
  */
 const rowGroupSize = (columns: Column[], part: boolean) => (columns.some((c) => c.body) ? 500 : part ? 2_000 : 10_000);
 
-export async function openRowWriter(format: Format, columns: Column[], stream: Writable, opts: { part?: boolean } = {}): Promise<RowWriter> {
+export async function openRowWriter(
+  format: Format,
+  columns: Column[],
+  stream: Writable,
+  opts: { part?: boolean } = {},
+): Promise<RowWriter> {
   if (format === 'parquet') {
-    const w = await parquet().ParquetWriter.openStream(parquetSchema(columns), stream as never, { rowGroupSize: rowGroupSize(columns, opts.part ?? false) } as never);
+    const w = await parquet().ParquetWriter.openStream(
+      parquetSchema(columns),
+      stream as never,
+      { rowGroupSize: rowGroupSize(columns, opts.part ?? false) } as never,
+    );
     return {
       async write(rows) {
         for (const r of rows) {

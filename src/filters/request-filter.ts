@@ -53,15 +53,20 @@ export const requestFilterShape = {
     .union([propertyPair, z.array(propertyPair).max(20)])
     .transform((v) => (Array.isArray(v) ? v : [v]))
     .optional()
-    .meta({ description: 'Custom property `<name>:<value>` (x-service-property-<name>); repeat for several, all must match.' }),
+    .meta({
+      description: 'Custom property `<name>:<value>` (x-service-property-<name>); repeat for several, all must match.',
+    }),
 };
 export type RequestFilter = z.output<ReturnType<typeof z.object<typeof requestFilterShape>>>;
 
 /** Cross-field checks every user of the filter needs (ranges that can match nothing are a caller error). */
 export function checkFilter(f: RequestFilter): void {
-  if (f.from && f.to && Date.parse(f.from) >= Date.parse(f.to)) throw badRequest('from must be before to', 'invalid_range');
-  if (f.min_cost !== undefined && f.max_cost !== undefined && f.min_cost > f.max_cost) throw badRequest('min_cost must not exceed max_cost', 'invalid_range');
-  if (f.min_latency_ms !== undefined && f.max_latency_ms !== undefined && f.min_latency_ms > f.max_latency_ms) throw badRequest('min_latency_ms must not exceed max_latency_ms', 'invalid_range');
+  if (f.from && f.to && Date.parse(f.from) >= Date.parse(f.to))
+    throw badRequest('from must be before to', 'invalid_range');
+  if (f.min_cost !== undefined && f.max_cost !== undefined && f.min_cost > f.max_cost)
+    throw badRequest('min_cost must not exceed max_cost', 'invalid_range');
+  if (f.min_latency_ms !== undefined && f.max_latency_ms !== undefined && f.min_latency_ms > f.max_latency_ms)
+    throw badRequest('min_latency_ms must not exceed max_latency_ms', 'invalid_range');
 }
 
 export interface SqlWhere {
@@ -74,16 +79,29 @@ export function requestWhere(projectIds: string[], f: RequestFilter, opts: { pro
   // One project as an equality: the planner can then walk (project_id, created_at, id) in order
   // for a keyset page instead of collecting every older row of an `any(array)` and sorting.
   // `projectExpr`: the project comes from the caller's SQL (a lateral join over the projects).
-  const w: string[] = [opts.projectExpr ? `r.project_id = ${opts.projectExpr}` : projectIds.length === 1 ? 'r.project_id = ?::uuid' : 'r.project_id = any(?::uuid[])'];
+  const w: string[] = [
+    opts.projectExpr
+      ? `r.project_id = ${opts.projectExpr}`
+      : projectIds.length === 1
+        ? 'r.project_id = ?::uuid'
+        : 'r.project_id = any(?::uuid[])',
+  ];
   const a: Knex.RawBinding[] = opts.projectExpr ? [] : [projectIds.length === 1 ? projectIds[0]! : projectIds];
   const eq = (col: string, v: unknown) => v !== undefined && (w.push(`r.${col} = ?`), a.push(v as Knex.RawBinding));
-  if (f.from) { w.push('r.created_at >= ?'); a.push(f.from); }
-  if (f.to) { w.push('r.created_at < ?'); a.push(f.to); }
+  if (f.from) {
+    w.push('r.created_at >= ?');
+    a.push(f.from);
+  }
+  if (f.to) {
+    w.push('r.created_at < ?');
+    a.push(f.to);
+  }
   eq('provider', f.provider);
   eq('model', f.model);
   if (f.status?.endsWith('xx')) {
     const base = Number(f.status[0]) * 100;
-    w.push('r.status_code >= ? and r.status_code < ?'); a.push(base, base + 100);
+    w.push('r.status_code >= ? and r.status_code < ?');
+    a.push(base, base + 100);
   } else if (f.status) eq('status_code', Number(f.status));
   eq('user_id', f.user_id);
   eq('session_id', f.session_id);
@@ -99,12 +117,27 @@ export function requestWhere(projectIds: string[], f: RequestFilter, opts: { pro
              where p.project_id = any(?::uuid[]) and p.name = ?${version ? ' and pv.version = ?' : ''})`);
     a.push(projectIds, name!, ...(version ? [Number(version)] : []));
   }
-  if (f.min_cost !== undefined) { w.push('r.cost_usd >= ?'); a.push(f.min_cost); }
-  if (f.max_cost !== undefined) { w.push('r.cost_usd <= ?'); a.push(f.max_cost); }
+  if (f.min_cost !== undefined) {
+    w.push('r.cost_usd >= ?');
+    a.push(f.min_cost);
+  }
+  if (f.max_cost !== undefined) {
+    w.push('r.cost_usd <= ?');
+    a.push(f.max_cost);
+  }
   // latency_ms is an integer column: compared as float8, 1.5 or 1e300 is a bound, not a 22P02.
-  if (f.min_latency_ms !== undefined) { w.push('r.latency_ms >= ?::float8'); a.push(f.min_latency_ms); }
-  if (f.max_latency_ms !== undefined) { w.push('r.latency_ms <= ?::float8'); a.push(f.max_latency_ms); }
+  if (f.min_latency_ms !== undefined) {
+    w.push('r.latency_ms >= ?::float8');
+    a.push(f.min_latency_ms);
+  }
+  if (f.max_latency_ms !== undefined) {
+    w.push('r.latency_ms <= ?::float8');
+    a.push(f.max_latency_ms);
+  }
   // Containment (@>) is what the GIN index (jsonb_path_ops) answers.
-  for (const p of f.property ?? []) { w.push('r.properties @> ?::jsonb'); a.push(JSON.stringify({ [p.name]: p.value })); }
+  for (const p of f.property ?? []) {
+    w.push('r.properties @> ?::jsonb');
+    a.push(JSON.stringify({ [p.name]: p.value }));
+  }
   return { sql: w.join(' and '), args: a };
 }

@@ -14,12 +14,18 @@ const num = z.number().finite().min(0);
 export const storedFilterShape = {
   provider: text(50).optional(),
   model: text(500).optional(),
-  status: z.string().regex(/^([1-5]\d\d|[1-5]xx)$/, 'an HTTP status like 200 or a class like 4xx').optional(),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx)$/, 'an HTTP status like 200 or a class like 4xx')
+    .optional(),
   user_id: text(256).optional(),
   session_id: text(256).optional(),
   api_key_id: uuidSchema.optional(),
   trace_id: text(128).optional(),
-  prompt: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}(@[1-9]\d{0,8})?$/, 'a prompt name, or <name>@<version>').optional(),
+  prompt: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}(@[1-9]\d{0,8})?$/, 'a prompt name, or <name>@<version>')
+    .optional(),
   prompt_version_id: uuidSchema.optional(),
   cache_hit: z.boolean().optional(),
   streamed: z.boolean().optional(),
@@ -29,7 +35,12 @@ export const storedFilterShape = {
   min_latency_ms: num.optional(),
   max_latency_ms: num.optional(),
   property: z
-    .array(z.string().max(330).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}:/, 'a custom property filter is <name>:<value>'))
+    .array(
+      z
+        .string()
+        .max(330)
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}:/, 'a custom property filter is <name>:<value>'),
+    )
     .max(20)
     .optional()
     .describe('custom properties `<name>:<value>`; all must match'),

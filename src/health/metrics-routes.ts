@@ -21,13 +21,21 @@ export const metricsRoutes = (ctx: AppContext) => [
     auth: 'none',
     envelope: 'raw',
     errors: { 401: 'METRICS_TOKEN is set and the bearer token does not match' },
-    rawResponses: { 200: { description: 'Prometheus text exposition format 0.0.4', contentType: 'text/plain', schema: z.string() } },
+    rawResponses: {
+      200: { description: 'Prometheus text exposition format 0.0.4', contentType: 'text/plain', schema: z.string() },
+    },
     handler: async ({ req, res }) => {
       const token = ctx.config.METRICS_TOKEN;
       if (token) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
         if (!m || !sameSecret(m[1]!, token)) {
-          throw new HttpError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {}, { 'www-authenticate': 'Bearer' });
+          throw new HttpError(
+            401,
+            'unauthorized',
+            'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
+            {},
+            { 'www-authenticate': 'Bearer' },
+          );
         }
       }
       // The outbox is shared by every process, so any process can report its backlog.

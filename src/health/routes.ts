@@ -5,9 +5,18 @@ import { route } from '../http/route';
 import { pingTemporal } from '../temporal/client';
 
 const check = z.enum(['ok', 'unavailable']);
-const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']), db: check, temporal: check, error: z.string().optional() });
+const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  db: check,
+  temporal: check,
+  error: z.string().optional(),
+});
 
-const probe = (fn: () => Promise<unknown>) => fn().then(() => 'ok' as const, () => 'unavailable' as const);
+const probe = (fn: () => Promise<unknown>) =>
+  fn().then(
+    () => 'ok' as const,
+    () => 'unavailable' as const,
+  );
 
 /** GET /health: no auth; 200 when PostgreSQL and Temporal answer, 503 naming the failing part otherwise. */
 export const healthRoutes = (ctx: AppContext) => [
@@ -19,7 +28,11 @@ export const healthRoutes = (ctx: AppContext) => [
     auth: 'none',
     envelope: 'raw',
     rawResponses: {
-      200: { description: 'Both dependencies answer', schema: healthSchema, example: { status: 'ok', db: 'ok', temporal: 'ok' } },
+      200: {
+        description: 'Both dependencies answer',
+        schema: healthSchema,
+        example: { status: 'ok', db: 'ok', temporal: 'ok' },
+      },
       503: {
         description: 'A dependency is unavailable (named in `error`)',
         schema: healthSchema,
@@ -33,7 +46,11 @@ export const healthRoutes = (ctx: AppContext) => [
       res
         .status(ok ? 200 : 503)
         .setHeader('cache-control', 'no-store')
-        .json(ok ? { status: 'ok', db, temporal } : { status: 'unavailable', db, temporal, error: `Unavailable: ${failing.join(', ')}` });
+        .json(
+          ok
+            ? { status: 'ok', db, temporal }
+            : { status: 'unavailable', db, temporal, error: `Unavailable: ${failing.join(', ')}` },
+        );
     },
   }),
 ];

@@ -52,8 +52,13 @@ const DATA_EXCEPTIONS: Record<string, string> = {
 /** A PostgreSQL data exception (node-postgres sets `code` and `severity`) as a 400 `invalid_input`; anything else: undefined. */
 export function dataException(err: unknown): HttpError | undefined {
   const e = err as { code?: unknown; severity?: unknown } | null;
-  if (typeof e?.code !== 'string' || !/^22[0-9A-Z]{3}$/.test(e.code) || typeof e.severity !== 'string') return undefined;
-  return new HttpError(400, 'invalid_input', `Invalid input: ${DATA_EXCEPTIONS[e.code] ?? 'a value cannot be stored or compared'}`);
+  if (typeof e?.code !== 'string' || !/^22[0-9A-Z]{3}$/.test(e.code) || typeof e.severity !== 'string')
+    return undefined;
+  return new HttpError(
+    400,
+    'invalid_input',
+    `Invalid input: ${DATA_EXCEPTIONS[e.code] ?? 'a value cannot be stored or compared'}`,
+  );
 }
 
 export function errorBody(err: HttpError) {

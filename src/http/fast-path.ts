@@ -61,10 +61,18 @@ function run(chain: RequestHandler[], req: Request, res: Response, done: (err?: 
  * The server's request listener: fast routes first, Express for the rest. `before` is the
  * app-wide middleware those routes need (request id and logger); `onError` the app's error handler.
  */
-export function withFastPath(app: Express, routes: FastRoute[], before: RequestHandler[], onError: ErrorRequestHandler): RequestListener {
+export function withFastPath(
+  app: Express,
+  routes: FastRoute[],
+  before: RequestHandler[],
+  onError: ErrorRequestHandler,
+): RequestListener {
   const compiled = compile(routes, before);
   if (!compiled.length) return app as unknown as RequestListener;
-  const proto = { req: (app as unknown as { request: object }).request, res: (app as unknown as { response: object }).response };
+  const proto = {
+    req: (app as unknown as { request: object }).request,
+    res: (app as unknown as { response: object }).response,
+  };
   return (rawReq: IncomingMessage, rawRes: ServerResponse) => {
     const url = rawReq.url ?? '';
     for (const c of compiled) {
@@ -72,7 +80,8 @@ export function withFastPath(app: Express, routes: FastRoute[], before: RequestH
       const chain = c.byMethod.get(rawReq.method ?? '');
       const slash = url.indexOf('/', c.prefix.length);
       const segment = slash === -1 ? '' : url.slice(c.prefix.length, slash);
-      if (!chain || slash === -1 || slash + 1 >= url.length || url[slash + 1] === '?' || !PLAIN_SEGMENT.test(segment)) break;
+      if (!chain || slash === -1 || slash + 1 >= url.length || url[slash + 1] === '?' || !PLAIN_SEGMENT.test(segment))
+        break;
       // What Express's app.handle and router give every request, so handlers see the same objects.
       const req = Object.setPrototypeOf(rawReq, proto.req) as Request;
       const res = Object.setPrototypeOf(rawRes, proto.res) as Response;

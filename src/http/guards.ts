@@ -21,8 +21,10 @@ export function requireRole(...roles: readonly Role[]): RequestHandler {
   return (req, _res, next) => {
     const p = req.principal;
     if (!p) return next(unauthorized());
-    if (p.kind !== 'user') return next(forbidden('This action needs a user token (JWT) with a suitable role', 'jwt_required'));
-    if (!roles.includes(p.role)) return next(forbidden(`This action needs role ${roles.join(' or ')}; you are ${p.role}`, 'insufficient_role'));
+    if (p.kind !== 'user')
+      return next(forbidden('This action needs a user token (JWT) with a suitable role', 'jwt_required'));
+    if (!roles.includes(p.role))
+      return next(forbidden(`This action needs role ${roles.join(' or ')}; you are ${p.role}`, 'insufficient_role'));
     next();
   };
 }
@@ -32,7 +34,8 @@ export function requireWriteAccess(): RequestHandler {
   return (req, _res, next) => {
     const p = req.principal;
     if (!p) return next(unauthorized());
-    if (p.kind === 'api_key') return next(p.scope === 'full' ? undefined : forbidden('Public keys are read-only', 'public_key_read_only'));
+    if (p.kind === 'api_key')
+      return next(p.scope === 'full' ? undefined : forbidden('Public keys are read-only', 'public_key_read_only'));
     if (p.role === 'admin' || p.role === 'editor') return next();
     next(forbidden(`This action needs role admin or editor; you are ${p.role}`, 'insufficient_role'));
   };

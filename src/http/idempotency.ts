@@ -31,7 +31,11 @@ function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (!v || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, canonical(o[k])]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, canonical(o[k])]),
+  );
 }
 
 /** What makes two calls "the same request": method, path (ids included) and body. */
@@ -113,7 +117,9 @@ async function runClaimed<T>(call: IdempotentCall, fingerprint: string, work: ()
     out = await work();
   } catch (err) {
     // Nothing was done: free the key so the same one can be retried.
-    await mine().del().catch(() => undefined);
+    await mine()
+      .del()
+      .catch(() => undefined);
     throw err;
   }
   const status = out instanceof Reply ? out.status : call.status;

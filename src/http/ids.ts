@@ -21,9 +21,15 @@ export const uuidSchema = z
 export const uuidListSchema = (min: number, max: number) =>
   z
     .string()
-    .regex(new RegExp(`^${UUID_BODY}(,${UUID_BODY}){${min - 1},${max - 1}}$`, 'i'), `must be ${min} to ${max} UUIDs, comma-separated`)
+    .regex(
+      new RegExp(`^${UUID_BODY}(,${UUID_BODY}){${min - 1},${max - 1}}$`, 'i'),
+      `must be ${min} to ${max} UUIDs, comma-separated`,
+    )
     .transform((s) => s.toLowerCase())
-    .meta({ example: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10,7d0c1a2b-3e4f-4a5b-8c6d-9e0f1a2b3c4d', [INPUT_CHECK]: 'uuid-list' });
+    .meta({
+      example: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10,7d0c1a2b-3e4f-4a5b-8c6d-9e0f1a2b3c4d',
+      [INPUT_CHECK]: 'uuid-list',
+    });
 
 /** Path parameters `{ [name]: uuid }`; a malformed one answers the route's 404, never a 400 or 500. */
 export const uuidParams = <K extends string>(...names: K[]) =>

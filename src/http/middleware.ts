@@ -43,7 +43,10 @@ export function requestContext(logger: Logger): RequestHandler {
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
       if (!logger.isLevelEnabled(level)) return;
       const ms = performance.now() - started;
-      req.log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      req.log[level](
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };
@@ -73,19 +76,34 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, re
   }
   if (err instanceof HttpError) return sendError(res, err);
   const e = err as BodyParserError;
-  if (e?.type === 'entity.parse.failed') return sendError(res, new HttpError(400, 'invalid_json', 'Request body is not valid JSON'));
-  if (e?.type === 'entity.too.large') return sendError(res, new HttpError(413, 'payload_too_large', 'Request body is too large'));
+  if (e?.type === 'entity.parse.failed')
+    return sendError(res, new HttpError(400, 'invalid_json', 'Request body is not valid JSON'));
+  if (e?.type === 'entity.too.large')
+    return sendError(res, new HttpError(413, 'payload_too_large', 'Request body is too large'));
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return sendError(res, new HttpError(415, 'unsupported_encoding', e.message));
-  if (e?.type === 'request.aborted') return sendError(res, new HttpError(400, 'request_aborted', 'Request was aborted'));
+  if (e?.type === 'request.aborted')
+    return sendError(res, new HttpError(400, 'request_aborted', 'Request was aborted'));
   // The router decodes path parameters itself and throws a URIError (status 400) on `%ff%fe`.
-  if (e instanceof URIError) return sendError(res, new HttpError(400, 'invalid_path_encoding', 'The request path is not valid percent-encoded UTF-8'));
+  if (e instanceof URIError)
+    return sendError(
+      res,
+      new HttpError(400, 'invalid_path_encoding', 'The request path is not valid percent-encoded UTF-8'),
+    );
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
     return sendError(res, new HttpError(e.status, 'bad_request', e.message));
   const refused = dataException(err);
   if (refused) {
     // A gap in a route contract (src/http/ids.ts, src/http/schemas.ts): still the caller's 400, but worth fixing.
-    (req.log ?? console).warn({ err, sqlstate: (err as { code: string }).code, method: req.method, route: (req.route as { path?: string } | undefined)?.path ?? req.path }, 'database refused input the route contract accepted');
+    (req.log ?? console).warn(
+      {
+        err,
+        sqlstate: (err as { code: string }).code,
+        method: req.method,
+        route: (req.route as { path?: string } | undefined)?.path ?? req.path,
+      },
+      'database refused input the route contract accepted',
+    );
     return sendError(res, refused);
   }
   (req.log ?? console).error({ err }, 'unhandled error');

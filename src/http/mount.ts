@@ -47,7 +47,9 @@ function timed(c: RouteContract, metrics: Metrics): RequestHandler {
   };
   return (_req, res, next) => {
     const started = performance.now();
-    res.once('close', () => child(res.writableFinished ? String(res.statusCode) : 'aborted').observe((performance.now() - started) / 1000));
+    res.once('close', () =>
+      child(res.writableFinished ? String(res.statusCode) : 'aborted').observe((performance.now() - started) / 1000),
+    );
     next();
   };
 }
@@ -79,8 +81,21 @@ function handle(c: RouteContract, opts: MountOptions): RequestHandler {
         headers = parsePart(c.headers, given, 'header');
       }
       let scope: Scope | undefined;
-      if (c.scope) scope = await opts.auth.projectScope(req.principal!, c.scope === 'project' ? projectIdOf(query, body) : undefined);
-      const out = await c.handler({ params, query, body, headers, principal: req.principal!, scope, req, res } as never);
+      if (c.scope)
+        scope = await opts.auth.projectScope(
+          req.principal!,
+          c.scope === 'project' ? projectIdOf(query, body) : undefined,
+        );
+      const out = await c.handler({
+        params,
+        query,
+        body,
+        headers,
+        principal: req.principal!,
+        scope,
+        req,
+        res,
+      } as never);
       if (envelope === 'raw') return;
       let status = c.status ?? 200;
       let data = out;
@@ -101,7 +116,8 @@ function handle(c: RouteContract, opts: MountOptions): RequestHandler {
 
 /** The `project_id` a scoped call names: the query's, else the body's (a create names it there). */
 function projectIdOf(query: unknown, body: unknown): unknown {
-  const of = (v: unknown) => (v !== null && typeof v === 'object' ? (v as { project_id?: unknown }).project_id : undefined);
+  const of = (v: unknown) =>
+    v !== null && typeof v === 'object' ? (v as { project_id?: unknown }).project_id : undefined;
   return of(query) ?? of(body);
 }
 
@@ -115,7 +131,12 @@ function checkResponse(c: RouteContract, payload: { data: unknown }, req: Reques
     if (!r.success) {
       const issues = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
       req.log?.error({ route: `${c.method.toUpperCase()} ${c.path}`, issues }, 'response does not match its contract');
-      throw new HttpError(500, 'response_contract_violation', `Response of ${c.method.toUpperCase()} ${c.path} does not match its contract`, { issues });
+      throw new HttpError(
+        500,
+        'response_contract_violation',
+        `Response of ${c.method.toUpperCase()} ${c.path} does not match its contract`,
+        { issues },
+      );
     }
   }
 }

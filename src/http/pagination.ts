@@ -16,7 +16,8 @@ const invalidCursor = () =>
 export const cursorQuery = z.string().min(1).max(2000).describe('next_cursor of the previous page, unchanged');
 
 /** `limit` of a list: 1..max, default `def`. */
-export const limitQuery = (def: number, max: number) => z.coerce.number().int().min(1).max(max).default(def).describe(`page size (1 to ${max})`);
+export const limitQuery = (def: number, max: number) =>
+  z.coerce.number().int().min(1).max(max).default(def).describe(`page size (1 to ${max})`);
 
 /** PostgreSQL's microsecond-exact ISO text of a timestamptz column (a JS Date keeps milliseconds only). */
 export const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -54,7 +55,8 @@ export function cursorCodec(...kinds: CursorPart[]): CursorCodec {
       } catch {
         throw invalidCursor();
       }
-      if (!Array.isArray(v) || v.length !== kinds.length || !kinds.every((k, i) => valid(k, v[i]))) throw invalidCursor();
+      if (!Array.isArray(v) || v.length !== kinds.length || !kinds.every((k, i) => valid(k, v[i])))
+        throw invalidCursor();
       return v as string[];
     },
   };
@@ -64,7 +66,13 @@ export function cursorCodec(...kinds: CursorPart[]): CursorCodec {
  * One page from rows fetched with `limit + 1`: the extra row only says that there is a next page.
  * `key` gives the cursor parts of a row; `strip` removes the sort helper columns from the items.
  */
-export function pageOf<R, T = R>(rows: R[], limit: number, codec: CursorCodec, key: (row: R) => (string | number)[], strip: (row: R) => T = (r) => r as unknown as T) {
+export function pageOf<R, T = R>(
+  rows: R[],
+  limit: number,
+  codec: CursorCodec,
+  key: (row: R) => (string | number)[],
+  strip: (row: R) => T = (r) => r as unknown as T,
+) {
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];

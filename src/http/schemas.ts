@@ -9,7 +9,8 @@ import { z } from 'zod';
 export const INPUT_CHECK = 'x-checked';
 export type InputCheck = 'uuid' | 'uuid-list' | 'date-time';
 /** The check a schema layer is marked with, if any (wrappers such as `.optional()` are not). */
-export const inputCheckOf = (s: z.ZodType): InputCheck | undefined => z.globalRegistry.get(s)?.[INPUT_CHECK] as InputCheck | undefined;
+export const inputCheckOf = (s: z.ZodType): InputCheck | undefined =>
+  z.globalRegistry.get(s)?.[INPUT_CHECK] as InputCheck | undefined;
 
 /**
  * Schemas shared by every feature's contracts. Text is checked once here: PostgreSQL cannot store
@@ -48,4 +49,5 @@ export const timestamp = z.string().meta({ format: 'date-time', example: '2026-0
  * `writeOnly` in the document, so clients mask it and the fuzz run fills it with secret-shaped
  * values and fails on any response that contains one (test/fuzz/st_hooks.py).
  */
-export const secretInput = (max: number) => z.string().trim().min(1).max(max).meta({ format: 'password', writeOnly: true });
+export const secretInput = (max: number) =>
+  z.string().trim().min(1).max(max).meta({ format: 'password', writeOnly: true });

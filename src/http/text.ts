@@ -12,7 +12,8 @@ const BAD_GLOBAL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 export const hasUnstorableText = (s: string) => !s.isWellFormed() || s.includes('\u0000');
 
 /** NUL removed, lone surrogates replaced by U+FFFD: what the request log and ingest store. */
-export const storableText = (s: string) => (hasUnstorableText(s) ? s.replace(BAD_GLOBAL, (c) => (c === '\u0000' ? '' : '\ufffd')) : s);
+export const storableText = (s: string) =>
+  hasUnstorableText(s) ? s.replace(BAD_GLOBAL, (c) => (c === '\u0000' ? '' : '\ufffd')) : s;
 
 /** Deepest JSON nesting the REST API accepts in a body (ingest has its own, documented limit). */
 const MAX_JSON_DEPTH = 64;
@@ -30,7 +31,10 @@ export function assertStorable(value: unknown, where: string, maxDepth = MAX_JSO
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= maxDepth) throw new HttpError(400, 'too_deep', `${where} is nested deeper than ${maxDepth} levels`, { max_depth: maxDepth });
+    if (depth >= maxDepth)
+      throw new HttpError(400, 'too_deep', `${where} is nested deeper than ${maxDepth} levels`, {
+        max_depth: maxDepth,
+      });
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) stack.push([v[i], `${path}[${i}]`, depth + 1]);
     } else {
@@ -43,4 +47,9 @@ export function assertStorable(value: unknown, where: string, maxDepth = MAX_JSO
 }
 
 const invalidText = (path: string) =>
-  new HttpError(400, 'invalid_text', `Invalid ${path}: text must not contain NUL characters or unpaired UTF-16 surrogates`, { field: path });
+  new HttpError(
+    400,
+    'invalid_text',
+    `Invalid ${path}: text must not contain NUL characters or unpaired UTF-16 surrogates`,
+    { field: path },
+  );

@@ -11,7 +11,10 @@ export function cohensKappa(a: string[], b: string[]): number | null {
   if (n === 0 || n !== b.length) return null;
   const labels = [...new Set([...a, ...b])];
   const po = a.filter((x, i) => x === b[i]).length / n;
-  const pe = labels.reduce((s, l) => s + (a.filter((x) => x === l).length / n) * (b.filter((x) => x === l).length / n), 0);
+  const pe = labels.reduce(
+    (s, l) => s + (a.filter((x) => x === l).length / n) * (b.filter((x) => x === l).length / n),
+    0,
+  );
   return pe === 1 ? null : (po - pe) / (1 - pe);
 }
 
@@ -39,7 +42,8 @@ export function krippendorffAlpha(units: (number | string)[][], metric: 'interva
   const values = pairable.flat();
   const n = values.length;
   if (n < 2) return null;
-  const d = (x: number | string, y: number | string) => (metric === 'nominal' ? (x === y ? 0 : 1) : (Number(x) - Number(y)) ** 2);
+  const d = (x: number | string, y: number | string) =>
+    metric === 'nominal' ? (x === y ? 0 : 1) : (Number(x) - Number(y)) ** 2;
   let Do = 0;
   for (const u of pairable) {
     let s = 0;

@@ -34,7 +34,11 @@ function measure(model: string): Rates {
 }
 
 /** Span cost in USD (null when unknown); built once per process and handed to the ingest writer. */
-export type SpanPricer = (model: string | null | undefined, promptTokens: number | null | undefined, completionTokens: number | null | undefined) => number | null;
+export type SpanPricer = (
+  model: string | null | undefined,
+  promptTokens: number | null | undefined,
+  completionTokens: number | null | undefined,
+) => number | null;
 
 /** A pricer with its own cache of measured per-model rates. */
 export function createSpanPricer(): SpanPricer {

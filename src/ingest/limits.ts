@@ -39,11 +39,16 @@ export function assertFieldSizes(fields: Record<string, unknown>, maxBytes: numb
 }
 
 const fieldTooLarge = (field: string, size: number, limit: number) =>
-  new HttpError(413, 'field_too_large', `${field} is ${size} bytes; the limit is ${limit} bytes per input/output/metadata field`, {
-    field,
-    size_bytes: size,
-    limit_bytes: limit,
-  });
+  new HttpError(
+    413,
+    'field_too_large',
+    `${field} is ${size} bytes; the limit is ${limit} bytes per input/output/metadata field`,
+    {
+      field,
+      size_bytes: size,
+      limit_bytes: limit,
+    },
+  );
 
 /**
  * An upper bound of a value's JSON size in UTF-8 bytes, without building the JSON (a walk with no
@@ -82,5 +87,9 @@ export function truncateJson(value: unknown, maxBytes: number): unknown {
   if (s.length * 3 <= maxBytes) return value; // cannot exceed: at most 3 UTF-8 bytes per UTF-16 unit
   const bytes = Buffer.byteLength(s, 'utf8');
   if (bytes <= maxBytes) return value;
-  return { __truncated: true, preview: s.slice(0, Math.min(PREVIEW_CHARS, Math.floor(maxBytes / 4))), originalBytes: bytes };
+  return {
+    __truncated: true,
+    preview: s.slice(0, Math.min(PREVIEW_CHARS, Math.floor(maxBytes / 4))),
+    originalBytes: bytes,
+  };
 }

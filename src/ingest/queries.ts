@@ -17,22 +17,49 @@ export interface Located {
 }
 
 /** What the statements return, as pg returns it (timestamps Date, numeric a number, json parsed). */
-export interface SpanTraceRow { project_id: string; id: string; trace_id: string }
-export interface CreatedTraceRow { project_id: string; id: string; user_id: string | null; start_time: Date }
-export interface UpdatedTraceRow { project_id: string; id: string; created: boolean }
+export interface SpanTraceRow {
+  project_id: string;
+  id: string;
+  trace_id: string;
+}
+export interface CreatedTraceRow {
+  project_id: string;
+  id: string;
+  user_id: string | null;
+  start_time: Date;
+}
+export interface UpdatedTraceRow {
+  project_id: string;
+  id: string;
+  created: boolean;
+}
 /** price_input: [model, prompt_tokens, completion_tokens] when the cost needs computing, else null. */
 export interface CreatedSpanRow {
-  project_id: string; id: string; price_input: [string, number | null, number | null] | null;
+  project_id: string;
+  id: string;
+  price_input: [string, number | null, number | null] | null;
 }
 /** A span's pricing columns: what the cost fix reads. */
 export interface SpanPriceRow {
-  project_id: string; id: string; model: string | null; prompt_tokens: number | null; completion_tokens: number | null;
+  project_id: string;
+  id: string;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
   cost_usd: number | null;
 }
-export interface UpdatedSpanRow extends SpanPriceRow { created: boolean; trace_id: string | null }
+export interface UpdatedSpanRow extends SpanPriceRow {
+  created: boolean;
+  trace_id: string | null;
+}
 /** A trace just marked completed (complete, and the sweeper's statement). */
 export interface CompletedTraceRow {
-  org_id: string; project_id: string; id: string; status: string; end_time: Date; duration_ms: number | null;
+  org_id: string;
+  project_id: string;
+  id: string;
+  status: string;
+  end_time: Date;
+  duration_ms: number | null;
 }
 
 const TRACE_COLUMNS = `project_id uuid, id text, name text, session_id text, user_id text, metadata jsonb, input jsonb,
@@ -50,7 +77,8 @@ const SPAN_ROWS = `select (?::uuid[])[(r->>0)::int] as project_id, r->>1 as id, 
   from jsonb_array_elements(?::jsonb) as r`;
 const SPAN_INSERT = `project_id, id, trace_id, parent_span_id, name, span_type, status, model, prompt_tokens,
   completion_tokens, total_tokens, cost_usd, input, output, metadata, start_time, end_time`;
-const SPAN_RETURNING = 'returning s.project_id, s.id, s.created, s.trace_id, s.model, s.prompt_tokens, s.completion_tokens, s.cost_usd';
+const SPAN_RETURNING =
+  'returning s.project_id, s.id, s.created, s.trace_id, s.model, s.prompt_tokens, s.completion_tokens, s.cost_usd';
 /**
  * Creates usually carry model and tokens together, so their cost was computed before the insert;
  * only a create that filled a placeholder can need a recomputation, and only such rows return the
@@ -177,7 +205,9 @@ export function traceRow(l: Located) {
 const FAST_INSERT_MIN_ROWS = 50;
 
 export async function createSpans(
-  trx: Knex.Transaction, list: Located[], price: SpanPricer,
+  trx: Knex.Transaction,
+  list: Located[],
+  price: SpanPricer,
 ): Promise<CreatedSpanRow[]> {
   if (list.length < FAST_INSERT_MIN_ROWS) return spanStatement<CreatedSpanRow>(trx, SQL.createSpans, list, price);
   await trx.raw('savepoint span_fast_insert');
@@ -193,7 +223,10 @@ export async function createSpans(
 }
 
 export async function spanStatement<R>(
-  trx: Knex.Transaction, sql: string, list: Located[], price: SpanPricer,
+  trx: Knex.Transaction,
+  sql: string,
+  list: Located[],
+  price: SpanPricer,
 ): Promise<R[]> {
   const projects: string[] = [];
   const index = new Map<string, number>();

@@ -1,7 +1,16 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { HttpError } from '../http/errors';
 import { Reply, route } from '../http/route';
-import { batchEnvelopeSchema, batchItemSchema, batchResultSchema, BATCH_OPS, clientId, ingestAckSchema, invalid, toOp } from './schemas';
+import {
+  batchEnvelopeSchema,
+  batchItemSchema,
+  batchResultSchema,
+  BATCH_OPS,
+  clientId,
+  ingestAckSchema,
+  invalid,
+  toOp,
+} from './schemas';
 import type { IngestService } from './service';
 import type { IngestOp, OpResult } from './types';
 
@@ -19,7 +28,11 @@ export function ingestRoutes(ingest: IngestService) {
     rawBody: true,
     before: [jsonBody(limits.maxRequestBytes)],
     requestContentTypes: ['application/json'],
-    errors: { 413: 'Body or field too large', 415: 'Content-Type is not JSON', 503: 'Storage unavailable or overloaded; retry after Retry-After' },
+    errors: {
+      413: 'Body or field too large',
+      415: 'Content-Type is not JSON',
+      503: 'Storage unavailable or overloaded; retry after Retry-After',
+    },
   };
 
   const single = (kind: IngestOp['op'], path: string, summary: string) => {
@@ -69,13 +82,19 @@ export function ingestRoutes(ingest: IngestService) {
 
 type ItemResult = { index: number; id: string | null } & Record<string, unknown>;
 
-async function batch(ingest: IngestService, principal: Parameters<IngestService['submit']>[0], body: unknown): Promise<ItemResult[]> {
+async function batch(
+  ingest: IngestService,
+  principal: Parameters<IngestService['submit']>[0],
+  body: unknown,
+): Promise<ItemResult[]> {
   const { limits } = ingest;
   const envelope = batchEnvelopeSchema(limits.maxBatchOps).safeParse(body);
   if (!envelope.success) {
     const tooMany = envelope.error.issues.some((i) => i.code === 'too_big' && i.path[0] === 'operations');
     if (tooMany) {
-      throw new HttpError(413, 'too_many_operations', `A batch holds at most ${limits.maxBatchOps} operations`, { limit: limits.maxBatchOps });
+      throw new HttpError(413, 'too_many_operations', `A batch holds at most ${limits.maxBatchOps} operations`, {
+        limit: limits.maxBatchOps,
+      });
     }
     const first = envelope.error.issues[0];
     throw invalid('body', first?.path.join('.') ?? '', first?.message ?? 'invalid value');
@@ -92,7 +111,13 @@ async function batch(ingest: IngestService, principal: Parameters<IngestService[
     if (!item.success) {
       const first = item.error.issues[0];
       if ((BATCH_OPS as readonly unknown[]).includes(rawOp)) ingest.countRefused(rawOp as IngestOp['op'], 'sdk');
-      results[index] = { index, id: rawId, status: 400, code: 'validation_error', error: invalid(where, first?.path.join('.') ?? '', first?.message ?? 'invalid value').message };
+      results[index] = {
+        index,
+        id: rawId,
+        status: 400,
+        code: 'validation_error',
+        error: invalid(where, first?.path.join('.') ?? '', first?.message ?? 'invalid value').message,
+      };
       return;
     }
     try {
@@ -131,7 +156,11 @@ function describe(op: IngestOp, r: Extract<OpResult, { ok: true }>) {
 
 /** JSON body with the ingest size cap; a refusal says which limit. */
 function jsonBody(limit: number): RequestHandler {
-  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }) as RequestHandler;
+  const parse = express.json({
+    limit,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  }) as RequestHandler;
   return (req: Request, res: Response, next: NextFunction) => {
     // An empty body (no content, whatever its type) falls through to the payload check: 400.
     if (req.is(['application/json', 'application/*+json']) === false && req.headers['content-length'] !== '0') {
@@ -140,7 +169,11 @@ function jsonBody(limit: number): RequestHandler {
     parse(req, res, (err?: unknown) => {
       const e = err as { type?: string } | undefined;
       if (e?.type === 'entity.too.large') {
-        return next(new HttpError(413, 'request_too_large', `Request body exceeds the ${limit} byte limit of /ingest requests`, { limit_bytes: limit }));
+        return next(
+          new HttpError(413, 'request_too_large', `Request body exceeds the ${limit} byte limit of /ingest requests`, {
+            limit_bytes: limit,
+          }),
+        );
       }
       next(err);
     });

@@ -14,16 +14,18 @@ export const clientId = z
   .string()
   .regex(/^[\x21-\x7E]{1,128}$/, 'must be 1 to 128 visible ASCII characters (no spaces)');
 
-const isoTime = z.iso
-  .datetime({ offset: true })
-  .refine((v) => !v.startsWith('0000'), 'year must be 0001 or later');
+const isoTime = z.iso.datetime({ offset: true }).refine((v) => !v.startsWith('0000'), 'year must be 0001 or later');
 
 /** Optional: absent or null both mean "not sent". */
-const opt = <T extends z.ZodType>(s: T) => s.nullish().transform((v) => (v === null ? undefined : v) as z.output<T> | undefined);
+const opt = <T extends z.ZodType>(s: T) =>
+  s.nullish().transform((v) => (v === null ? undefined : v) as z.output<T> | undefined);
 const label = z.string().min(1).max(MAX_LABEL);
 const tokens = z.number().int().min(0).max(2_147_483_647);
 const metadata = z.record(z.string(), z.unknown());
-const anyJson = z.unknown().optional().transform((v) => (v === null ? undefined : v));
+const anyJson = z
+  .unknown()
+  .optional()
+  .transform((v) => (v === null ? undefined : v));
 
 /** The spec's word for success is `completed`; on a span it is accepted for `ok` and stored as `ok`. */
 const spanStatus = z.enum([...SPAN_STATUSES, 'completed']).transform((s) => (s === 'completed' ? 'ok' : s));
@@ -47,18 +49,17 @@ export const traceCreateSchema = z
   })
   .refine(endAfterStart, endAfterStartIssue);
 
-export const traceUpdateSchema = z
-  .object({
-    id: opt(clientId),
-    name: opt(z.string().min(1).max(MAX_TRACE_NAME)),
-    session_id: opt(label),
-    user_id: opt(label),
-    metadata: opt(metadata),
-    input: anyJson,
-    output: anyJson,
-    end_time: opt(isoTime),
-    status: opt(z.enum(['completed', 'error'])),
-  });
+export const traceUpdateSchema = z.object({
+  id: opt(clientId),
+  name: opt(z.string().min(1).max(MAX_TRACE_NAME)),
+  session_id: opt(label),
+  user_id: opt(label),
+  metadata: opt(metadata),
+  input: anyJson,
+  output: anyJson,
+  end_time: opt(isoTime),
+  status: opt(z.enum(['completed', 'error'])),
+});
 
 const spanBase = {
   parent_span_id: opt(clientId),
@@ -78,7 +79,10 @@ export const spanCreateSchema = z
     id: clientId,
     trace_id: clientId,
     name: z.string().min(1).max(MAX_SPAN_NAME),
-    span_type: z.enum(SPAN_TYPES).nullish().transform((v) => v ?? 'other'),
+    span_type: z
+      .enum(SPAN_TYPES)
+      .nullish()
+      .transform((v) => v ?? 'other'),
     start_time: isoTime,
     ...spanBase,
   })
@@ -100,12 +104,18 @@ export const BATCH_OPS = ['trace.create', 'trace.update', 'span.create', 'span.u
 export const batchItemSchema = z.object({
   op: z.enum(BATCH_OPS),
   id: clientId,
-  body: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
+  body: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? {}),
 });
 
 export const batchEnvelopeSchema = (maxOps: number) =>
   z.object({
-    operations: z.array(z.unknown()).min(1, 'must hold at least one operation').max(maxOps, `holds more than ${maxOps} operations`),
+    operations: z
+      .array(z.unknown())
+      .min(1, 'must hold at least one operation')
+      .max(maxOps, `holds more than ${maxOps} operations`),
   });
 
 const TOKEN_ALIASES: [string, string][] = [
@@ -156,12 +166,20 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string
  * Validates one operation and turns it into the writer's form. `pathId` is the id from the URL or
  * the batch item; a body id, when sent, must match it. Throws HttpError (400 / 413).
  */
-export function toOp(kind: IngestOp['op'], body: unknown, pathId: string | undefined, maxFieldBytes: number, where = 'body'): IngestOp {
+export function toOp(
+  kind: IngestOp['op'],
+  body: unknown,
+  pathId: string | undefined,
+  maxFieldBytes: number,
+  where = 'body',
+): IngestOp {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid(where, '', 'must be a JSON object');
   }
   const stored = storableBody(body as Record<string, unknown>, where);
-  const b = withAliases(pathId !== undefined && stored.id === undefined && kind.endsWith('create') ? { ...stored, id: pathId } : stored);
+  const b = withAliases(
+    pathId !== undefined && stored.id === undefined && kind.endsWith('create') ? { ...stored, id: pathId } : stored,
+  );
   const bodyId = (b as { id?: unknown }).id;
   if (pathId !== undefined && bodyId !== undefined && bodyId !== null && bodyId !== pathId) {
     throw invalid(where, 'id', `does not match the id ${JSON.stringify(pathId)} it is sent for`);

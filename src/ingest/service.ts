@@ -37,7 +37,8 @@ export function createIngestService(ctx: AppContext): IngestService {
   return {
     limits: limitsFrom(ctx.config),
     async submit(principal, source, ops) {
-      if (principal.kind !== 'api_key') throw new HttpError(403, 'full_key_required', 'Ingest needs a full-scope API key');
+      if (principal.kind !== 'api_key')
+        throw new HttpError(403, 'full_key_required', 'Ingest needs a full-scope API key');
       if (ops.length === 0) return [];
       let results: OpResult[];
       try {

@@ -60,7 +60,10 @@ export function storableBody(body: Record<string, unknown>, where: string): Reco
   for (const [k, v] of Object.entries(body)) {
     const shape = inspect(v, MAX_INGEST_DEPTH);
     if (shape.tooDeep) {
-      throw new HttpError(400, 'too_deep', `${where}.${k} is nested deeper than ${MAX_INGEST_DEPTH} levels`, { field: `${where}.${k}`, max_depth: MAX_INGEST_DEPTH });
+      throw new HttpError(400, 'too_deep', `${where}.${k} is nested deeper than ${MAX_INGEST_DEPTH} levels`, {
+        field: `${where}.${k}`,
+        max_depth: MAX_INGEST_DEPTH,
+      });
     }
     dirty ||= shape.dirty || hasUnstorableText(k);
   }

@@ -39,7 +39,11 @@ const key = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 const earlier = (a: string, b: string) =>
   a.length === b.length && a.endsWith('Z') && b.endsWith('Z') ? a < b : Date.parse(a) < Date.parse(b);
 
-export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUnit[], price: SpanPricer): Promise<{ results: OpResult[][]; completed: CompletedTrace[] }> {
+export async function applyUnits(
+  trx: Knex.Transaction,
+  units: readonly IngestUnit[],
+  price: SpanPricer,
+): Promise<{ results: OpResult[][]; completed: CompletedTrace[] }> {
   const results: OpResult[][] = units.map((u) => new Array<OpResult>(u.ops.length));
   const located: Located[] = [];
   const seen = new Map<string, number>();
@@ -117,7 +121,15 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
         const k = key(r.project_id, r.id);
         filled.add(k);
         const price = r.price_input;
-        if (price) spanRows.set(k, { project_id: r.project_id, id: r.id, model: price[0], prompt_tokens: price[1], completion_tokens: price[2], cost_usd: null });
+        if (price)
+          spanRows.set(k, {
+            project_id: r.project_id,
+            id: r.id,
+            model: price[0],
+            prompt_tokens: price[1],
+            completion_tokens: price[2],
+            cost_usd: null,
+          });
       }
       for (const l of spanCreates) {
         results[l.unit]![l.index] = filled.has(key(l.projectId, l.op.id))
@@ -154,7 +166,11 @@ export async function applyUnits(trx: Knex.Transaction, units: readonly IngestUn
   // Input and output go to the security scanner's queue (docs/security.md).
   const scanned = located.filter((l) => l.op.fields.input !== undefined || l.op.fields.output !== undefined);
   for (const source of ['span', 'trace'] as const) {
-    await enqueueProjectRefs(trx, source, scanned.filter((l) => l.op.op.startsWith(source)).map((l) => ({ projectId: l.projectId, id: l.op.id })));
+    await enqueueProjectRefs(
+      trx,
+      source,
+      scanned.filter((l) => l.op.op.startsWith(source)).map((l) => ({ projectId: l.projectId, id: l.op.id })),
+    );
   }
 
   // 3. Completion: exactly once per trace, in this transaction.
@@ -190,4 +206,3 @@ export function traceCompletedEvent(c: CompletedTrace) {
     object: { trace: { id: c.id, status: c.status, ended_at: c.endedAt, duration_ms: c.durationMs } },
   };
 }
-

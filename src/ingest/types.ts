@@ -47,7 +47,11 @@ export interface SpanFields {
 export type IngestOp =
   | { op: 'trace.create'; id: string; fields: TraceFields & { name: string; start_time: IsoTime } }
   | { op: 'trace.update'; id: string; fields: TraceFields }
-  | { op: 'span.create'; id: string; fields: SpanFields & { trace_id: string; name: string; span_type: SpanType; start_time: IsoTime } }
+  | {
+      op: 'span.create';
+      id: string;
+      fields: SpanFields & { trace_id: string; name: string; span_type: SpanType; start_time: IsoTime };
+    }
   | { op: 'span.update'; id: string; fields: SpanFields };
 
 export type OpKind = IngestOp['op'];

@@ -57,9 +57,14 @@ export class IngestWriter {
 
   submit(unit: IngestUnit): Promise<OpResult[]> {
     if (unit.ops.length === 0) return Promise.resolve([]);
-    if (this.closed) return Promise.reject(new HttpError(503, 'shutting_down', 'The service is shutting down; retry shortly', {}, { 'retry-after': '1' }));
+    if (this.closed)
+      return Promise.reject(
+        new HttpError(503, 'shutting_down', 'The service is shutting down; retry shortly', {}, { 'retry-after': '1' }),
+      );
     if (this.queuedOps > 0 && this.queuedOps + unit.ops.length > this.opts.maxQueuedOps) {
-      return Promise.reject(new HttpError(503, 'ingest_overloaded', 'Ingest is overloaded; retry shortly', {}, { 'retry-after': '1' }));
+      return Promise.reject(
+        new HttpError(503, 'ingest_overloaded', 'Ingest is overloaded; retry shortly', {}, { 'retry-after': '1' }),
+      );
     }
     return new Promise<OpResult[]>((resolve, reject) => {
       this.queue.push({ unit, resolve, reject });

@@ -6,7 +6,18 @@ import * as q from './queries';
  * Upstream provider credentials at rest: AES-256-GCM under the runtime's keyring, each ciphertext
  * bound to its (project, provider) so a ciphertext copied onto another row does not decrypt.
  */
-export const PROVIDER_SLUGS = ['openai', 'anthropic', 'gemini', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter', 'ollama'] as const;
+export const PROVIDER_SLUGS = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'mistral',
+  'groq',
+  'deepseek',
+  'xai',
+  'together',
+  'openrouter',
+  'ollama',
+] as const;
 /** Providers usable without an upstream key (self-hosted runtimes). */
 export const KEYLESS_PROVIDERS: ReadonlySet<string> = new Set(['ollama']);
 
@@ -24,12 +35,20 @@ export async function getProviderKey(
 ): Promise<{ apiKey: string | null; baseUrl: string | null } | null> {
   const row = await q.providerKeyCipher(db, projectId, provider);
   if (!row) return null;
-  const apiKey = row.api_key_ciphertext ? decryptSecret(keyring, row.api_key_ciphertext, row.master_key_id, aadFor(projectId, provider)) : null;
+  const apiKey = row.api_key_ciphertext
+    ? decryptSecret(keyring, row.api_key_ciphertext, row.master_key_id, aadFor(projectId, provider))
+    : null;
   return { apiKey, baseUrl: row.base_url ?? null };
 }
 
 /** The stored columns of a key: ciphertext under the current master key and a masked hint. */
-export function sealProviderKey(ring: Keyring, projectId: string, provider: string, apiKey: string | null, baseUrl: string | null): q.ProviderKeyValues {
+export function sealProviderKey(
+  ring: Keyring,
+  projectId: string,
+  provider: string,
+  apiKey: string | null,
+  baseUrl: string | null,
+): q.ProviderKeyValues {
   const enc = apiKey ? encryptSecret(ring, apiKey, aadFor(projectId, provider)) : null;
   return {
     api_key_ciphertext: enc?.ciphertext ?? null,

@@ -21,7 +21,12 @@ const apiKeys = { tag: 'API keys', auth: 'jwt', notFound: 'API key' } as const;
 const providerKeys = { tag: 'Provider keys', auth: 'jwt', notFound: 'Provider key' } as const;
 
 /** DELETE of one key by id, for writers; answers `{ id, deleted: true }`. */
-const deleteById = (common: typeof apiKeys | typeof providerKeys, path: string, summary: string, remove: (p: Principal, id: string) => Promise<void>) =>
+const deleteById = (
+  common: typeof apiKeys | typeof providerKeys,
+  path: string,
+  summary: string,
+  remove: (p: Principal, id: string) => Promise<void>,
+) =>
   route({
     ...common,
     method: 'delete',
@@ -57,7 +62,8 @@ const apiKeyRoutes = ({ db, changes }: AppContext) => [
     body: createApiKeyBody,
     status: 201,
     response: createdApiKeySchema,
-    handler: ({ principal, body }) => svc.createApiKey(db, asUser(principal), { projectId: body.project_id, name: body.name, scope: body.scope }),
+    handler: ({ principal, body }) =>
+      svc.createApiKey(db, asUser(principal), { projectId: body.project_id, name: body.name, scope: body.scope }),
   }),
   route({
     ...apiKeys,
@@ -96,7 +102,8 @@ const providerKeyRoutes = ({ db, keyring, changes }: AppContext) => {
       status: 201,
       otherStatuses: { 200: 'The existing entry was replaced' },
       response: providerKeySchema,
-      handler: async ({ principal, body }) => upserted(await svc.upsertProviderKey(db, changes, keyring, asUser(principal), body)),
+      handler: async ({ principal, body }) =>
+        upserted(await svc.upsertProviderKey(db, changes, keyring, asUser(principal), body)),
     });
   return [
     route({
@@ -120,7 +127,9 @@ const providerKeyRoutes = ({ db, keyring, changes }: AppContext) => {
       response: providerKeySchema,
       handler: ({ principal, params }) => svc.getProviderKeyView(db, principal.orgId, params.id),
     }),
-    deleteById(providerKeys, '/api/v1/provider-keys/:id', 'Delete a provider key', (p, id) => svc.deleteProviderKey(db, changes, p, id)),
+    deleteById(providerKeys, '/api/v1/provider-keys/:id', 'Delete a provider key', (p, id) =>
+      svc.deleteProviderKey(db, changes, p, id),
+    ),
   ];
 };
 

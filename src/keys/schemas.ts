@@ -8,7 +8,11 @@ const keyName = z.string().trim().min(1).max(200);
 export const projectQuery = z.object({ project_id: uuidSchema.optional() });
 
 export const createApiKeyBody = z
-  .object({ project_id: uuidSchema, name: keyName.default('API key'), scope: z.enum(['full', 'public']).default('full') })
+  .object({
+    project_id: uuidSchema,
+    name: keyName.default('API key'),
+    scope: z.enum(['full', 'public']).default('full'),
+  })
   .strict();
 export const updateApiKeyBody = z
   .object({ name: keyName.optional(), is_active: z.boolean().optional() })
@@ -31,7 +35,12 @@ export const apiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 export const createdApiKeySchema = apiKeySchema
-  .extend({ key: z.string().meta({ description: 'The full key: shown in this response only', example: 'sl_live_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg' }) })
+  .extend({
+    key: z.string().meta({
+      description: 'The full key: shown in this response only',
+      example: 'sl_live_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg',
+    }),
+  })
   .meta({ id: 'CreatedApiKey' });
 
 const providerSlugSchema = z.enum(PROVIDER_SLUGS);
@@ -62,7 +71,10 @@ export const providerKeySchema = z
     id: z.uuid(),
     project_id: z.uuid(),
     provider: z.string(),
-    masked_key: z.string().nullable().meta({ description: 'First 4 … last 4 characters; null for keyless providers', example: 'sk-p…wxyz' }),
+    masked_key: z
+      .string()
+      .nullable()
+      .meta({ description: 'First 4 … last 4 characters; null for keyless providers', example: 'sk-p…wxyz' }),
     base_url: z.string().nullable(),
     master_key_id: z.string().nullable(),
     created_at: timestamp,

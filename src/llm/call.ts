@@ -71,15 +71,37 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
   if (!key && p.auth !== 'none') throw new NoProviderKey(`the project has no ${c.provider} provider key`);
   const anthropic = p.slug === 'anthropic';
   const stream = Boolean(c.onDelta);
-  const system = c.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const system = c.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   const path = anthropic ? '/v1/messages' : '/v1/chat/completions';
   const body = anthropic
-    ? { max_tokens: 1024, ...c.params, model: c.model, ...(system ? { system } : {}), messages: c.messages.filter((m) => m.role !== 'system'), stream }
-    : { ...c.params, model: c.model, messages: c.messages, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) };
+    ? {
+        max_tokens: 1024,
+        ...c.params,
+        model: c.model,
+        ...(system ? { system } : {}),
+        messages: c.messages.filter((m) => m.role !== 'system'),
+        stream,
+      }
+    : {
+        ...c.params,
+        model: c.model,
+        messages: c.messages,
+        stream,
+        ...(stream ? { stream_options: { include_usage: true } } : {}),
+      };
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   applyProviderAuth(p, headers, key?.apiKey ?? null);
   const started = Date.now();
-  const res = await request(`${baseUrlFor(p, deps.config, key?.baseUrl)}${path}`, { method: 'POST', headers, body: JSON.stringify(body), headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const res = await request(`${baseUrlFor(p, deps.config, key?.baseUrl)}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   let raw = '';
   let content = '';
   let usage: Usage | null = null;
@@ -101,8 +123,12 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
         } catch {
           continue;
         }
-        const delta: string = ev.choices?.[0]?.delta?.content ?? (ev.type === 'content_block_delta' ? ev.delta?.text : '') ?? '';
-        if (delta) { content += delta; c.onDelta!(delta); }
+        const delta: string =
+          ev.choices?.[0]?.delta?.content ?? (ev.type === 'content_block_delta' ? ev.delta?.text : '') ?? '';
+        if (delta) {
+          content += delta;
+          c.onDelta!(delta);
+        }
         if (anthropic) Object.assign(parts, ev.message?.usage ?? {}, ev.type === 'message_delta' ? ev.usage : {});
         usage = (anthropic ? anthropicUsage(parts) : openaiUsage(ev.usage)) ?? usage;
       }
@@ -111,7 +137,9 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
     raw = await res.body.text();
     try {
       const a: ProviderJson = JSON.parse(raw);
-      content = anthropic ? (a.content ?? []).map((x: { text?: string }) => x.text ?? '').join('') : (a.choices?.[0]?.message?.content ?? '');
+      content = anthropic
+        ? (a.content ?? []).map((x: { text?: string }) => x.text ?? '').join('')
+        : (a.choices?.[0]?.message?.content ?? '');
       usage = anthropic ? anthropicUsage(a.usage) : openaiUsage(a.usage);
     } catch {
       // an error page: logged as is
@@ -120,13 +148,48 @@ export async function callModel(deps: LlmDeps, c: LlmCall): Promise<LlmResult> {
   const u = usage ?? ZERO;
   const costUsd = res.statusCode < 400 ? deps.pricer(p, c.model, u) : null;
   const row: RequestRow = {
-    id: randomUUID(), org_id: c.orgId, project_id: c.projectId, api_key_id: null, provider: p.slug, model: c.model, method: 'POST', path,
-    prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.totalTokens, cache_read_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens,
-    cost_usd: costUsd, latency_ms: Date.now() - started, ttfb_ms: null, status_code: res.statusCode, trace_id: c.traceId ?? null, span_id: null, user_id: null, session_id: null,
-    request_body: JSON.stringify(body), response_body: raw.slice(0, 1_000_000), log_mode: 'full', cache_hit: false, streamed: stream, tokens_estimated: false,
-    self_hosted: p.selfHosted, prompt_version_id: c.promptVersionId ?? null, error: res.statusCode >= 400 ? `upstream ${res.statusCode}` : null, created_at: new Date().toISOString(),
-    properties: c.properties, cost_saved_usd: null,
+    id: randomUUID(),
+    org_id: c.orgId,
+    project_id: c.projectId,
+    api_key_id: null,
+    provider: p.slug,
+    model: c.model,
+    method: 'POST',
+    path,
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.totalTokens,
+    cache_read_tokens: u.cacheReadTokens,
+    cache_write_tokens: u.cacheWriteTokens,
+    cost_usd: costUsd,
+    latency_ms: Date.now() - started,
+    ttfb_ms: null,
+    status_code: res.statusCode,
+    trace_id: c.traceId ?? null,
+    span_id: null,
+    user_id: null,
+    session_id: null,
+    request_body: JSON.stringify(body),
+    response_body: raw.slice(0, 1_000_000),
+    log_mode: 'full',
+    cache_hit: false,
+    streamed: stream,
+    tokens_estimated: false,
+    self_hosted: p.selfHosted,
+    prompt_version_id: c.promptVersionId ?? null,
+    error: res.statusCode >= 400 ? `upstream ${res.statusCode}` : null,
+    created_at: new Date().toISOString(),
+    properties: c.properties,
+    cost_saved_usd: null,
   };
   await deps.db.transaction((trx) => insertRequestRows(trx, [{ row }]));
-  return { status: res.statusCode, content, usage: u, costUsd, latencyMs: row.latency_ms, requestId: row.id, error: res.statusCode >= 400 ? raw.slice(0, 500) : null };
+  return {
+    status: res.statusCode,
+    content,
+    usage: u,
+    costUsd,
+    latencyMs: row.latency_ms,
+    requestId: row.id,
+    error: res.statusCode >= 400 ? raw.slice(0, 500) : null,
+  };
 }

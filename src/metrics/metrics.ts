@@ -32,7 +32,11 @@ export function createMetrics() {
       labelNames: ['provider'] as const,
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1],
     }),
-    requestLogQueueDepth: new Gauge({ ...r, name: 'gateway_request_log_queue_depth', help: 'Request rows waiting to be written' }),
+    requestLogQueueDepth: new Gauge({
+      ...r,
+      name: 'gateway_request_log_queue_depth',
+      help: 'Request rows waiting to be written',
+    }),
     requestLogFlushDuration: new Histogram({
       ...r,
       name: 'gateway_request_log_flush_duration_seconds',
@@ -52,7 +56,11 @@ export function createMetrics() {
       labelNames: ['op', 'source', 'outcome'] as const,
     }),
     outboxBacklog: new Gauge({ ...r, name: 'gateway_outbox_backlog', help: 'Events in the outbox not yet dispatched' }),
-    outboxLag: new Gauge({ ...r, name: 'gateway_outbox_lag_seconds', help: 'Age of the oldest undispatched outbox event (0 when empty)' }),
+    outboxLag: new Gauge({
+      ...r,
+      name: 'gateway_outbox_lag_seconds',
+      help: 'Age of the oldest undispatched outbox event (0 when empty)',
+    }),
     webhookAttempts: new Counter({
       ...r,
       name: 'gateway_webhook_attempts_total',

@@ -15,8 +15,16 @@ const errorSchema = z
 
 const ERROR_TEXT: Record<number, [string, string, string]> = {
   400: ['Invalid input', 'validation_error', 'Invalid body.name: must not be empty'],
-  401: ['Missing, invalid, expired or revoked credentials', 'unauthorized', 'Missing credentials: send Authorization: Bearer <token>'],
-  403: ['A valid identity without the right (role, key scope or credential kind)', 'forbidden', 'This action needs role admin or editor; you are viewer'],
+  401: [
+    'Missing, invalid, expired or revoked credentials',
+    'unauthorized',
+    'Missing credentials: send Authorization: Bearer <token>',
+  ],
+  403: [
+    'A valid identity without the right (role, key scope or credential kind)',
+    'forbidden',
+    'This action needs role admin or editor; you are viewer',
+  ],
   404: ['Not found, or owned by another organization', 'not_found', 'Resource not found'],
   409: ['Conflict with the current state', 'conflict', 'Conflict'],
   413: ['Request body too large', 'payload_too_large', 'Request body is too large'],
@@ -48,7 +56,8 @@ function security(auth: AuthScheme, method: string): Record<string, string[]>[] 
 function errorStatuses(c: RouteContract): number[] {
   const s = new Set<number>([500]);
   // A raw body the route parses itself (ingest, OTLP, the proxy) can be malformed too.
-  if (c.params || c.query || c.body || c.headers || c.auth === 'jwt' || (c.rawBody && c.requestContentTypes?.length)) s.add(400);
+  if (c.params || c.query || c.body || c.headers || c.auth === 'jwt' || (c.rawBody && c.requestContentTypes?.length))
+    s.add(400);
   if (c.auth !== 'none') s.add(401);
   if (c.auth !== 'none' && c.auth !== 'api_key') s.add(403);
   // Ids travel in paths, bodies (project_id, tokens) and headers (X-Organization-Id): any of them may name nothing.
@@ -63,7 +72,9 @@ function errorStatuses(c: RouteContract): number[] {
 const errorResponse = (status: number, c: RouteContract) => {
   const [description, code, error] = ERROR_TEXT[status] ?? ['Error', 'error', 'Error'];
   const content = c.errorBody
-    ? Object.fromEntries(c.errorBody.contentTypes.map((t) => [t, { schema: c.errorBody!.schema, example: c.errorBody!.example }]))
+    ? Object.fromEntries(
+        c.errorBody.contentTypes.map((t) => [t, { schema: c.errorBody!.schema, example: c.errorBody!.example }]),
+      )
     : { 'application/json': { schema: errorSchema, example: { success: false, error, code } } };
   return { description: c.errors?.[status] ?? description, content };
 };
@@ -78,7 +89,13 @@ function successResponses(c: RouteContract): ZodOpenApiResponsesObject {
         ...(doc.schema || doc.example !== undefined
           ? {
               content: Object.fromEntries(
-                [doc.contentType ?? 'application/json'].flat().map((t) => [t, { schema: doc.schema ?? z.unknown(), ...(doc.example !== undefined ? { example: doc.example } : {}) }]),
+                [doc.contentType ?? 'application/json'].flat().map((t) => [
+                  t,
+                  {
+                    schema: doc.schema ?? z.unknown(),
+                    ...(doc.example !== undefined ? { example: doc.example } : {}),
+                  },
+                ]),
               ),
             }
           : {}),
@@ -89,9 +106,23 @@ function successResponses(c: RouteContract): ZodOpenApiResponsesObject {
   const data = c.response ?? z.unknown();
   const schema =
     c.envelope === 'page'
-      ? z.object({ success: z.literal(true), data: z.array(data), next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }) })
+      ? z.object({
+          success: z.literal(true),
+          data: z.array(data),
+          next_cursor: z
+            .string()
+            .nullable()
+            .meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+        })
       : z.object({ success: z.literal(true), data });
-  const example = c.example === undefined ? undefined : { success: true, data: c.envelope === 'page' ? [c.example] : c.example, ...(c.envelope === 'page' ? { next_cursor: null } : {}) };
+  const example =
+    c.example === undefined
+      ? undefined
+      : {
+          success: true,
+          data: c.envelope === 'page' ? [c.example] : c.example,
+          ...(c.envelope === 'page' ? { next_cursor: null } : {}),
+        };
   const content = { 'application/json': { schema, ...(example ? { example } : {}) } };
   const out: Record<string, unknown> = { [status]: { description: c.summary, content } };
   for (const [code, description] of Object.entries(c.otherStatuses ?? {})) out[code] = { description, content };
@@ -121,7 +152,14 @@ function operation(c: RouteContract): ZodOpenApiOperationObject {
       ...(c.headers ? { header: c.headers } : {}),
     },
     ...(types.length
-      ? { requestBody: { required, content: Object.fromEntries(types.map((t) => [t, { schema: t.includes('json') && c.body ? c.body : z.unknown() }])) } }
+      ? {
+          requestBody: {
+            required,
+            content: Object.fromEntries(
+              types.map((t) => [t, { schema: t.includes('json') && c.body ? c.body : z.unknown() }]),
+            ),
+          },
+        }
       : {}),
     responses: responses as ZodOpenApiResponsesObject,
   };
@@ -158,9 +196,24 @@ export function buildOpenApiDocument(routes: RouteContract[], info: DocumentInfo
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     components: {
       securitySchemes: {
-        jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user token from the identity provider (1 hour); X-Organization-Id picks the organization' },
-        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sl_live_…', description: 'A full-scope project API key' },
-        publicKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sl_live_pub_…', description: 'A public project key: reads only' },
+        jwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A user token from the identity provider (1 hour); X-Organization-Id picks the organization',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'sl_live_…',
+          description: 'A full-scope project API key',
+        },
+        publicKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'sl_live_pub_…',
+          description: 'A public project key: reads only',
+        },
       },
     },
     paths,
@@ -170,7 +223,10 @@ export function buildOpenApiDocument(routes: RouteContract[], info: DocumentInfo
 }
 
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }> }>
+  >;
 }
 
 function addExamples(doc: OpenApiDoc) {
@@ -178,7 +234,8 @@ function addExamples(doc: OpenApiDoc) {
     for (const op of Object.values(ops)) {
       for (const res of Object.values(op.responses)) {
         for (const media of Object.values(res.content ?? {})) {
-          if (media.example === undefined && media.schema) media.example = sample(media.schema as object, { skipReadOnly: false }, doc);
+          if (media.example === undefined && media.schema)
+            media.example = sample(media.schema as object, { skipReadOnly: false }, doc);
         }
       }
     }

@@ -4,7 +4,12 @@ import { route, type RouteContract } from '../http/route';
 import { buildOpenApiDocument } from './document';
 
 const UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'] as const;
+const ASSETS = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+] as const;
 
 /** The reference page: Swagger UI from the swagger-ui-dist package, served by the api itself (no CDN). */
 const referencePage = `<!doctype html>
@@ -33,7 +38,9 @@ export function openApiRoutes(allRoutes: () => RouteContract[], version: string)
       summary: 'The OpenAPI 3.1 document of every route',
       auth: 'none',
       envelope: 'raw',
-      rawResponses: { 200: { description: 'OpenAPI 3.1 document', schema: z.object({ openapi: z.string() }).catchall(z.unknown()) } },
+      rawResponses: {
+        200: { description: 'OpenAPI 3.1 document', schema: z.object({ openapi: z.string() }).catchall(z.unknown()) },
+      },
       handler: ({ res }) => {
         res.setHeader('cache-control', 'no-cache');
         res.json(documentOf());
@@ -72,7 +79,13 @@ export function openApiRoutes(allRoutes: () => RouteContract[], version: string)
       params: z.object({ file: z.enum(ASSETS) }),
       notFound: 'File',
       envelope: 'raw',
-      rawResponses: { 200: { description: 'A static file (CSS, JavaScript or image)', contentType: ['text/css', 'text/javascript', 'application/javascript', 'image/png'], schema: z.string() } },
+      rawResponses: {
+        200: {
+          description: 'A static file (CSS, JavaScript or image)',
+          contentType: ['text/css', 'text/javascript', 'application/javascript', 'image/png'],
+          schema: z.string(),
+        },
+      },
       handler: ({ params, res }) => {
         res.setHeader('cache-control', 'public, max-age=86400');
         res.sendFile(params.file, { root: UI_DIR });

@@ -15,11 +15,16 @@ export const playgroundRoutes = (ctx: AppContext) => {
       roles: ['admin', 'editor'],
       method: 'post',
       path: '/api/v1/prompts/playground/run',
-      summary: 'Run up to 4 prompt variants (versions or inline templates, providers, models) side by side; streams with stream: true',
+      summary:
+        'Run up to 4 prompt variants (versions or inline templates, providers, models) side by side; streams with stream: true',
       body: playgroundBody,
       envelope: 'raw',
       rawResponses: {
-        200: { description: '`{success, data: {variants}}`, or with stream: true server-sent events `delta` {variant, text}, `result` (a variant’s result), `done`', schema: playgroundAnswerSchema },
+        200: {
+          description:
+            '`{success, data: {variants}}`, or with stream: true server-sent events `delta` {variant, text}, `result` (a variant’s result), `done`',
+          schema: playgroundAnswerSchema,
+        },
       },
       scope: 'project',
       handler: async ({ scope, body, res }) => {
@@ -28,17 +33,31 @@ export const playgroundRoutes = (ctx: AppContext) => {
           return;
         }
         const send = (event: string, data: unknown) => {
-          if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+          if (!res.headersSent)
+            res.writeHead(200, {
+              'content-type': 'text/event-stream',
+              'cache-control': 'no-cache',
+              connection: 'keep-alive',
+            });
           res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
         };
         try {
-          await runPlayground(deps, scope, body, (variant, text) => send('delta', { variant, text }), (r) => send('result', r));
+          await runPlayground(
+            deps,
+            scope,
+            body,
+            (variant, text) => send('delta', { variant, text }),
+            (r) => send('result', r),
+          );
           send('done', {});
           res.end();
         } catch (err) {
           if (!res.headersSent) throw err;
           // Mid-stream: the error travels as an event, the stream ends cleanly.
-          const e = err instanceof HttpError ? { status: err.status, code: err.code, error: err.message } : { status: 500, code: 'internal_error', error: 'The run failed' };
+          const e =
+            err instanceof HttpError
+              ? { status: err.status, code: err.code, error: err.message }
+              : { status: 500, code: 'internal_error', error: 'The run failed' };
           send('error', e);
           res.end();
         }

@@ -7,18 +7,45 @@ import type { PromptView, VersionInput, VersionView } from './schemas';
 type Db = Knex | Knex.Transaction;
 
 const versionCols = (t = 'v') =>
-  [`${t}.id`, `${t}.prompt_id`, `${t}.project_id`, 'p.name', `${t}.version`, `${t}.content`, `${t}.model`, `${t}.parameters`, `${t}.commit_message`, `${t}.created_by`, `${t}.created_at`, `${t}.labels`] as const;
+  [
+    `${t}.id`,
+    `${t}.prompt_id`,
+    `${t}.project_id`,
+    'p.name',
+    `${t}.version`,
+    `${t}.content`,
+    `${t}.model`,
+    `${t}.parameters`,
+    `${t}.commit_message`,
+    `${t}.created_by`,
+    `${t}.created_at`,
+    `${t}.labels`,
+  ] as const;
 
 /** A prompt_versions row with its prompt's name, as pg returns it (content and parameters are jsonb). */
 interface VersionRecord {
-  id: string; prompt_id: string; project_id: string; name: string; version: number; content: unknown;
-  model: string | null; parameters: Record<string, unknown> | null; commit_message: string | null;
-  created_by: string | null; created_at: Date; labels: string[] | null;
+  id: string;
+  prompt_id: string;
+  project_id: string;
+  name: string;
+  version: number;
+  content: unknown;
+  model: string | null;
+  parameters: Record<string, unknown> | null;
+  commit_message: string | null;
+  created_by: string | null;
+  created_at: Date;
+  labels: string[] | null;
 }
 /** A prompts row with its latest version number (promptQuery). */
 interface PromptRecord {
-  id: string; project_id: string; name: string; description: string | null; latest_version: number | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  latest_version: number | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 // The views are derived here only; `?? null` keeps a missing column null, as before the rows were typed.
@@ -74,7 +101,10 @@ export const lockPrompt = (trx: Knex.Transaction, promptId: string) =>
   trx('prompts').select('id', 'project_id', 'name').where({ id: promptId }).forUpdate().first();
 
 export async function nextVersionNumber(trx: Knex.Transaction, promptId: string): Promise<number> {
-  const row = await trx('prompt_versions').where({ prompt_id: promptId }).max<{ max: number | null }>('version as max').first();
+  const row = await trx('prompt_versions')
+    .where({ prompt_id: promptId })
+    .max<{ max: number | null }>('version as max')
+    .first();
   return (row?.max ?? 0) + 1;
 }
 
@@ -97,13 +127,27 @@ export async function insertVersion(
       created_by: createdBy,
       labels: v.labels ?? [],
     })
-    .returning(['id', 'prompt_id', 'project_id', 'version', 'content', 'model', 'parameters', 'commit_message', 'created_by', 'created_at', 'labels']);
+    .returning([
+      'id',
+      'prompt_id',
+      'project_id',
+      'version',
+      'content',
+      'model',
+      'parameters',
+      'commit_message',
+      'created_by',
+      'created_at',
+      'labels',
+    ]);
   await trx('prompts').where({ id: prompt.id }).update({ updated_at: trx.fn.now() });
   return toVersion({ ...row, name: prompt.name });
 }
 
 export async function listPromptRows(db: Knex, projectIds: string[]): Promise<PromptView[]> {
-  const rows = await promptQuery(db).whereIn('p.project_id', projectIds).orderBy([{ column: 'p.name' }, { column: 'p.id' }]);
+  const rows = await promptQuery(db)
+    .whereIn('p.project_id', projectIds)
+    .orderBy([{ column: 'p.name' }, { column: 'p.id' }]);
   return rows.map(toPrompt);
 }
 
@@ -125,7 +169,10 @@ export const deletePromptRow = (trx: Knex.Transaction, id: string) => trx('promp
 
 /** The version a reference names within these projects (`latest`: the highest at this moment). */
 export async function findVersionByRef(db: Knex, projectIds: string[], ref: PromptRef): Promise<VersionView | null> {
-  const q = db('prompt_versions as v').join('prompts as p', 'p.id', 'v.prompt_id').select(...versionCols()).whereIn('v.project_id', projectIds);
+  const q = db('prompt_versions as v')
+    .join('prompts as p', 'p.id', 'v.prompt_id')
+    .select(...versionCols())
+    .whereIn('v.project_id', projectIds);
   if (ref.kind === 'id') q.andWhere('v.id', ref.id);
   else {
     q.andWhere('p.name', ref.name);
@@ -138,7 +185,12 @@ export async function findVersionByRef(db: Knex, projectIds: string[], ref: Prom
 }
 
 /** Takes `labels` off every other version of the prompt (a label names one version at a time). */
-export async function releaseLabels(trx: Knex.Transaction, promptId: string, labels: string[], keepVersionId: string | null): Promise<void> {
+export async function releaseLabels(
+  trx: Knex.Transaction,
+  promptId: string,
+  labels: string[],
+  keepVersionId: string | null,
+): Promise<void> {
   if (!labels.length) return;
   await trx.raw(
     `update prompt_versions set labels = array(select l from unnest(labels) l where l <> all(?::text[]))

@@ -3,7 +3,8 @@
  * UUID. The proxy reads it from `x-service-prompt-version`; prompts, the playground and
  * experiments resolve the same syntax.
  */
-export type PromptRef = { kind: 'id'; id: string } | { kind: 'name'; name: string; version: number | 'latest' | { label: string } };
+export type PromptRef =
+  { kind: 'id'; id: string } | { kind: 'name'; name: string; version: number | 'latest' | { label: string } };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PROMPT_NAME = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}$/;

@@ -14,7 +14,16 @@ import {
   versionInputSchema,
   versionSelector,
 } from './schemas';
-import { addVersion, createPrompt, deletePrompt, listPrompts, promptVersion, promptWithVersions, resolveRef, setLabels } from './service';
+import {
+  addVersion,
+  createPrompt,
+  deletePrompt,
+  listPrompts,
+  promptVersion,
+  promptWithVersions,
+  resolveRef,
+  setLabels,
+} from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Prompts', auth: 'jwt', notFound: 'Prompt' } as const;

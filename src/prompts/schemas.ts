@@ -3,10 +3,16 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { timestamp } from '../http/schemas';
 import { PROMPT_LABEL, PROMPT_NAME } from './ref';
 
-const promptNameSchema = z.string().regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
+const promptNameSchema = z
+  .string()
+  .regex(PROMPT_NAME, 'letters, digits, . _ - / (max 128), starting with a letter or digit');
 
-const labelsSchema = z.array(z.string().regex(PROMPT_LABEL, 'lower-case letters, digits, _ and -, starting with a letter; not latest')).max(20);
-export const labelsBody = z.object({ labels: labelsSchema.describe('the version’s labels, replacing the ones it had') }).strict();
+const labelsSchema = z
+  .array(z.string().regex(PROMPT_LABEL, 'lower-case letters, digits, _ and -, starting with a letter; not latest'))
+  .max(20);
+export const labelsBody = z
+  .object({ labels: labelsSchema.describe('the version’s labels, replacing the ones it had') })
+  .strict();
 const message = z.object({ role: z.string().min(1).max(64), content: z.unknown() }).passthrough();
 export const versionInputSchema = z
   .object({
@@ -33,7 +39,9 @@ export const createPromptSchema = z
 export const promptParams = uuidParams('id');
 /** The version is checked in the handler: a malformed one is a 400, as it always was, not a 404. */
 export const promptVersionParams = z.object({ id: uuidSchema, version: z.string() });
-export const versionSelector = z.object({ version: z.string().regex(/^([1-9]\d{0,8}|latest)$/, 'a positive integer or latest') });
+export const versionSelector = z.object({
+  version: z.string().regex(/^([1-9]\d{0,8}|latest)$/, 'a positive integer or latest'),
+});
 export const projectQuery = z.object({ project_id: uuidSchema.optional() });
 export const resolveQuery = z.object({ ref: z.string().min(1).max(300), project_id: uuidSchema.optional() });
 
@@ -50,7 +58,9 @@ export const promptVersionSchema = z
     commit_message: z.string().nullable(),
     created_by: z.uuid().nullable(),
     created_at: timestamp,
-    labels: z.array(z.string()).describe('e.g. production: `x-service-prompt-version: <name>@<label>` resolves to this version'),
+    labels: z
+      .array(z.string())
+      .describe('e.g. production: `x-service-prompt-version: <name>@<label>` resolves to this version'),
     variables: z.array(z.string()).describe('the {{variables}} the template uses'),
   })
   .meta({ id: 'PromptVersion' });
@@ -67,7 +77,9 @@ export const promptSchema = z
   })
   .meta({ id: 'Prompt' });
 
-export const promptWithVersionsSchema = promptSchema.extend({ versions: z.array(promptVersionSchema) }).meta({ id: 'PromptWithVersions' });
+export const promptWithVersionsSchema = promptSchema
+  .extend({ versions: z.array(promptVersionSchema) })
+  .meta({ id: 'PromptWithVersions' });
 
 export interface PromptView {
   id: string;

@@ -35,36 +35,78 @@ export async function promptWithVersions(db: Knex, projectIds: string[], id: str
   return { ...prompt, versions: await q.listVersionRows(db, prompt.id) };
 }
 
-async function addVersionLocked(trx: Knex.Transaction, promptId: string, v: VersionInput, createdBy: string | null): Promise<VersionView> {
+async function addVersionLocked(
+  trx: Knex.Transaction,
+  promptId: string,
+  v: VersionInput,
+  createdBy: string | null,
+): Promise<VersionView> {
   const prompt = await q.lockPrompt(trx, promptId);
   await q.releaseLabels(trx, promptId, v.labels ?? [], null);
   return q.insertVersion(trx, prompt, await q.nextVersionNumber(trx, promptId), v, createdBy);
 }
 
 /** Sets a version's labels (each moved off the version that held it), audited. */
-export async function setLabels(db: Knex, actor: Principal, scope: Scope, promptId: string, selector: string, labels: string[]) {
+export async function setLabels(
+  db: Knex,
+  actor: Principal,
+  scope: Scope,
+  promptId: string,
+  selector: string,
+  labels: string[],
+) {
   const prompt = await requirePrompt(db, scope.projectIds, promptId);
   return db.transaction(async (trx) => {
     await q.lockPrompt(trx, prompt.id);
-    const v = await resolvePromptRef(trx as unknown as Knex, [prompt.project_id], { kind: 'name', name: prompt.name, version: selector === 'latest' ? 'latest' : Number(selector) });
+    const v = await resolvePromptRef(trx as unknown as Knex, [prompt.project_id], {
+      kind: 'name',
+      name: prompt.name,
+      version: selector === 'latest' ? 'latest' : Number(selector),
+    });
     if (!v) throw versionNotFound();
     const unique = [...new Set(labels)];
     await q.releaseLabels(trx, prompt.id, unique, v.id);
     await q.setVersionLabels(trx, v.id, unique);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'prompt_version.labels_set', resourceType: 'prompt_version', resourceId: v.id, before: { labels: v.labels }, after: { labels: unique } });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'prompt_version.labels_set',
+      resourceType: 'prompt_version',
+      resourceId: v.id,
+      before: { labels: v.labels },
+      after: { labels: unique },
+    });
     return { ...v, labels: unique };
   });
 }
 
 /** Creates a prompt (409 when the name is taken in the project), with an optional first version. */
-export function createPrompt(db: Knex, actor: Principal, scope: Scope, input: { name: string; description?: string | null; version?: VersionInput }) {
+export function createPrompt(
+  db: Knex,
+  actor: Principal,
+  scope: Scope,
+  input: { name: string; description?: string | null; version?: VersionInput },
+) {
   return db.transaction(async (trx) => {
     const projectId = scope.projectIds[0]!;
-    const id = await q.insertPrompt(trx, { org_id: scope.orgId, project_id: projectId, name: input.name, description: input.description ?? null, created_by: userIdOf(actor) });
+    const id = await q.insertPrompt(trx, {
+      org_id: scope.orgId,
+      project_id: projectId,
+      name: input.name,
+      description: input.description ?? null,
+      created_by: userIdOf(actor),
+    });
     if (!id) throw conflict(`A prompt named "${input.name}" already exists in this project`, 'prompt_exists');
     const version = input.version ? await addVersionLocked(trx, id, input.version, userIdOf(actor)) : null;
     const prompt = await requirePrompt(trx, [projectId], id);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'prompt.created', resourceType: 'prompt', resourceId: id, after: { prompt, version } });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'prompt.created',
+      resourceType: 'prompt',
+      resourceId: id,
+      after: { prompt, version },
+    });
     return { ...prompt, versions: version ? [version] : [] };
   });
 }
@@ -74,7 +116,14 @@ export async function addVersion(db: Knex, actor: Principal, scope: Scope, promp
   const prompt = await requirePrompt(db, scope.projectIds, promptId);
   return db.transaction(async (trx) => {
     const v = await addVersionLocked(trx, prompt.id, input, userIdOf(actor));
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'prompt_version.created', resourceType: 'prompt_version', resourceId: v.id, after: v });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'prompt_version.created',
+      resourceType: 'prompt_version',
+      resourceId: v.id,
+      after: v,
+    });
     return v;
   });
 }
@@ -82,7 +131,11 @@ export async function addVersion(db: Knex, actor: Principal, scope: Scope, promp
 /** Version `n` or `latest` of a prompt of these projects. */
 export async function promptVersion(db: Knex, projectIds: string[], promptId: string, selector: string) {
   const prompt = await requirePrompt(db, projectIds, promptId);
-  const v = await resolvePromptRef(db, [prompt.project_id], { kind: 'name', name: prompt.name, version: selector === 'latest' ? 'latest' : Number(selector) });
+  const v = await resolvePromptRef(db, [prompt.project_id], {
+    kind: 'name',
+    name: prompt.name,
+    version: selector === 'latest' ? 'latest' : Number(selector),
+  });
   if (!v) throw versionNotFound();
   return v;
 }
@@ -92,14 +145,22 @@ export async function deletePrompt(db: Knex, actor: Principal, scope: Scope, id:
   await db.transaction(async (trx) => {
     const before = await requirePrompt(trx, scope.projectIds, id);
     await q.deletePromptRow(trx, id);
-    await recordAudit(trx, { orgId: scope.orgId, actor, action: 'prompt.deleted', resourceType: 'prompt', resourceId: id, before });
+    await recordAudit(trx, {
+      orgId: scope.orgId,
+      actor,
+      action: 'prompt.deleted',
+      resourceType: 'prompt',
+      resourceId: id,
+      before,
+    });
   });
 }
 
 /** The version a `ref` query names; prompt names are per project, so a name needs one project in scope. */
 export async function resolveRef(db: Knex, projectIds: string[], raw: string) {
   const ref = parsePromptRef(raw);
-  if (!ref) throw badRequest('ref must be <name>@<version>, <name>@latest or a prompt-version UUID', 'invalid_prompt_version');
+  if (!ref)
+    throw badRequest('ref must be <name>@<version>, <name>@latest or a prompt-version UUID', 'invalid_prompt_version');
   if (ref.kind === 'name' && projectIds.length > 1) {
     throw badRequest('Prompt names are per project: pass project_id', 'project_required', { field: 'project_id' });
   }
@@ -113,4 +174,5 @@ export async function resolveRef(db: Knex, projectIds: string[], raw: string) {
  * id within the given projects; null when nothing matches. The proxy calls this on every request
  * that sends x-service-prompt-version.
  */
-export const resolvePromptRef = (db: Knex, projectIds: string[], ref: PromptRef): Promise<VersionView | null> => q.findVersionByRef(db, projectIds, ref);
+export const resolvePromptRef = (db: Knex, projectIds: string[], ref: PromptRef): Promise<VersionView | null> =>
+  q.findVersionByRef(db, projectIds, ref);

@@ -13,7 +13,8 @@ export function templateVariables(template: unknown): string[] {
   else if (Array.isArray(template)) {
     for (const m of template as { content?: unknown }[]) {
       if (typeof m?.content === 'string') scan(m.content);
-      else if (Array.isArray(m?.content)) for (const part of m.content as { text?: unknown }[]) if (typeof part?.text === 'string') scan(part.text);
+      else if (Array.isArray(m?.content))
+        for (const part of m.content as { text?: unknown }[]) if (typeof part?.text === 'string') scan(part.text);
     }
   }
   return [...seen];

@@ -58,9 +58,13 @@ export function flatPricesOf(prices: ModelPrice | unknown[]): FlatPrices | undef
     // Tiers and per-request prices are left to calcPrice; other unit prices meet usage we never send.
     if (typeof v !== 'number' || !Number.isFinite(v) || k === 'requests_kcount') return undefined;
     if (k === 'input_mtok') f.input.push({ leaf: 'input', perMTok: v });
-    else if (k === 'cache_read_mtok') { f.input.push({ leaf: 'read', perMTok: v }); f.read = true; }
-    else if (k === 'cache_write_mtok') { f.input.push({ leaf: 'write', perMTok: v }); f.write = true; }
-    else if (k === 'output_mtok') f.output = v;
+    else if (k === 'cache_read_mtok') {
+      f.input.push({ leaf: 'read', perMTok: v });
+      f.read = true;
+    } else if (k === 'cache_write_mtok') {
+      f.input.push({ leaf: 'write', perMTok: v });
+      f.write = true;
+    } else if (k === 'output_mtok') f.output = v;
   }
   return f;
 }
@@ -101,7 +105,13 @@ function catalogue(usage: Usage, name: string, opts: { providerId: string } | { 
   }
 }
 
-const zeroUsage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const zeroUsage: Usage = {
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
 
 // numeric(20,10): ten decimals, enough for one token of the cheapest model.
 const round = (usd: number) => Math.round(usd * 1e10) / 1e10;

@@ -7,16 +7,7 @@ import type { Config } from '../config';
  * is read, and which @pydantic/genai-prices provider prices it.
  */
 export type ProviderSlug =
-  | 'openai'
-  | 'anthropic'
-  | 'gemini'
-  | 'mistral'
-  | 'groq'
-  | 'deepseek'
-  | 'xai'
-  | 'together'
-  | 'openrouter'
-  | 'ollama';
+  'openai' | 'anthropic' | 'gemini' | 'mistral' | 'groq' | 'deepseek' | 'xai' | 'together' | 'openrouter' | 'ollama';
 
 /** Response shapes we know how to read usage from. */
 export type UsageDialect = 'openai' | 'anthropic' | 'gemini' | 'ollama';
@@ -37,16 +28,96 @@ export interface ProviderDef {
 const def = (d: ProviderDef) => d;
 
 export const providers: Record<ProviderSlug, ProviderDef> = {
-  openai: def({ slug: 'openai', name: 'OpenAI', configKey: 'PROVIDER_OPENAI_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'openai', selfHosted: false }),
-  anthropic: def({ slug: 'anthropic', name: 'Anthropic', configKey: 'PROVIDER_ANTHROPIC_BASE_URL', auth: 'anthropic', dialect: 'anthropic', pricesId: 'anthropic', selfHosted: false }),
-  gemini: def({ slug: 'gemini', name: 'Google Gemini', configKey: 'PROVIDER_GEMINI_BASE_URL', auth: 'gemini', dialect: 'gemini', pricesId: 'google', selfHosted: false }),
-  mistral: def({ slug: 'mistral', name: 'Mistral', configKey: 'PROVIDER_MISTRAL_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'mistral', selfHosted: false }),
-  groq: def({ slug: 'groq', name: 'Groq', configKey: 'PROVIDER_GROQ_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'groq', selfHosted: false }),
-  deepseek: def({ slug: 'deepseek', name: 'DeepSeek', configKey: 'PROVIDER_DEEPSEEK_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'deepseek', selfHosted: false }),
-  xai: def({ slug: 'xai', name: 'xAI', configKey: 'PROVIDER_XAI_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'x-ai', selfHosted: false }),
-  together: def({ slug: 'together', name: 'Together AI', configKey: 'PROVIDER_TOGETHER_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'together', selfHosted: false }),
-  openrouter: def({ slug: 'openrouter', name: 'OpenRouter', configKey: 'PROVIDER_OPENROUTER_BASE_URL', auth: 'bearer', dialect: 'openai', pricesId: 'openrouter', selfHosted: false }),
-  ollama: def({ slug: 'ollama', name: 'Ollama (self-hosted)', configKey: 'PROVIDER_OLLAMA_BASE_URL', auth: 'none', dialect: 'ollama', pricesId: null, selfHosted: true }),
+  openai: def({
+    slug: 'openai',
+    name: 'OpenAI',
+    configKey: 'PROVIDER_OPENAI_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'openai',
+    selfHosted: false,
+  }),
+  anthropic: def({
+    slug: 'anthropic',
+    name: 'Anthropic',
+    configKey: 'PROVIDER_ANTHROPIC_BASE_URL',
+    auth: 'anthropic',
+    dialect: 'anthropic',
+    pricesId: 'anthropic',
+    selfHosted: false,
+  }),
+  gemini: def({
+    slug: 'gemini',
+    name: 'Google Gemini',
+    configKey: 'PROVIDER_GEMINI_BASE_URL',
+    auth: 'gemini',
+    dialect: 'gemini',
+    pricesId: 'google',
+    selfHosted: false,
+  }),
+  mistral: def({
+    slug: 'mistral',
+    name: 'Mistral',
+    configKey: 'PROVIDER_MISTRAL_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'mistral',
+    selfHosted: false,
+  }),
+  groq: def({
+    slug: 'groq',
+    name: 'Groq',
+    configKey: 'PROVIDER_GROQ_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'groq',
+    selfHosted: false,
+  }),
+  deepseek: def({
+    slug: 'deepseek',
+    name: 'DeepSeek',
+    configKey: 'PROVIDER_DEEPSEEK_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'deepseek',
+    selfHosted: false,
+  }),
+  xai: def({
+    slug: 'xai',
+    name: 'xAI',
+    configKey: 'PROVIDER_XAI_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'x-ai',
+    selfHosted: false,
+  }),
+  together: def({
+    slug: 'together',
+    name: 'Together AI',
+    configKey: 'PROVIDER_TOGETHER_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'together',
+    selfHosted: false,
+  }),
+  openrouter: def({
+    slug: 'openrouter',
+    name: 'OpenRouter',
+    configKey: 'PROVIDER_OPENROUTER_BASE_URL',
+    auth: 'bearer',
+    dialect: 'openai',
+    pricesId: 'openrouter',
+    selfHosted: false,
+  }),
+  ollama: def({
+    slug: 'ollama',
+    name: 'Ollama (self-hosted)',
+    configKey: 'PROVIDER_OLLAMA_BASE_URL',
+    auth: 'none',
+    dialect: 'ollama',
+    pricesId: null,
+    selfHosted: true,
+  }),
 };
 
 export const providerSlugs = Object.keys(providers) as ProviderSlug[];
@@ -74,7 +145,11 @@ export function dialectFor(p: ProviderDef, upstreamPath: string): UsageDialect {
 }
 
 /** Sets the provider credential on the outgoing header object (names lowercase). */
-export function applyProviderAuth(p: ProviderDef, headers: Record<string, string | string[]>, apiKey: string | null): void {
+export function applyProviderAuth(
+  p: ProviderDef,
+  headers: Record<string, string | string[]>,
+  apiKey: string | null,
+): void {
   switch (p.auth) {
     case 'bearer':
       if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;

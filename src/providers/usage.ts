@@ -15,7 +15,8 @@ export interface Usage {
 type Json = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function finish(prompt: number, completion: number, total: number | undefined, cacheRead = 0, cacheWrite = 0): Usage {
@@ -34,7 +35,11 @@ export function openaiUsage(u: unknown): Usage | null {
   const prompt = num(u.prompt_tokens) ?? num(u.input_tokens);
   const completion = num(u.completion_tokens) ?? num(u.output_tokens);
   if (prompt === undefined && completion === undefined) return null;
-  const details = isObj(u.prompt_tokens_details) ? u.prompt_tokens_details : isObj(u.input_tokens_details) ? u.input_tokens_details : {};
+  const details = isObj(u.prompt_tokens_details)
+    ? u.prompt_tokens_details
+    : isObj(u.input_tokens_details)
+      ? u.input_tokens_details
+      : {};
   const cached = num(details.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? 0;
   return finish(prompt ?? 0, completion ?? 0, num(u.total_tokens), cached);
 }
@@ -58,7 +63,12 @@ export function geminiUsage(u: unknown): Usage | null {
   const thoughts = num(u.thoughtsTokenCount) ?? 0;
   if (prompt === undefined && candidates === undefined) return null;
   const toolPrompt = num(u.toolUsePromptTokenCount) ?? 0;
-  return finish((prompt ?? 0) + toolPrompt, (candidates ?? 0) + thoughts, num(u.totalTokenCount), num(u.cachedContentTokenCount) ?? 0);
+  return finish(
+    (prompt ?? 0) + toolPrompt,
+    (candidates ?? 0) + thoughts,
+    num(u.totalTokenCount),
+    num(u.cachedContentTokenCount) ?? 0,
+  );
 }
 
 /** Ollama native API: counts on the final object. */
@@ -84,7 +94,8 @@ function generatedText(dialect: UsageDialect, o: Json, out: string[]): void {
             if (s) out.push(s);
           }
           if (Array.isArray(part.tool_calls)) {
-            for (const t of part.tool_calls) if (isObj(t) && isObj(t.function)) out.push(str(t.function.arguments) ?? '');
+            for (const t of part.tool_calls)
+              if (isObj(t) && isObj(t.function)) out.push(str(t.function.arguments) ?? '');
           }
         }
         const text = str(c.text); // legacy completions
@@ -182,7 +193,8 @@ export class UsageAccumulator {
           const d = value.usage;
           const base = this.anthropicInput;
           const merged = anthropicUsage({
-            input_tokens: num(d.input_tokens) ?? (base ? base.promptTokens - base.cacheReadTokens - base.cacheWriteTokens : 0),
+            input_tokens:
+              num(d.input_tokens) ?? (base ? base.promptTokens - base.cacheReadTokens - base.cacheWriteTokens : 0),
             output_tokens: num(d.output_tokens) ?? 0,
             cache_creation_input_tokens: num(d.cache_creation_input_tokens) ?? base?.cacheWriteTokens ?? 0,
             cache_read_input_tokens: num(d.cache_read_input_tokens) ?? base?.cacheReadTokens ?? 0,

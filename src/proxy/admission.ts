@@ -13,7 +13,13 @@ import { NO_LIMIT } from './caches';
 import { parseJsonMaybe, RESPONSE_HEADERS, upstreamPathOf, type CallState } from './call';
 import { headerValue, upstreamRequestHeaders } from './headers';
 import type { Upstream } from './forward';
-import { applyProviderAuth, baseUrlFor, requestModel, requestWantsStream, type ProviderDef } from '../providers/providers';
+import {
+  applyProviderAuth,
+  baseUrlFor,
+  requestModel,
+  requestWantsStream,
+  type ProviderDef,
+} from '../providers/providers';
 import { readRawBody, requestBodyText } from './request-body';
 import type { ServiceOptions } from './service-headers';
 
@@ -25,7 +31,9 @@ export interface AdmissionDeps {
   bodyLimit: number;
 }
 
-export type Admitted = { call: CallState; limitHeaders: Record<string, string> } & ({ kind: 'hit'; hit: CachedResponse } | { kind: 'forward'; upstream: Upstream });
+export type Admitted = { call: CallState; limitHeaders: Record<string, string> } & (
+  { kind: 'hit'; hit: CachedResponse } | { kind: 'forward'; upstream: Upstream }
+);
 
 /**
  * Everything a call must pass before it goes upstream, in this order: the body (size cap), the
@@ -42,7 +50,11 @@ export function createAdmission({ db, config, keyring, caches, bodyLimit }: Admi
   ): Promise<Admitted> {
     const upstreamPath = upstreamPathOf(req.originalUrl, provider);
     const body = await readRawBody(req, bodyLimit);
-    const { text: requestText, binary } = requestBodyText(body, req.headers['content-type'], headerValue(req.headers['content-encoding']));
+    const { text: requestText, binary } = requestBodyText(
+      body,
+      req.headers['content-type'],
+      headerValue(req.headers['content-encoding']),
+    );
     const bodyJson = !binary ? parseJsonMaybe(requestText) : undefined;
     const call: CallState = {
       id: randomUUID(),
@@ -69,16 +81,26 @@ export function createAdmission({ db, config, keyring, caches, bodyLimit }: Admi
       call.promptVersionId = v.id;
     }
 
-    const keyEntry = await caches.providerKeys.get(`${projectId}:${provider.slug}`, () => getProviderKey(db, projectId, provider.slug, keyring));
+    const keyEntry = await caches.providerKeys.get(`${projectId}:${provider.slug}`, () =>
+      getProviderKey(db, projectId, provider.slug, keyring),
+    );
     if (!keyEntry || (!keyEntry.apiKey && !provider.selfHosted)) {
-      throw new HttpError(424, 'provider_key_missing', `No ${provider.name} key is stored for this project: add one with POST /api/v1/provider-keys`, {
-        provider: provider.slug,
-      });
+      throw new HttpError(
+        424,
+        'provider_key_missing',
+        `No ${provider.name} key is stored for this project: add one with POST /api/v1/provider-keys`,
+        {
+          provider: provider.slug,
+        },
+      );
     }
 
     let limitHeaders: Record<string, string> = {};
     if (opts.userId) {
-      const found = await caches.rateLimits.get(projectId, async () => (await loadRateLimitConfig(db, projectId)) ?? NO_LIMIT);
+      const found = await caches.rateLimits.get(
+        projectId,
+        async () => (await loadRateLimitConfig(db, projectId)) ?? NO_LIMIT,
+      );
       const cfg = found && !('none' in found) ? found : null;
       if (cfg) {
         const d = await admit(db, projectId, opts.userId, cfg);
@@ -88,7 +110,10 @@ export function createAdmission({ db, config, keyring, caches, bodyLimit }: Admi
       }
     }
 
-    const key = opts.cacheTtl !== null && !call.wantsStream ? cacheKey({ apiKeyId: keyId, method: req.method, provider: provider.slug, path: upstreamPath, body }) : null;
+    const key =
+      opts.cacheTtl !== null && !call.wantsStream
+        ? cacheKey({ apiKeyId: keyId, method: req.method, provider: provider.slug, path: upstreamPath, body })
+        : null;
     if (key) {
       const hit = await cacheLookup(db, key);
       if (hit) return { kind: 'hit', call, hit, limitHeaders };
@@ -98,6 +123,11 @@ export function createAdmission({ db, config, keyring, caches, bodyLimit }: Admi
     applyProviderAuth(provider, headers, keyEntry.apiKey);
     const extra: Record<string, string> = { ...limitHeaders, [RESPONSE_HEADERS.requestId]: call.id };
     if (opts.cacheTtl !== null) extra[RESPONSE_HEADERS.cacheStatus] = 'MISS';
-    return { kind: 'forward', call, limitHeaders, upstream: { url: baseUrlFor(provider, config, keyEntry.baseUrl) + upstreamPath, headers, extra, cacheKey: key } };
+    return {
+      kind: 'forward',
+      call,
+      limitHeaders,
+      upstream: { url: baseUrlFor(provider, config, keyEntry.baseUrl) + upstreamPath, headers, extra, cacheKey: key },
+    };
   };
 }

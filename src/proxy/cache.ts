@@ -18,7 +18,13 @@ export interface CachedResponse {
   usage: Usage | null;
 }
 
-export function cacheKey(parts: { apiKeyId: string; method: string; provider: string; path: string; body: Buffer }): string {
+export function cacheKey(parts: {
+  apiKeyId: string;
+  method: string;
+  provider: string;
+  path: string;
+  body: Buffer;
+}): string {
   const h = createHash('sha256');
   // Length-prefixed fields, so no two different tuples hash the same bytes.
   for (const f of [parts.apiKeyId, parts.method.toUpperCase(), parts.provider, parts.path]) {
@@ -66,7 +72,14 @@ export async function cacheLookup(db: Knex, key: string): Promise<CachedResponse
 
 export async function cacheStore(
   db: Knex,
-  e: { key: string; projectId: string; apiKeyId: string; provider: string; path: string; ttlSeconds: number } & CachedResponse,
+  e: {
+    key: string;
+    projectId: string;
+    apiKeyId: string;
+    provider: string;
+    path: string;
+    ttlSeconds: number;
+  } & CachedResponse,
 ): Promise<void> {
   await db.raw(
     `insert into proxy_cache (key, project_id, api_key_id, provider, path, status_code, headers, body, model, usage, expires_at)
@@ -101,4 +114,3 @@ export async function sweepExpired(db: Knex, batch = 5000): Promise<number> {
     if (!rowCount || rowCount < batch) return total;
   }
 }
-

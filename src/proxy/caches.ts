@@ -36,7 +36,11 @@ export class ProxyCaches {
     this.auth = new TtlCache(ttl, live);
     this.providerKeys = new TtlCache(ttl, live);
     this.rateLimits = new TtlCache(ttl, live);
-    const byKind: Record<string, TtlCache<unknown>> = { api_key: this.auth, provider_key: this.providerKeys, rate_limit: this.rateLimits };
+    const byKind: Record<string, TtlCache<unknown>> = {
+      api_key: this.auth,
+      provider_key: this.providerKeys,
+      rate_limit: this.rateLimits,
+    };
     this.listener = config.DATABASE_URL
       ? new PgListener({
           url: config.DATABASE_URL,

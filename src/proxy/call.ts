@@ -44,7 +44,13 @@ export interface Outcome {
   error: string | null;
 }
 
-export const zeroUsage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+export const zeroUsage: Usage = {
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
 
 export function parseJsonMaybe(text: string): unknown {
   const t = text.trimStart();
@@ -90,14 +96,25 @@ export function upstreamPathOf(originalUrl: string, provider: ProviderDef): stri
   return rest;
 }
 
-export function classifyUpstreamError(err: unknown, aborted: boolean): { status: number; code: string; message: string } {
+export function classifyUpstreamError(
+  err: unknown,
+  aborted: boolean,
+): { status: number; code: string; message: string } {
   if (aborted) return { status: 499, code: 'client_closed', message: 'The client closed the connection' };
   if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
     return { status: 504, code: 'upstream_timeout', message: 'The provider did not answer in time' };
   }
   if (err instanceof undiciErrors.ConnectTimeoutError) {
-    return { status: 502, code: 'upstream_unreachable', message: 'Could not connect to the provider (connect timeout)' };
+    return {
+      status: 502,
+      code: 'upstream_unreachable',
+      message: 'Could not connect to the provider (connect timeout)',
+    };
   }
   const code = (err as { code?: string })?.code;
-  return { status: 502, code: 'upstream_unreachable', message: `Could not reach the provider${code ? ` (${code})` : ''}` };
+  return {
+    status: 502,
+    code: 'upstream_unreachable',
+    message: `Could not reach the provider${code ? ` (${code})` : ''}`,
+  };
 }

@@ -66,7 +66,8 @@ export class ResponseCapture {
     const make = decoderFor(opts.contentEncoding);
     this.undecodable = make === undefined;
     const onJson = (v: unknown) => this.acc.feed(v);
-    this.parser = this.kind === 'sse' ? new SseParser(onJson) : this.kind === 'ndjson' ? new NdjsonParser(onJson) : null;
+    this.parser =
+      this.kind === 'sse' ? new SseParser(onJson) : this.kind === 'ndjson' ? new NdjsonParser(onJson) : null;
     if (this.parser && make) {
       // Streams are decoded as they come so usage is read incrementally.
       const d = make();
@@ -153,8 +154,10 @@ export class ResponseCapture {
     const size = this.decodedBytes;
     let text = '';
     if (this.opts.keepBytes > 0) {
-      if (!this.textual) text = `[binary response body: ${size >= 0 ? size : this.rawBytes} bytes, ${this.opts.contentType}]`;
-      else if (this.undecodable || size < 0) text = `[response body not decodable: content-encoding ${this.opts.contentEncoding}]`;
+      if (!this.textual)
+        text = `[binary response body: ${size >= 0 ? size : this.rawBytes} bytes, ${this.opts.contentType}]`;
+      else if (this.undecodable || size < 0)
+        text = `[response body not decodable: content-encoding ${this.opts.contentEncoding}]`;
       else if (this.tooLarge && !this.parser) text = `[response body of ${size} bytes not kept: above the parse limit]`;
       else {
         const whole = decodedText !== undefined && decoded !== null && this.keptBytes === decoded.length;
@@ -178,7 +181,14 @@ function looksLikeJson(b: Buffer): boolean {
 function decode(raw: Buffer, encoding: string | undefined): Promise<Buffer | null> {
   const e = (encoding ?? '').trim().toLowerCase();
   if (!e || e === 'identity') return Promise.resolve(raw);
-  const fn = e === 'gzip' || e === 'x-gzip' ? zlib.gunzip : e === 'deflate' ? zlib.inflate : e === 'br' ? zlib.brotliDecompress : null;
+  const fn =
+    e === 'gzip' || e === 'x-gzip'
+      ? zlib.gunzip
+      : e === 'deflate'
+        ? zlib.inflate
+        : e === 'br'
+          ? zlib.brotliDecompress
+          : null;
   if (!fn) return Promise.resolve(null);
   return new Promise((resolve) => fn(raw, (err, out) => resolve(err ? null : out)));
 }

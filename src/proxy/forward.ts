@@ -74,8 +74,20 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
       finished = true;
       const { status, code, message } = classifyUpstreamError(err, abort.signal.aborted);
       upstreamTime(slug, code).observe((performance.now() - sentAt) / 1000);
-      await recorder.record(call, { status, model: call.model, usage: null, estimated: false, cost: null, responseText: '', cacheHit: false, streamed: false, ttfbMs: null, error: code });
-      if (!res.headersSent && !res.destroyed) sendError(res, new HttpError(status, code, message, { provider: slug }, { ...up.extra }));
+      await recorder.record(call, {
+        status,
+        model: call.model,
+        usage: null,
+        estimated: false,
+        cost: null,
+        responseText: '',
+        cacheHit: false,
+        streamed: false,
+        ttfbMs: null,
+        error: code,
+      });
+      if (!res.headersSent && !res.destroyed)
+        sendError(res, new HttpError(status, code, message, { provider: slug }, { ...up.extra }));
       return;
     }
 
@@ -106,7 +118,14 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
         const upstreamEnd = performance.now();
         upstreamTime(slug, String(status)).observe((upstreamEnd - sentAt) / 1000);
         recorder
-          .finalize(call, capture, { status, streamed, ttfbMs, error, cacheKey: up.cacheKey, upstreamHeaders: upstream.headers })
+          .finalize(call, capture, {
+            status,
+            streamed,
+            ttfbMs,
+            error,
+            cacheKey: up.cacheKey,
+            upstreamHeaders: upstream.headers,
+          })
           .catch((err) => logger.error({ err, requestId: call.id }, 'proxy finalize failed'))
           .finally(() => {
             held.release();
@@ -121,7 +140,11 @@ export function createForwarder({ dispatcher, recorder, logger, metrics, timeout
       });
       body.once('end', done);
       body.once('error', (err) => {
-        error = abort.signal.aborted ? 'client_closed' : err instanceof undiciErrors.BodyTimeoutError ? 'upstream_timeout' : 'upstream_stream_error';
+        error = abort.signal.aborted
+          ? 'client_closed'
+          : err instanceof undiciErrors.BodyTimeoutError
+            ? 'upstream_timeout'
+            : 'upstream_stream_error';
         res.destroy();
         done();
       });

@@ -16,7 +16,16 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Request headers that must never reach a provider: the caller's credentials and gateway-local state. */
-const CALLER_ONLY = new Set(['host', 'content-length', 'authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'expect']);
+const CALLER_ONLY = new Set([
+  'host',
+  'content-length',
+  'authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'api-key',
+  'cookie',
+  'expect',
+]);
 
 /** Response headers not passed back: hop-by-hop ones and cookies scoped to the provider's site. */
 const RESPONSE_DROP = new Set(['set-cookie', 'set-cookie2', 'alt-svc', 'strict-transport-security']);
@@ -71,7 +80,9 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): Record<st
 }
 
 /** Headers of the upstream answer to pass back to the caller. */
-export function downstreamResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+export function downstreamResponseHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const c = upstream.connection;
   const dropByConnection = connectionTokens({ connection: Array.isArray(c) ? c.join(',') : c });
   const out: Record<string, string | string[]> = {};

@@ -74,7 +74,8 @@ export class RequestJournal {
    */
   append(line: string, written: Written): Segment {
     let seg = this.current;
-    if (!seg || seg.records >= this.rotateRecords || performance.now() - seg.openedAt > this.rotateMs) seg = this.rotate();
+    if (!seg || seg.records >= this.rotateRecords || performance.now() - seg.openedAt > this.rotateMs)
+      seg = this.rotate();
     this.pending.push(line);
     this.waiting.push(written);
     seg.records++;
@@ -178,7 +179,14 @@ export class RequestJournal {
     this.flush(); // queued records belong to the segment being sealed
     if (this.current) this.seal(this.current);
     const file = path.join(this.dir, `${this.owner}~${++this.seq}${SUFFIX}`);
-    const seg: Segment = { file, fd: fs.openSync(file, 'a'), records: 0, open: 0, openedAt: performance.now(), sealed: false };
+    const seg: Segment = {
+      file,
+      fd: fs.openSync(file, 'a'),
+      records: 0,
+      open: 0,
+      openedAt: performance.now(),
+      sealed: false,
+    };
     this.current = seg;
     return seg;
   }
@@ -221,9 +229,16 @@ export function requestJournalFor(ctx: AppContext): RequestJournal | undefined {
   const { config, logger } = ctx;
   if (config.REQUEST_LOG_JOURNAL_DIR === 'off') return undefined;
   const u = new URL(config.DATABASE_URL ?? 'postgres://localhost/postgres');
-  const dbKey = `${u.hostname}_${u.port || '5432'}_${decodeURIComponent(u.pathname.slice(1)) || 'postgres'}`.replace(/[^A-Za-z0-9._-]/g, '_');
-  const journal = new RequestJournal({ dir: path.resolve(config.REQUEST_LOG_JOURNAL_DIR, dbKey) }, logger.child({ component: 'request-journal' }));
+  const dbKey = `${u.hostname}_${u.port || '5432'}_${decodeURIComponent(u.pathname.slice(1)) || 'postgres'}`.replace(
+    /[^A-Za-z0-9._-]/g,
+    '_',
+  );
+  const journal = new RequestJournal(
+    { dir: path.resolve(config.REQUEST_LOG_JOURNAL_DIR, dbKey) },
+    logger.child({ component: 'request-journal' }),
+  );
   ctx.every('request-journal-heartbeat', 10_000, () => journal.heartbeat());
-  if (config.REQUEST_LOG_JOURNAL_FSYNC_MS > 0) ctx.every('request-journal-fsync', config.REQUEST_LOG_JOURNAL_FSYNC_MS, () => journal.sync());
+  if (config.REQUEST_LOG_JOURNAL_FSYNC_MS > 0)
+    ctx.every('request-journal-fsync', config.REQUEST_LOG_JOURNAL_FSYNC_MS, () => journal.sync());
   return journal;
 }

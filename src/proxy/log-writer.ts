@@ -2,7 +2,15 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics/metrics';
 import type { RequestJournal, Segment } from './journal';
-import { fromRecord, insertRequestRows, journalLine, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
+import {
+  fromRecord,
+  insertRequestRows,
+  journalLine,
+  isPermanent,
+  minimalRow,
+  storableRow,
+  type LogEntry,
+} from '../requests/writer';
 
 export { type LogEntry, type RequestRow } from '../requests/writer';
 
@@ -92,9 +100,16 @@ export class RequestLogWriter {
     try {
       found = await this.replayFiles(this.journal);
     } catch (err) {
-      this.logger.error({ err, dir: this.journal.dir }, 'request journal replay failed; the files stay for the next start');
+      this.logger.error(
+        { err, dir: this.journal.dir },
+        'request journal replay failed; the files stay for the next start',
+      );
     }
-    if (found) this.logger.info({ rows: found }, 'request journal: rows of a previous process re-queued (written once: inserts are idempotent)');
+    if (found)
+      this.logger.info(
+        { rows: found },
+        'request journal: rows of a previous process re-queued (written once: inserts are idempotent)',
+      );
     return found;
   }
 
@@ -137,7 +152,11 @@ export class RequestLogWriter {
     const failed = (err: unknown) => {
       // Disk full or unwritable: the row still goes to the database from memory, as without a journal.
       this.count('unjournaled');
-      if (!this.journalFailing) this.logger.error({ err, dir: journal.dir }, 'request journal write failed; rows are kept in memory only until it recovers');
+      if (!this.journalFailing)
+        this.logger.error(
+          { err, dir: journal.dir },
+          'request journal write failed; rows are kept in memory only until it recovers',
+        );
       this.journalFailing = true;
     };
     try {
@@ -161,13 +180,17 @@ export class RequestLogWriter {
     if (this.flushing) return; // the running flush re-schedules itself when rows remain
     if (this.timer && delay > 0) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.flushing = this.flushLoop().finally(() => {
-        this.flushing = undefined;
-        if (this.queue.length && !this.stopped) this.kick(this.backoffMs || (this.queue.length >= this.opts.batchSize ? 0 : this.opts.flushMs));
-      });
-    }, Math.max(delay, this.backoffMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.flushing = this.flushLoop().finally(() => {
+          this.flushing = undefined;
+          if (this.queue.length && !this.stopped)
+            this.kick(this.backoffMs || (this.queue.length >= this.opts.batchSize ? 0 : this.opts.flushMs));
+        });
+      },
+      Math.max(delay, this.backoffMs),
+    );
   }
 
   private async flushLoop(): Promise<void> {
@@ -184,7 +207,10 @@ export class RequestLogWriter {
           await this.writeOneByOne(batch);
         } else {
           this.backoff();
-          this.logger.warn({ err, rows: batch.length, retryInMs: this.backoffMs }, 'request log batch failed; will retry');
+          this.logger.warn(
+            { err, rows: batch.length, retryInMs: this.backoffMs },
+            'request log batch failed; will retry',
+          );
           return;
         }
       } finally {
@@ -218,14 +244,20 @@ export class RequestLogWriter {
       if (!isPermanent(err)) throw err;
       firstErr = err;
     }
-    this.logger.error({ err: firstErr, requestId: e.row.id, projectId: e.row.project_id }, 'request log row rejected by the database; storing a minimal row');
+    this.logger.error(
+      { err: firstErr, requestId: e.row.id, projectId: e.row.project_id },
+      'request log row rejected by the database; storing a minimal row',
+    );
     try {
       return await this.writeBatch([{ ...e, row: minimalRow(e.row, firstErr), rateLimit: undefined }], 'minimal');
     } catch (err) {
       if (!isPermanent(err)) throw err;
       this.stats.dropped++;
       this.settle([e], 'dropped');
-      this.logger.error({ err, requestId: e.row.id, projectId: e.row.project_id }, 'request log row rejected even in minimal form; dropped');
+      this.logger.error(
+        { err, requestId: e.row.id, projectId: e.row.project_id },
+        'request log row rejected even in minimal form; dropped',
+      );
     }
   }
 
@@ -276,9 +308,14 @@ export class RequestLogWriter {
       const before = this.queue.length;
       this.flushing = this.flushLoopAll().finally(() => (this.flushing = undefined));
       await this.flushing;
-      if (this.queue.length >= before && this.backoffMs) await new Promise((r) => setTimeout(r, Math.min(this.backoffMs, Math.max(0, deadline - Date.now()))));
+      if (this.queue.length >= before && this.backoffMs)
+        await new Promise((r) => setTimeout(r, Math.min(this.backoffMs, Math.max(0, deadline - Date.now()))));
     }
-    if (this.queue.length) this.logger.error({ rows: this.queue.length }, 'request log rows not written before shutdown; they stay in the journal for the next start');
+    if (this.queue.length)
+      this.logger.error(
+        { rows: this.queue.length },
+        'request log rows not written before shutdown; they stay in the journal for the next start',
+      );
   }
 
   private async flushLoopAll(): Promise<void> {

@@ -17,8 +17,6 @@ import { parseServiceHeaders } from './service-headers';
 import { sweepCounters } from '../rate-limits/admission';
 import { preloadTokenizer } from './tokenizer';
 
-;
-
 export interface Proxy {
   handle(req: Request, res: Response): Promise<void>;
   writer: RequestLogWriter;
@@ -40,7 +38,11 @@ export function createProxy(ctx: AppContext, opts: { afterCommit?: () => void } 
   const writer = new RequestLogWriter(
     db,
     logger.child({ component: 'request-log' }),
-    { queueMax: config.PROXY_LOG_QUEUE_MAX, batchSize: config.PROXY_LOG_BATCH_SIZE, flushMs: config.PROXY_LOG_FLUSH_MS },
+    {
+      queueMax: config.PROXY_LOG_QUEUE_MAX,
+      batchSize: config.PROXY_LOG_BATCH_SIZE,
+      flushMs: config.PROXY_LOG_FLUSH_MS,
+    },
     { journal: requestJournalFor(ctx), metrics: ctx.metrics, afterCommit: opts.afterCommit },
   );
   const dispatcher = new Agent({
@@ -51,7 +53,13 @@ export function createProxy(ctx: AppContext, opts: { afterCommit?: () => void } 
     connect: { timeout: Math.min(timeoutMs, 10_000) },
   });
   const caches = new ProxyCaches(config, ctx.changes, logger.child({ component: 'proxy-invalidation' }));
-  const admitCall = createAdmission({ db, config, keyring: ctx.keyring, caches, bodyLimit: parseByteSize(config.PROXY_BODY_LIMIT) });
+  const admitCall = createAdmission({
+    db,
+    config,
+    keyring: ctx.keyring,
+    caches,
+    bodyLimit: parseByteSize(config.PROXY_BODY_LIMIT),
+  });
   const recorder = createRecorder({ db, writer, logger, keepBytes, price: createProxyPricer() });
   const forward = createForwarder({ dispatcher, recorder, logger, metrics: ctx.metrics, timeoutMs, keepBytes });
 
@@ -60,7 +68,11 @@ export function createProxy(ctx: AppContext, opts: { afterCommit?: () => void } 
     const n = await sweepExpired(db);
     if (n) logger.debug({ deleted: n }, 'proxy cache sweep');
   });
-  ctx.every('rate-limit-counter-sweep', config.PROXY_CACHE_CLEANUP_INTERVAL_MS, async () => void (await sweepCounters(db)));
+  ctx.every(
+    'rate-limit-counter-sweep',
+    config.PROXY_CACHE_CLEANUP_INTERVAL_MS,
+    async () => void (await sweepCounters(db)),
+  );
 
   async function handle(req: Request, res: Response): Promise<void> {
     const startedAt = performance.now();
@@ -71,11 +83,23 @@ export function createProxy(ctx: AppContext, opts: { afterCommit?: () => void } 
     if (p.kind !== 'api_key') throw new HttpError(403, 'full_key_required', 'The proxy needs a full-scope API key');
     const opts = parseServiceHeaders(req.headers);
     if (!writer.reserve()) {
-      throw new HttpError(503, 'log_queue_full', 'The gateway is saturated: request log backlog is full; retry shortly', {}, { 'retry-after': '1' });
+      throw new HttpError(
+        503,
+        'log_queue_full',
+        'The gateway is saturated: request log backlog is full; retry shortly',
+        {},
+        { 'retry-after': '1' },
+      );
     }
     let handedOver = false;
     try {
-      const a = await admitCall(req, provider, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, opts, startedAt);
+      const a = await admitCall(
+        req,
+        provider,
+        { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId },
+        opts,
+        startedAt,
+      );
       if (a.kind === 'hit') {
         handedOver = true;
         await recorder.serveFromCache(res, a.call, a.hit, a.limitHeaders);

@@ -64,13 +64,19 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       error: r.error,
       created_at: call.createdAt.toISOString(),
       properties: mode === 'none' ? null : call.opts.properties,
-      cost_saved_usd: r.cacheHit && !call.provider.selfHosted ? price(call.provider, r.model, r.usage ?? zeroUsage) : null,
+      cost_saved_usd:
+        r.cacheHit && !call.provider.selfHosted ? price(call.provider, r.model, r.usage ?? zeroUsage) : null,
     };
     return writer.enqueue({ row, rateLimit: r.cacheHit ? undefined : call.rateLimit });
   }
 
   /** A cache hit: recorded first (journaled), then answered without calling the provider. */
-  async function serveFromCache(res: Response, call: CallState, hit: CachedResponse, limitHeaders: Record<string, string>): Promise<void> {
+  async function serveFromCache(
+    res: Response,
+    call: CallState,
+    hit: CachedResponse,
+    limitHeaders: Record<string, string>,
+  ): Promise<void> {
     await record(call, {
       status: hit.statusCode,
       model: hit.model || call.model,
@@ -97,7 +103,14 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
   async function finalize(
     call: CallState,
     capture: ResponseCapture,
-    r: { status: number; streamed: boolean; ttfbMs: number; error: string | null; cacheKey: string | null; upstreamHeaders: Record<string, string | string[] | undefined> },
+    r: {
+      status: number;
+      streamed: boolean;
+      ttfbMs: number;
+      error: string | null;
+      cacheKey: string | null;
+      upstreamHeaders: Record<string, string | string[] | undefined>;
+    },
   ): Promise<void> {
     const result = await capture.end();
     const acc = result.acc;
@@ -109,7 +122,13 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
       const completion = countTokens(generated);
       const prompt = usage?.promptTokens || countTokens(promptText(call.bodyJson));
       if (completion > 0 || prompt > 0) {
-        usage = { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, cacheReadTokens: usage?.cacheReadTokens ?? 0, cacheWriteTokens: usage?.cacheWriteTokens ?? 0 };
+        usage = {
+          promptTokens: prompt,
+          completionTokens: completion,
+          totalTokens: prompt + completion,
+          cacheReadTokens: usage?.cacheReadTokens ?? 0,
+          cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+        };
         estimated = true;
       }
     }
@@ -128,7 +147,15 @@ export function createRecorder({ db, writer, logger, keepBytes, price }: Recorde
     });
 
     const cacheable =
-      r.cacheKey && call.opts.cacheTtl !== null && !r.streamed && !r.error && r.status === 200 && result.kind === 'json' && result.json !== undefined && result.decoded && result.decoded.length < CACHE_MAX_BODY_BYTES;
+      r.cacheKey &&
+      call.opts.cacheTtl !== null &&
+      !r.streamed &&
+      !r.error &&
+      r.status === 200 &&
+      result.kind === 'json' &&
+      result.json !== undefined &&
+      result.decoded &&
+      result.decoded.length < CACHE_MAX_BODY_BYTES;
     if (!cacheable) return journaled;
     // Awaited: the caller's last byte waits for the entry, so a call made after this one ends hits it.
     await cacheStore(db, {

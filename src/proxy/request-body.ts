@@ -13,7 +13,13 @@ export function parseByteSize(s: string): number {
 }
 
 const tooLarge = (limit: number) =>
-  new HttpError(413, 'payload_too_large', `Request body is larger than the proxy limit of ${limit} bytes`, { limit_bytes: limit }, { connection: 'close' });
+  new HttpError(
+    413,
+    'payload_too_large',
+    `Request body is larger than the proxy limit of ${limit} bytes`,
+    { limit_bytes: limit },
+    { connection: 'close' },
+  );
 
 /** Reads the raw request body, byte-exact, refusing more than `limit` bytes with 413. */
 export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -49,13 +55,18 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
   });
 }
 
-const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml)\b|application\/x-www-form-urlencoded|application\/x-ndjson)/i;
+const TEXTUAL =
+  /^(text\/|application\/([\w.+-]*\+)?(json|xml)\b|application\/x-www-form-urlencoded|application\/x-ndjson)/i;
 
 /**
  * The request body as text for the log and for JSON parsing: decoded when the caller compressed
  * it, a short placeholder for binary uploads (audio, images in multipart forms).
  */
-export function requestBodyText(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined): { text: string; binary: boolean } {
+export function requestBodyText(
+  body: Buffer,
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): { text: string; binary: boolean } {
   if (body.length === 0) return { text: '', binary: false };
   let bytes = body;
   const enc = (contentEncoding ?? '').trim().toLowerCase();

@@ -30,7 +30,11 @@ function memoisedFullKey(proxy: Proxy, inner: RequestHandler): RequestHandler {
     geminiQueryKey(req, res, () => undefined);
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer\s+(sl_live_\S+)\s*$/i.exec(auth) : null;
-    const token = m ? m[1]! : !auth ? ((req.headers['x-api-key'] ?? req.headers['x-goog-api-key']) as string | undefined) : undefined;
+    const token = m
+      ? m[1]!
+      : !auth
+        ? ((req.headers['x-api-key'] ?? req.headers['x-goog-api-key']) as string | undefined)
+        : undefined;
     if (!token || !token.startsWith('sl_live_')) return inner(req, res, next);
     const digest = hash('sha256', token, 'hex'); // one-shot: no Hash object per call
     const hit = proxy.caches.auth.peek(digest);
@@ -41,7 +45,8 @@ function memoisedFullKey(proxy: Proxy, inner: RequestHandler): RequestHandler {
     const gen = proxy.caches.auth.currentGeneration;
     inner(req, res, (err?: unknown) => {
       const p = req.principal;
-      if (!err && p?.kind === 'api_key' && p.scope === 'full') proxy.caches.auth.set(digest, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, gen);
+      if (!err && p?.kind === 'api_key' && p.scope === 'full')
+        proxy.caches.auth.set(digest, { keyId: p.keyId, projectId: p.projectId, orgId: p.orgId }, gen);
       next(err as Error | undefined);
     });
   };
@@ -59,7 +64,7 @@ export function proxyRoutes(ctx: AppContext, proxy: Proxy) {
       tag: 'Proxy',
       summary: `${method.toUpperCase()} to the provider's own API`,
       description:
-        'The path after the provider and the body follow the provider\'s API; the answer is the provider\'s, plus `x-service-request-id`. ' +
+        "The path after the provider and the body follow the provider's API; the answer is the provider's, plus `x-service-request-id`. " +
         '`x-service-*` request headers (log-body, cache, prompt-version, user-id, session-id, trace-id, span-id) are read and stripped; without trace-id and span-id, a W3C `traceparent` links the call to that trace and span (and is forwarded). ' +
         'The key may also come in `x-api-key` (Anthropic SDK), `x-goog-api-key` or `?key=` (Gemini).',
       auth: 'full_key',
@@ -72,7 +77,12 @@ export function proxyRoutes(ctx: AppContext, proxy: Proxy) {
       params: undefined,
       requestContentTypes: method === 'get' || method === 'delete' ? [] : ['application/json'],
       rawResponses: {
-        200: { description: "The provider's answer (JSON, SSE or NDJSON stream), any status it gave", contentType: ['application/json', 'text/event-stream', 'application/x-ndjson'], schema: z.unknown(), example: {} },
+        200: {
+          description: "The provider's answer (JSON, SSE or NDJSON stream), any status it gave",
+          contentType: ['application/json', 'text/event-stream', 'application/x-ndjson'],
+          schema: z.unknown(),
+          example: {},
+        },
       },
       errors: {
         413: 'Body above PROXY_BODY_LIMIT',

@@ -74,11 +74,17 @@ function parseProperties(h: IncomingHttpHeaders): Record<string, string> | null 
     if (!header.startsWith(PROPERTY_PREFIX)) continue;
     const name = header.slice(PROPERTY_PREFIX.length);
     if (!PROPERTY_NAME.test(name)) {
-      throw badRequest(`${header}: a property name is 1-64 of a-z 0-9 _ . - starting with a letter or digit`, 'invalid_property', { header });
+      throw badRequest(
+        `${header}: a property name is 1-64 of a-z 0-9 _ . - starting with a letter or digit`,
+        'invalid_property',
+        { header },
+      );
     }
     const value = one(h, header)!.trim();
-    if (value.length > MAX_PROPERTY_VALUE) throw badRequest(`${header} must be at most ${MAX_PROPERTY_VALUE} characters`, 'invalid_property', { header });
-    if (++n > MAX_PROPERTIES) throw badRequest(`at most ${MAX_PROPERTIES} ${PROPERTY_PREFIX}* headers per call`, 'too_many_properties');
+    if (value.length > MAX_PROPERTY_VALUE)
+      throw badRequest(`${header} must be at most ${MAX_PROPERTY_VALUE} characters`, 'invalid_property', { header });
+    if (++n > MAX_PROPERTIES)
+      throw badRequest(`at most ${MAX_PROPERTIES} ${PROPERTY_PREFIX}* headers per call`, 'too_many_properties');
     (out ??= {})[name] = value;
   }
   return out;

@@ -24,11 +24,29 @@ export interface RateLimitDecision {
 
 export async function loadRateLimitConfig(db: Knex, projectId: string): Promise<RateLimitConfig | null> {
   const row = await q.findRateLimitConfig(db, projectId);
-  return row ? { requestsPerWindow: row.requests_per_window, tokensPerWindow: row.tokens_per_window, windowSeconds: row.window_seconds } : null;
+  return row
+    ? {
+        requestsPerWindow: row.requests_per_window,
+        tokensPerWindow: row.tokens_per_window,
+        windowSeconds: row.window_seconds,
+      }
+    : null;
 }
 
-export async function admit(db: Knex, projectId: string, userId: string, cfg: RateLimitConfig): Promise<RateLimitDecision> {
-  const r = await q.admitCall(db, projectId, userId, cfg.windowSeconds, cfg.requestsPerWindow ?? 2_147_483_647, cfg.tokensPerWindow);
+export async function admit(
+  db: Knex,
+  projectId: string,
+  userId: string,
+  cfg: RateLimitConfig,
+): Promise<RateLimitDecision> {
+  const r = await q.admitCall(
+    db,
+    projectId,
+    userId,
+    cfg.windowSeconds,
+    cfg.requestsPerWindow ?? 2_147_483_647,
+    cfg.tokensPerWindow,
+  );
   const allowed = r.requests !== null;
   let requests = r.requests ?? 0;
   let tokens = r.tokens ?? 0;
@@ -76,12 +94,20 @@ export function rateLimited(headers: Record<string, string>, cfg: RateLimitConfi
 }
 
 /** Token usage is added to the window the call was admitted in (in the request-log transaction). */
-export async function addTokens(db: Knex | Knex.Transaction, entries: { projectId: string; userId: string; windowStart: Date; tokens: number }[]): Promise<void> {
+export async function addTokens(
+  db: Knex | Knex.Transaction,
+  entries: { projectId: string; userId: string; windowStart: Date; tokens: number }[],
+): Promise<void> {
   const rows = entries.filter((e) => e.tokens > 0);
   if (!rows.length) return;
   await q.addTokenRows(
     db,
-    rows.map((r) => ({ project_id: r.projectId, user_id: r.userId, window_start: r.windowStart.toISOString(), tokens: r.tokens })),
+    rows.map((r) => ({
+      project_id: r.projectId,
+      user_id: r.userId,
+      window_start: r.windowStart.toISOString(),
+      tokens: r.tokens,
+    })),
   );
 }
 

@@ -9,20 +9,40 @@ const VIEW = ['project_id', 'requests_per_window', 'tokens_per_window', 'window_
  */
 export const windowStartSql = (w: string) => `to_timestamp(floor(extract(epoch from now()) / ${w}) * ${w})`;
 
-export const listRateLimits = (db: Knex, projectIds: string[]) => db('rate_limits').select(VIEW).whereIn('project_id', projectIds).orderBy('created_at');
+export const listRateLimits = (db: Knex, projectIds: string[]) =>
+  db('rate_limits').select(VIEW).whereIn('project_id', projectIds).orderBy('created_at');
 
-export const lockRateLimit = (trx: Knex.Transaction, projectId: string) => trx('rate_limits').select(VIEW).where({ project_id: projectId }).forUpdate().first();
+export const lockRateLimit = (trx: Knex.Transaction, projectId: string) =>
+  trx('rate_limits').select(VIEW).where({ project_id: projectId }).forUpdate().first();
 
-export type RateLimitValues = { requests_per_window: number | null; tokens_per_window: number | null; window_seconds: number };
+export type RateLimitValues = {
+  requests_per_window: number | null;
+  tokens_per_window: number | null;
+  window_seconds: number;
+};
 
-export const upsertRateLimit = async (trx: Knex.Transaction, orgId: string, projectId: string, values: RateLimitValues) =>
-  (await trx('rate_limits').insert({ project_id: projectId, org_id: orgId, ...values }).onConflict('project_id').merge(values).returning(VIEW))[0];
+export const upsertRateLimit = async (
+  trx: Knex.Transaction,
+  orgId: string,
+  projectId: string,
+  values: RateLimitValues,
+) =>
+  (
+    await trx('rate_limits')
+      .insert({ project_id: projectId, org_id: orgId, ...values })
+      .onConflict('project_id')
+      .merge(values)
+      .returning(VIEW)
+  )[0];
 
 export const deleteRateLimit = async (trx: Knex.Transaction, projectId: string) =>
   (await trx('rate_limits').where({ project_id: projectId }).del().returning(VIEW))[0];
 
 export const findRateLimitConfig = (db: Knex, projectId: string) =>
-  db('rate_limits').select('requests_per_window', 'tokens_per_window', 'window_seconds').where({ project_id: projectId }).first();
+  db('rate_limits')
+    .select('requests_per_window', 'tokens_per_window', 'window_seconds')
+    .where({ project_id: projectId })
+    .first();
 
 /** The caps and the end user's counters of the current window; none without a configuration. */
 export async function currentUsage(db: Knex, projectId: string, userId: string) {
@@ -48,8 +68,17 @@ const BIG = '9223372036854775807';
  * lock and re-checks the WHERE after the lock, so with a cap of N exactly N concurrent calls pass,
  * across any number of api replicas. Refused calls are not counted.
  */
-export async function admitCall(db: Knex, projectId: string, userId: string, w: number, reqCap: number, tokCap: number | null) {
-  const { rows } = await db.raw<{ rows: { requests: number | null; tokens: number | null; window_start: Date; reset_s: number }[] }>(
+export async function admitCall(
+  db: Knex,
+  projectId: string,
+  userId: string,
+  w: number,
+  reqCap: number,
+  tokCap: number | null,
+) {
+  const { rows } = await db.raw<{
+    rows: { requests: number | null; tokens: number | null; window_start: Date; reset_s: number }[];
+  }>(
     `with win as (
        select ${windowStartSql('?')} as start, now() as now
      ), up as (
@@ -68,10 +97,16 @@ export async function admitCall(db: Knex, projectId: string, userId: string, w: 
 }
 
 export const windowCounters = (db: Knex, projectId: string, userId: string, windowStart: Date) =>
-  db('rate_limit_counters').select('requests', 'tokens').where({ project_id: projectId, user_id: userId, window_start: windowStart }).first();
+  db('rate_limit_counters')
+    .select('requests', 'tokens')
+    .where({ project_id: projectId, user_id: userId, window_start: windowStart })
+    .first();
 
 /** Token usage is added to the window the call was admitted in (in the request-log transaction). */
-export async function addTokenRows(db: Knex | Knex.Transaction, rows: { project_id: string; user_id: string; window_start: string; tokens: number }[]) {
+export async function addTokenRows(
+  db: Knex | Knex.Transaction,
+  rows: { project_id: string; user_id: string; window_start: string; tokens: number }[],
+) {
   await db.raw(
     `update rate_limit_counters c set tokens = c.tokens + t.tokens
        from (select project_id, user_id, window_start, sum(tokens)::bigint as tokens
@@ -83,6 +118,8 @@ export async function addTokenRows(db: Knex | Knex.Transaction, rows: { project_
 }
 
 export async function deleteExpiredCounters(db: Knex): Promise<number> {
-  const { rowCount } = await db.raw<{ rowCount: number }>(`delete from rate_limit_counters where expires_at < now() - interval '1 minute'`);
+  const { rowCount } = await db.raw<{ rowCount: number }>(
+    `delete from rate_limit_counters where expires_at < now() - interval '1 minute'`,
+  );
   return rowCount ?? 0;
 }

@@ -5,7 +5,12 @@ import { deleteRateLimit, listRateLimits, putRateLimit, rateLimitUsage } from '.
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Rate limits', auth: 'jwt', notFound: 'Rate limit' } as const;
-const example = { project_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10', requests_per_window: 100, tokens_per_window: null, window_seconds: 60 };
+const example = {
+  project_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10',
+  requests_per_window: 100,
+  tokens_per_window: null,
+  window_seconds: 60,
+};
 
 /** /api/v1/rate-limits: per-end-user caps of a project; writes need admin or editor. */
 export const rateLimitRoutes = ({ db, changes }: AppContext) => [
@@ -54,7 +59,13 @@ export const rateLimitRoutes = ({ db, changes }: AppContext) => [
     summary: "An end user's counters in the current window",
     query: usageQuery,
     response: usageSchema,
-    example: { ...example, user_id: 'end-user-42', window_start: '2026-01-31T12:00:00.000Z', requests: 3, tokens: 1200 },
+    example: {
+      ...example,
+      user_id: 'end-user-42',
+      window_start: '2026-01-31T12:00:00.000Z',
+      requests: 3,
+      tokens: 1200,
+    },
     scope: 'project',
     handler: ({ scope, query }) => rateLimitUsage(db, scope, query.user_id),
   }),

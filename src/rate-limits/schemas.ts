@@ -32,5 +32,12 @@ export const rateLimitView = z
   .meta({ id: 'RateLimit' });
 
 export const rateLimitUsage = z
-  .object({ project_id: z.uuid(), user_id: z.string(), ...caps, window_start: timestamp, requests: z.number().int(), tokens: z.number().int() })
+  .object({
+    project_id: z.uuid(),
+    user_id: z.string(),
+    ...caps,
+    window_start: timestamp,
+    requests: z.number().int(),
+    tokens: z.number().int(),
+  })
   .meta({ id: 'RateLimitUsage', description: "The end user's counters in the current window" });

@@ -18,18 +18,37 @@ export async function listRateLimits(db: Knex, scope: Scope) {
 
 /** The one project a write or usage read is about: named, or the organization's only one. */
 function oneProject(scope: Scope) {
-  if (scope.projectIds.length !== 1) throw badRequest('Pass project_id to choose the project', 'project_required', { field: 'project_id' });
+  if (scope.projectIds.length !== 1)
+    throw badRequest('Pass project_id to choose the project', 'project_required', { field: 'project_id' });
   return { orgId: scope.orgId, projectId: scope.projectIds[0]! };
 }
 
-export async function putRateLimit(db: Knex, changes: LocalChanges, actor: Principal, scope: Scope, input: RateLimitInput) {
+export async function putRateLimit(
+  db: Knex,
+  changes: LocalChanges,
+  actor: Principal,
+  scope: Scope,
+  input: RateLimitInput,
+) {
   const { orgId, projectId } = oneProject(scope);
-  const values = { requests_per_window: input.requests_per_window ?? null, tokens_per_window: input.tokens_per_window ?? null, window_seconds: input.window_seconds };
+  const values = {
+    requests_per_window: input.requests_per_window ?? null,
+    tokens_per_window: input.tokens_per_window ?? null,
+    window_seconds: input.window_seconds,
+  };
   const out = await db.transaction(async (trx) => {
     const before = await q.lockRateLimit(trx, projectId);
     const row = await q.upsertRateLimit(trx, orgId, projectId, values);
     const action = before ? 'rate_limit.updated' : 'rate_limit.created';
-    await recordAudit(trx, { orgId, actor, action, resourceType: 'rate_limit', resourceId: projectId, before, after: row });
+    await recordAudit(trx, {
+      orgId,
+      actor,
+      action,
+      resourceType: 'rate_limit',
+      resourceId: projectId,
+      before,
+      after: row,
+    });
     return { row, created: !before };
   });
   changes.changed('rate_limits');
@@ -41,7 +60,14 @@ export async function deleteRateLimit(db: Knex, changes: LocalChanges, actor: Pr
   await db.transaction(async (trx) => {
     const before = await q.deleteRateLimit(trx, projectId);
     if (!before) throw notFound('Rate limit');
-    await recordAudit(trx, { orgId, actor, action: 'rate_limit.deleted', resourceType: 'rate_limit', resourceId: projectId, before });
+    await recordAudit(trx, {
+      orgId,
+      actor,
+      action: 'rate_limit.deleted',
+      resourceType: 'rate_limit',
+      resourceId: projectId,
+      before,
+    });
   });
   changes.changed('rate_limits');
 }

@@ -3,9 +3,20 @@ import type { Recommendation } from './compute';
 
 /** A recommendations row as pg returns it (numeric parses as a number, src/db/knex.ts). */
 export interface RecommendationRecord {
-  id: string; org_id: string; project_id: string; kind: Recommendation['kind']; subject: string; title: string;
-  detail: string; evidence: Record<string, unknown>; monthly_saving_usd: number; status: 'open' | 'dismissed';
-  dismissed_at: Date | null; dismissed_by: string | null; dismissed_saving_usd: number | null; computed_at: Date;
+  id: string;
+  org_id: string;
+  project_id: string;
+  kind: Recommendation['kind'];
+  subject: string;
+  title: string;
+  detail: string;
+  evidence: Record<string, unknown>;
+  monthly_saving_usd: number;
+  status: 'open' | 'dismissed';
+  dismissed_at: Date | null;
+  dismissed_by: string | null;
+  dismissed_saving_usd: number | null;
+  computed_at: Date;
   created_at: Date;
 }
 
@@ -24,7 +35,13 @@ export async function projectsWithCalls(db: Knex, since: string): Promise<{ id: 
  * has at least doubled since it was dismissed; the project's open ones this run did not produce
  * are deleted (their evidence is gone), dismissed ones are kept so they stay dismissed.
  */
-export async function saveRun(db: Knex, orgId: string, projectId: string, recs: Recommendation[], at: string): Promise<void> {
+export async function saveRun(
+  db: Knex,
+  orgId: string,
+  projectId: string,
+  recs: Recommendation[],
+  at: string,
+): Promise<void> {
   await db.transaction(async (trx) => {
     for (const r of recs) {
       await trx.raw(
@@ -38,7 +55,10 @@ export async function saveRun(db: Knex, orgId: string, projectId: string, recs: 
         [orgId, projectId, r.kind, r.subject, r.title, r.detail, JSON.stringify(r.evidence), r.monthlySavingUsd, at],
       );
     }
-    await trx('recommendations').where({ project_id: projectId, status: 'open' }).andWhere('computed_at', '<', at).del();
+    await trx('recommendations')
+      .where({ project_id: projectId, status: 'open' })
+      .andWhere('computed_at', '<', at)
+      .del();
   });
 }
 
@@ -52,10 +72,21 @@ export const listRecommendations = (db: Knex, f: ListFilter) => {
   const q = db<RecommendationRecord>('recommendations').whereIn('project_id', f.projectIds);
   if (f.kind) q.andWhere('kind', f.kind);
   if (f.status) q.andWhere('status', f.status);
-  return q.orderBy([{ column: 'monthly_saving_usd', order: 'desc' }, { column: 'kind' }, { column: 'subject' }]).limit(f.limit);
+  return q
+    .orderBy([{ column: 'monthly_saving_usd', order: 'desc' }, { column: 'kind' }, { column: 'subject' }])
+    .limit(f.limit);
 };
-export const findRecommendation = (db: Knex, projectIds: string[], id: string) => db<RecommendationRecord>('recommendations').whereIn('project_id', projectIds).andWhere({ id }).first();
+export const findRecommendation = (db: Knex, projectIds: string[], id: string) =>
+  db<RecommendationRecord>('recommendations').whereIn('project_id', projectIds).andWhere({ id }).first();
 export async function dismiss(db: Knex, id: string, by: string, at: string): Promise<RecommendationRecord> {
-  const [row] = await db('recommendations').where({ id }).update({ status: 'dismissed', dismissed_at: at, dismissed_by: by, dismissed_saving_usd: db.ref('monthly_saving_usd') }).returning('*');
+  const [row] = await db('recommendations')
+    .where({ id })
+    .update({
+      status: 'dismissed',
+      dismissed_at: at,
+      dismissed_by: by,
+      dismissed_saving_usd: db.ref('monthly_saving_usd'),
+    })
+    .returning('*');
   return row;
 }

@@ -1,6 +1,11 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
-import { listRecommendationsQuery, readRecommendationQuery, recommendationParams, recommendationSchema } from './schemas';
+import {
+  listRecommendationsQuery,
+  readRecommendationQuery,
+  recommendationParams,
+  recommendationSchema,
+} from './schemas';
 import { dismissOne, list, read } from './service';
 
 const common = { tag: 'Recommendations', auth: 'read', notFound: 'Recommendation' } as const;

@@ -3,7 +3,14 @@ import { uuidParams, uuidSchema } from '../http/ids';
 import { limitQuery } from '../http/pagination';
 import { timestamp } from '../http/schemas';
 
-const KINDS = ['cheaper_model', 'cache_repeats', 'prompt_growth', 'rate_limited', 'upstream_errors', 'stream_long_completions'] as const;
+const KINDS = [
+  'cheaper_model',
+  'cache_repeats',
+  'prompt_growth',
+  'rate_limited',
+  'upstream_errors',
+  'stream_long_completions',
+] as const;
 
 export const recommendationParams = uuidParams('id');
 export const listRecommendationsQuery = z
@@ -25,7 +32,9 @@ export const recommendationSchema = z
     title: z.string(),
     detail: z.string(),
     evidence: z.record(z.string(), z.unknown()).describe('the counts, token sums and sample request ids behind it'),
-    monthly_saving_usd: z.number().describe('estimated from the last 7 days × 30/7; 0 for reliability and latency advice'),
+    monthly_saving_usd: z
+      .number()
+      .describe('estimated from the last 7 days × 30/7; 0 for reliability and latency advice'),
     status: z.enum(['open', 'dismissed']),
     dismissed_at: timestamp.nullable(),
     dismissed_by: z.string().nullable(),

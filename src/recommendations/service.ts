@@ -5,7 +5,12 @@ import { type Principal, actorLabel } from '../auth/principal';
 import { notFound } from '../http/errors';
 import { computeRecommendations } from './compute';
 import {
-  dismiss, findRecommendation, listRecommendations, projectsWithCalls, saveRun, type RecommendationRecord,
+  dismiss,
+  findRecommendation,
+  listRecommendations,
+  projectsWithCalls,
+  saveRun,
+  type RecommendationRecord,
 } from './queries';
 import type { listRecommendationsQuery } from './schemas';
 import type { z } from 'zod';
@@ -27,7 +32,11 @@ const toView = (r: RecommendationRecord) => ({
 });
 
 /** One run of the `recommendations` schedule: every project with calls in the window. */
-export async function recomputeAll(db: Knex, store: AnalyticsStore, nowMs: number): Promise<{ projects: number; recommendations: number }> {
+export async function recomputeAll(
+  db: Knex,
+  store: AnalyticsStore,
+  nowMs: number,
+): Promise<{ projects: number; recommendations: number }> {
   const at = new Date(nowMs).toISOString();
   const projects = await projectsWithCalls(db, new Date(nowMs - 7 * 86_400_000).toISOString());
   let n = 0;
@@ -57,7 +66,15 @@ export async function dismissOne(db: Knex, principal: Principal, projectIds: str
     if (before.status === 'dismissed') return toView(before);
     const by = actorLabel(principal);
     const after = await dismiss(trx, id, by, new Date().toISOString());
-    await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: 'recommendation.dismissed', resourceType: 'recommendation', resourceId: id, before: { status: 'open' }, after: { status: 'dismissed' } });
+    await recordAudit(trx, {
+      orgId: principal.orgId,
+      actor: principal,
+      action: 'recommendation.dismissed',
+      resourceType: 'recommendation',
+      resourceId: id,
+      before: { status: 'open' },
+      after: { status: 'dismissed' },
+    });
     return toView(after);
   });
 }

@@ -24,6 +24,8 @@ const SUBSTITUTES: { provider: string; prefix: string; cheaper: string }[] = [
 /** The cheaper model for a model, if any. */
 export function cheaperFor(provider: string, model: string): string | null {
   const m = model.replace(/^models\//, '');
-  const hit = SUBSTITUTES.filter((s) => s.provider === provider && m.startsWith(s.prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  const hit = SUBSTITUTES.filter((s) => s.provider === provider && m.startsWith(s.prefix)).sort(
+    (a, b) => b.prefix.length - a.prefix.length,
+  )[0];
   return hit?.cheaper || null;
 }

@@ -43,12 +43,18 @@ type RequestRecord = Omit<Pick<RequestRow, (typeof LIST_COLUMNS)[number]>, 'crea
 /** A row of the single read: with its bodies. */
 export type RequestDetailRecord = RequestRecord & Pick<RequestRow, (typeof BODY_COLUMNS)[number]>;
 /** A list row: the bodies only with include_bodies, and the microsecond-exact created_at of the cursor. */
-export type RequestListRecord = RequestRecord & Partial<Pick<RequestRow, (typeof BODY_COLUMNS)[number]>> & {
-  cursor_t: string;
-};
+export type RequestListRecord = RequestRecord &
+  Partial<Pick<RequestRow, (typeof BODY_COLUMNS)[number]>> & {
+    cursor_t: string;
+  };
 
 /** Newest first; `after` is the (created_at, id) key of the previous page's last row, already checked. */
-export async function listRequestRows(db: Knex, projectIds: string[], f: RequestFilters, after: [string, string] | null) {
+export async function listRequestRows(
+  db: Knex,
+  projectIds: string[],
+  f: RequestFilters,
+  after: [string, string] | null,
+) {
   const cols = (f.include_bodies ? [...LIST_COLUMNS, ...BODY_COLUMNS] : LIST_COLUMNS).map((c) => `r.${c}`);
   if (projectIds.length > 1) return listAcrossProjects(db, projectIds, f, after, cols);
   const w = requestWhere(projectIds, f);
@@ -66,7 +72,13 @@ export async function listRequestRows(db: Knex, projectIds: string[], f: Request
  * Several projects: one ordered index walk per project (a lateral join), merged and cut to the page,
  * instead of `project_id = any(…)`, which gathers every older row of all projects and sorts them.
  */
-async function listAcrossProjects(db: Knex, projectIds: string[], f: RequestFilters, after: [string, string] | null, cols: string[]) {
+async function listAcrossProjects(
+  db: Knex,
+  projectIds: string[],
+  f: RequestFilters,
+  after: [string, string] | null,
+  cols: string[],
+) {
   const w = requestWhere(projectIds, f, { projectExpr: 'p.id' });
   const { rows } = await db.raw<{ rows: RequestListRecord[] }>(
     `select x.* from unnest(?::uuid[]) p(id) cross join lateral (

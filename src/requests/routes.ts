@@ -1,7 +1,13 @@
 import type { AppContext } from '../context';
 import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
-import { listRequestsQuery, readRequestQuery, requestDetailSchema, requestParams, requestRecordSchema } from './schemas';
+import {
+  listRequestsQuery,
+  readRequestQuery,
+  requestDetailSchema,
+  requestParams,
+  requestRecordSchema,
+} from './schemas';
 import { listRequests, requireRequest } from './service';
 
 const common = { tag: 'Requests', auth: 'read', notFound: 'Request' } as const;

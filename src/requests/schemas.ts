@@ -63,4 +63,6 @@ export const requestRecordSchema = z
   .meta({ id: 'RequestRecord' });
 
 /** One request as GET /requests/:id answers it: the record with its scores. */
-export const requestDetailSchema = requestRecordSchema.extend({ scores: z.array(scoreSchema).describe('scores of this request (docs/scores.md)') }).meta({ id: 'RequestDetail' });
+export const requestDetailSchema = requestRecordSchema
+  .extend({ scores: z.array(scoreSchema).describe('scores of this request (docs/scores.md)') })
+  .meta({ id: 'RequestDetail' });

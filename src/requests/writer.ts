@@ -98,7 +98,10 @@ export function minimalRow(row: RequestRow, err: unknown): RequestRow {
     prompt_version_id: null,
     properties: null,
     cost_saved_usd: null,
-    error: `log_row_rejected${typeof code === 'string' ? ` (${code})` : ''}${row.error ? `: ${row.error}` : ''}`.slice(0, 200),
+    error: `log_row_rejected${typeof code === 'string' ? ` (${code})` : ''}${row.error ? `: ${row.error}` : ''}`.slice(
+      0,
+      200,
+    ),
   };
 }
 
@@ -118,7 +121,8 @@ export async function insertRequestRows<T extends LogEntry>(
   // One event per id: an id repeated in one batch (a journal replayed twice) is inserted once.
   const seen = new Set<string>();
   const events: (OutboxEvent & { id: string })[] = [];
-  for (const e of batch) if (!seen.has(e.row.id) && seen.add(e.row.id)) events.push({ id: e.row.id, ...requestCreatedEvent(e.row) });
+  for (const e of batch)
+    if (!seen.has(e.row.id) && seen.add(e.row.id)) events.push({ id: e.row.id, ...requestCreatedEvent(e.row) });
   // `rollups: false` only in bench/analytics.ts, to measure what the rollups cost the writer.
   const pending = opts.rollups !== false ? `, pend as (${pendingFromSql('fresh')})` : '';
   const result = await db.raw<{ rows: { id: string }[] }>(
@@ -162,7 +166,11 @@ export function fromRecord(rec: unknown): (LogEntry & { replayed: true }) | unde
   const r = rec as { row?: RequestRow; rateLimit?: { projectId: string; userId: string; windowStart: string } };
   if (!r?.row || typeof r.row.id !== 'string') return undefined;
   const rl = r.rateLimit;
-  return { row: storableRow(r.row), rateLimit: rl ? { ...rl, windowStart: new Date(rl.windowStart) } : undefined, replayed: true };
+  return {
+    row: storableRow(r.row),
+    rateLimit: rl ? { ...rl, windowStart: new Date(rl.windowStart) } : undefined,
+    replayed: true,
+  };
 }
 
 export function isPermanent(err: unknown): boolean {

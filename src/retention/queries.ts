@@ -22,7 +22,9 @@ export async function listPartitions(db: Knex): Promise<Partition[]> {
 
 /** Creates the month starting at `month` (moving its rows out of the default partition); false when it existed. */
 export async function createPartition(db: Knex, month: Date): Promise<boolean> {
-  const { rows } = await db.raw<{ rows: { created: boolean }[] }>('select create_request_partition(?) as created', [month.toISOString()]);
+  const { rows } = await db.raw<{ rows: { created: boolean }[] }>('select create_request_partition(?) as created', [
+    month.toISOString(),
+  ]);
   return rows[0]!.created;
 }
 
@@ -35,7 +37,11 @@ export async function dropPartition(db: Knex, name: string): Promise<void> {
 }
 
 /** Rows older than the cutoff left in the default partition, and the rollups older than `rollupCutoff`. */
-export async function deleteOlderThan(db: Knex, cutoff: string, rollupCutoff: string): Promise<{ rows: number; rollups: number; userDays: number }> {
+export async function deleteOlderThan(
+  db: Knex,
+  cutoff: string,
+  rollupCutoff: string,
+): Promise<{ rows: number; rollups: number; userDays: number }> {
   const rows = await db('requests_default').where('created_at', '<', cutoff).del();
   const rollups = await db('request_rollups').where('bucket', '<', rollupCutoff).del();
   const userDays = await db('end_user_days').where('day', '<', rollupCutoff.slice(0, 10)).del();
@@ -64,5 +70,8 @@ export async function getMark(db: Knex, key: string): Promise<string | null> {
 }
 
 export async function setMark(db: Knex, key: string, value: string): Promise<void> {
-  await db.raw('insert into retention_marks (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, value]);
+  await db.raw(
+    'insert into retention_marks (key, value) values (?, ?) on conflict (key) do update set value = excluded.value',
+    [key, value],
+  );
 }

@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { createPartition, deleteOlderThan, dropPartition, emptyBodies, getMark, listPartitions, organizations, setMark } from './queries';
+import {
+  createPartition,
+  deleteOlderThan,
+  dropPartition,
+  emptyBodies,
+  getMark,
+  listPartitions,
+  organizations,
+  setMark,
+} from './queries';
 
 /**
  * The daily upkeep of the request log (the `retention` Temporal Schedule; docs/retention.md):
@@ -34,7 +43,12 @@ const monthStart = (ms: number, add = 0) => {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1));
 };
 
-export async function runRetention(db: Knex, settings: RetentionSettings, nowMs: number, logger?: Logger): Promise<RetentionResult> {
+export async function runRetention(
+  db: Knex,
+  settings: RetentionSettings,
+  nowMs: number,
+  logger?: Logger,
+): Promise<RetentionResult> {
   const out: RetentionResult = { created: [], dropped: [], deleted: null, bodiesEmptied: 0 };
   for (let i = 0; i <= MONTHS_AHEAD; i++) {
     const m = monthStart(nowMs, i);
@@ -50,11 +64,15 @@ export async function runRetention(db: Knex, settings: RetentionSettings, nowMs:
     }
     // Rollups go with the months dropped (up to the oldest month kept), so rollups and raw rows
     // keep answering alike; the default partition's rows go by the cutoff itself.
-    const kept = (await listPartitions(db)).filter((p) => p.from).map((p) => p.from!.toISOString()).sort();
+    const kept = (await listPartitions(db))
+      .filter((p) => p.from)
+      .map((p) => p.from!.toISOString())
+      .sort();
     const rollupCutoff = kept[0] && kept[0] < cutoff ? kept[0] : cutoff;
     out.deleted = await deleteOlderThan(db, cutoff, rollupCutoff);
   }
-  if (settings.bodyRetentionDays !== undefined) out.bodiesEmptied = await emptyOldBodies(db, new Date(nowMs - settings.bodyRetentionDays * DAY).toISOString());
+  if (settings.bodyRetentionDays !== undefined)
+    out.bodiesEmptied = await emptyOldBodies(db, new Date(nowMs - settings.bodyRetentionDays * DAY).toISOString());
   logger?.info({ ...out }, 'retention run');
   return out;
 }

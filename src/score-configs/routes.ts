@@ -1,7 +1,14 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
-import { configParams, configQuery, configSchema, createConfigBody, listConfigsQuery, updateConfigBody } from './schemas';
+import {
+  configParams,
+  configQuery,
+  configSchema,
+  createConfigBody,
+  listConfigsQuery,
+  updateConfigBody,
+} from './schemas';
 import { createConfig, deleteConfig, getConfig, listConfigs, updateConfig } from './service';
 
 const WRITERS = ['admin', 'editor'] as const;
@@ -54,7 +61,8 @@ export const scoreConfigRoutes = ({ db }: AppContext) => [
     body: updateConfigBody,
     response: configSchema,
     scope: 'project',
-    handler: async ({ principal, scope, params, body }) => updateConfig(db, principal, scope.projectIds, params.id, body),
+    handler: async ({ principal, scope, params, body }) =>
+      updateConfig(db, principal, scope.projectIds, params.id, body),
   }),
   route({
     ...common,

@@ -11,7 +11,10 @@ const categories = z
   .array(category)
   .min(1)
   .max(100)
-  .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length && new Set(cs.map((c) => c.value)).size === cs.length, 'labels and values must be unique');
+  .refine(
+    (cs) => new Set(cs.map((c) => c.label)).size === cs.length && new Set(cs.map((c) => c.value)).size === cs.length,
+    'labels and values must be unique',
+  );
 const bound = z.number().finite().nullable().optional();
 
 export const createConfigBody = z
@@ -42,7 +45,11 @@ export type UpdateConfigInput = z.infer<typeof updateConfigBody>;
 
 export const configParams = uuidParams('id');
 export const listConfigsQuery = z
-  .object({ project_id: uuidSchema.optional(), data_type: z.enum(DATA_TYPES).optional(), include_archived: boolQuery.optional() })
+  .object({
+    project_id: uuidSchema.optional(),
+    data_type: z.enum(DATA_TYPES).optional(),
+    include_archived: boolQuery.optional(),
+  })
   .strict();
 export const configQuery = z.object({ project_id: uuidSchema.optional() }).strict();
 

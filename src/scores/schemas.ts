@@ -12,9 +12,14 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 export const createScoreBody = z
   .object({
     id: uuidSchema.optional().describe('client-chosen: writing the same id again updates that score (idempotent)'),
-    project_id: uuidSchema.optional().describe('needed only when the target exists in more than one project of the organization'),
+    project_id: uuidSchema
+      .optional()
+      .describe('needed only when the target exists in more than one project of the organization'),
     name: text(200).optional().describe('defaults to the config’s name; required without config_id'),
-    data_type: z.enum(DATA_TYPES).optional().describe('defaults to the config’s; without a config, numeric when value is given, else categorical'),
+    data_type: z
+      .enum(DATA_TYPES)
+      .optional()
+      .describe('defaults to the config’s; without a config, numeric when value is given, else categorical'),
     value: z.number().finite().optional(),
     string_value: z.string().max(1000).optional().describe('a category label, or true/false for booleans'),
     comment: z.string().max(10_000).nullable().optional(),
@@ -23,7 +28,9 @@ export const createScoreBody = z
     trace_id: text(128).optional(),
     span_id: text(128).optional().describe('with trace_id: the score targets that span'),
     session_id: text(256).optional(),
-    experiment_id: uuidSchema.optional().describe('with experiment_item_id (and repetition): an experiment’s run of a dataset item'),
+    experiment_id: uuidSchema
+      .optional()
+      .describe('with experiment_item_id (and repetition): an experiment’s run of a dataset item'),
     experiment_item_id: text(128).optional(),
     repetition: z.number().int().min(0).max(99).optional(),
   })
@@ -33,7 +40,10 @@ export const createScoreBody = z
     (b) => [b.request_id, b.trace_id, b.session_id, b.experiment_id].filter((v) => v !== undefined).length === 1,
     'name exactly one target: request_id, trace_id (with span_id for a span), session_id, or experiment_id with experiment_item_id',
   )
-  .refine((b) => (b.experiment_id === undefined) === (b.experiment_item_id === undefined), 'experiment_id and experiment_item_id go together')
+  .refine(
+    (b) => (b.experiment_id === undefined) === (b.experiment_item_id === undefined),
+    'experiment_id and experiment_item_id go together',
+  )
   .refine((b) => b.span_id === undefined || b.trace_id !== undefined, 'span_id needs its trace_id');
 export type CreateScoreInput = z.infer<typeof createScoreBody>;
 

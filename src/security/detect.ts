@@ -54,7 +54,9 @@ export function textOf(value: unknown): string {
 
 /** Overlapping matches keep the most severe (then the longest): the e-mail inside a connection string is the connection string. */
 function dedupe(ds: Detection[]): Detection[] {
-  const sorted = [...ds].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || b.end - b.start - (a.end - a.start));
+  const sorted = [...ds].sort(
+    (a, b) => severityRank(b.severity) - severityRank(a.severity) || b.end - b.start - (a.end - a.start),
+  );
   const kept: Detection[] = [];
   for (const d of sorted) if (!kept.some((k) => d.start < k.end && k.start < d.end)) kept.push(d);
   return kept.sort((a, b) => a.start - b.start);
@@ -69,7 +71,11 @@ function dedupe(ds: Detection[]): Detection[] {
  * domain stays, as in its mask).
  */
 function hiddenSpan(text: string, d: Detection): [number, number] {
-  if (d.kind === 'pii') return [d.start, d.category === 'email' ? d.start + Math.max(1, text.lastIndexOf('@', d.end - 1) - d.start) : d.end];
+  if (d.kind === 'pii')
+    return [
+      d.start,
+      d.category === 'email' ? d.start + Math.max(1, text.lastIndexOf('@', d.end - 1) - d.start) : d.end,
+    ];
   const own = new Set(text.slice(d.start, d.end).replace(/\s/g, ''));
   let end = d.end;
   while (end < text.length && (/[A-Za-z0-9_+/=-]/.test(text[end]!) || own.has(text[end]!))) end++;
@@ -103,7 +109,9 @@ function excerptOf(text: string, d: Detection, shown: Detection[], hidden: Uint8
     return s;
   };
   // An injection's phrase is shown as written (it holds no value; `plain` stars any that overlaps it).
-  const masks = [...others, ...(d.kind === 'prompt_injection' ? [] : [d])].filter((x) => x.start >= from && x.end <= to).sort((a, b) => a.start - b.start);
+  const masks = [...others, ...(d.kind === 'prompt_injection' ? [] : [d])]
+    .filter((x) => x.start >= from && x.end <= to)
+    .sort((a, b) => a.start - b.start);
   let s = '';
   let at = from;
   for (const o of masks) {
@@ -120,8 +128,14 @@ export interface Detector {
 
 export function createDetector(keyring: Keyring): Detector {
   const secrets = createSecretDetector();
-  const keys = [keyring.keys.get(keyring.currentId)!, ...[...keyring.keys].filter(([id]) => id !== keyring.currentId).map(([, k]) => k)];
-  const fingerprints = (d: Detection) => keys.map((k) => createHmac('sha256', k).update(`security-finding\0${d.kind}\0${d.category}\0${d.value}`).digest('base64url'));
+  const keys = [
+    keyring.keys.get(keyring.currentId)!,
+    ...[...keyring.keys].filter(([id]) => id !== keyring.currentId).map(([, k]) => k),
+  ];
+  const fingerprints = (d: Detection) =>
+    keys.map((k) =>
+      createHmac('sha256', k).update(`security-finding\0${d.kind}\0${d.category}\0${d.value}`).digest('base64url'),
+    );
   return {
     async scan(fields) {
       const out: Found[] = [];
@@ -134,7 +148,13 @@ export function createDetector(keyring: Keyring): Detector {
         const hidden = hiddenMask(text, all);
         const injections = f.direction === 'in' ? detectInjection(text) : [];
         for (const d of [...shown, ...injections]) {
-          out.push({ ...d, field: f.name, direction: f.direction, excerpt: excerptOf(text, d, shown, hidden), fingerprints: fingerprints(d) });
+          out.push({
+            ...d,
+            field: f.name,
+            direction: f.direction,
+            excerpt: excerptOf(text, d, shown, hidden),
+            fingerprints: fingerprints(d),
+          });
         }
       }
       return out;

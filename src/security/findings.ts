@@ -14,7 +14,8 @@ export interface Place {
   seen: string;
 }
 
-const locationOf = (p: Place, f: Found) => `${p.source}:${p.requestId ?? `${p.traceId ?? ''}/${p.spanId ?? ''}`}:${f.field}`;
+const locationOf = (p: Place, f: Found) =>
+  `${p.source}:${p.requestId ?? `${p.traceId ?? ''}/${p.spanId ?? ''}`}:${f.field}`;
 
 interface Group {
   first: { place: Place; found: Found };
@@ -32,9 +33,26 @@ interface Group {
 export function findingRow(p: Place, f: Found, g: { severity: Found['severity']; seen: string[] }) {
   const seen = [...g.seen].sort();
   return {
-    org_id: p.orgId, project_id: p.projectId, kind: f.kind, category: f.category, severity: g.severity, detector: f.detector, fingerprint: f.fingerprints[0]!,
-    excerpt: f.excerpt, source: p.source, request_id: p.requestId, trace_id: p.traceId, span_id: p.spanId, field: f.field, direction: f.direction,
-    last_request_id: p.requestId, last_trace_id: p.traceId, last_span_id: p.spanId, first_seen: seen[0]!, last_seen: seen.at(-1)!, occurrences: 0,
+    org_id: p.orgId,
+    project_id: p.projectId,
+    kind: f.kind,
+    category: f.category,
+    severity: g.severity,
+    detector: f.detector,
+    fingerprint: f.fingerprints[0]!,
+    excerpt: f.excerpt,
+    source: p.source,
+    request_id: p.requestId,
+    trace_id: p.traceId,
+    span_id: p.spanId,
+    field: f.field,
+    direction: f.direction,
+    last_request_id: p.requestId,
+    last_trace_id: p.traceId,
+    last_span_id: p.spanId,
+    first_seen: seen[0]!,
+    last_seen: seen.at(-1)!,
+    occurrences: 0,
   };
 }
 
@@ -46,26 +64,41 @@ export function findingRow(p: Place, f: Found, g: { severity: Found['severity'];
  * somewhere new reopens (the secret leaked again); a dismissed one stays dismissed. Returns how many
  * findings were created.
  */
-export async function recordFindings(trx: Knex.Transaction, detections: { place: Place; found: Found }[]): Promise<number> {
+export async function recordFindings(
+  trx: Knex.Transaction,
+  detections: { place: Place; found: Found }[],
+): Promise<number> {
   if (!detections.length) return 0;
   const groups = new Map<string, Group>();
   for (const d of detections) {
     const key = `${d.place.projectId}\0${d.found.kind}\0${d.found.category}\0${d.found.fingerprints[0]}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { first: d, fingerprints: d.found.fingerprints, places: new Map(), severity: d.found.severity }));
+    if (!g)
+      groups.set(
+        key,
+        (g = { first: d, fingerprints: d.found.fingerprints, places: new Map(), severity: d.found.severity }),
+      );
     g.places.set(locationOf(d.place, d.found), d.place);
     if (severityRank(d.found.severity) > severityRank(g.severity)) g.severity = d.found.severity;
   }
   const all = [...groups.values()];
-  const keyOf = (r: { project_id: string; kind: string; category: string }) => `${r.project_id}\0${r.kind}\0${r.category}`;
+  const keyOf = (r: { project_id: string; kind: string; category: string }) =>
+    `${r.project_id}\0${r.kind}\0${r.category}`;
   const match = async () => {
     const rows = await trx('security_findings')
       .whereIn('project_id', [...new Set(all.map((g) => g.first.place.projectId))])
-      .whereIn('fingerprint', all.flatMap((g) => g.fingerprints))
+      .whereIn(
+        'fingerprint',
+        all.flatMap((g) => g.fingerprints),
+      )
       .select('id', 'project_id', 'kind', 'category', 'fingerprint');
     const byFp = new Map(rows.map((r) => [`${keyOf(r)}\0${r.fingerprint}`, r.id as string]));
     for (const g of all) {
-      const k = keyOf({ project_id: g.first.place.projectId, kind: g.first.found.kind, category: g.first.found.category });
+      const k = keyOf({
+        project_id: g.first.place.projectId,
+        kind: g.first.found.kind,
+        category: g.first.found.category,
+      });
       g.id ??= g.fingerprints.map((fp) => byFp.get(`${k}\0${fp}`)).find(Boolean);
     }
   };
@@ -74,7 +107,14 @@ export async function recordFindings(trx: Knex.Transaction, detections: { place:
   let created = 0;
   if (fresh.length) {
     const inserted = await trx('security_findings')
-      .insert(fresh.map((g) => findingRow(g.first.place, g.first.found, { severity: g.severity, seen: [...g.places.values()].map((p) => p.seen) })))
+      .insert(
+        fresh.map((g) =>
+          findingRow(g.first.place, g.first.found, {
+            severity: g.severity,
+            seen: [...g.places.values()].map((p) => p.seen),
+          }),
+        ),
+      )
       .onConflict(['project_id', 'kind', 'category', 'fingerprint'])
       .ignore()
       .returning('id');
@@ -83,7 +123,11 @@ export async function recordFindings(trx: Knex.Transaction, detections: { place:
   }
   // One sighting per distinct place; only the new ones count.
   const sightings = all.flatMap((g) => [...g.places.keys()].map((location) => ({ finding_id: g.id!, location })));
-  const added = await trx('security_finding_sightings').insert(sightings).onConflict().ignore().returning(['finding_id', 'location']);
+  const added = await trx('security_finding_sightings')
+    .insert(sightings)
+    .onConflict()
+    .ignore()
+    .returning(['finding_id', 'location']);
   const byId = new Map(all.map((g) => [g.id!, g]));
   const updates = new Map<string, { id: string; n: number; first_seen: string; last: Place; severity: string }>();
   for (const a of added as { finding_id: string; location: string }[]) {
@@ -98,9 +142,18 @@ export async function recordFindings(trx: Knex.Transaction, detections: { place:
     }
   }
   if (!updates.size) return created;
-  const rows = [...updates.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((u) => ({
-    id: u.id, n: u.n, first_seen: u.first_seen, last_seen: u.last.seen, last_request_id: u.last.requestId, last_trace_id: u.last.traceId, last_span_id: u.last.spanId, severity: u.severity,
-  }));
+  const rows = [...updates.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((u) => ({
+      id: u.id,
+      n: u.n,
+      first_seen: u.first_seen,
+      last_seen: u.last.seen,
+      last_request_id: u.last.requestId,
+      last_trace_id: u.last.traceId,
+      last_span_id: u.last.spanId,
+      severity: u.severity,
+    }));
   await trx.raw(
     `update security_findings f set occurrences = f.occurrences + x.n,
        first_seen = least(f.first_seen, x.first_seen), last_seen = greatest(f.last_seen, x.last_seen),

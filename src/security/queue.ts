@@ -12,8 +12,7 @@ export interface ProjectRef {
 }
 export type QueueItem =
   /** Request ids with the created_at range [lo, hi) they lie in. */
-  | { source: 'request'; ids: string[]; lo: string; hi: string }
-  | { source: 'span' | 'trace'; refs: ProjectRef[] };
+  { source: 'request'; ids: string[]; lo: string; hi: string } | { source: 'span' | 'trace'; refs: ProjectRef[] };
 
 /** Queues a request-log batch: a statement over a CTE of its just-inserted rows (`id`, `created_at`) where `cond` holds. */
 export const requestsQueueFromSql = (cte: string, cond: string) =>
@@ -21,14 +20,30 @@ export const requestsQueueFromSql = (cte: string, cond: string) =>
    select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 millisecond'
      from ${cte} where ${cond} having count(*) > 0`;
 
-export async function enqueueProjectRefs(trx: Knex.Transaction, source: 'span' | 'trace', refs: ProjectRef[]): Promise<void> {
+export async function enqueueProjectRefs(
+  trx: Knex.Transaction,
+  source: 'span' | 'trace',
+  refs: ProjectRef[],
+): Promise<void> {
   if (!refs.length) return;
-  await trx.raw('insert into security_scan_queue (source, project_ids, ids) values (?, ?::uuid[], ?::text[])', [source, refs.map((r) => r.projectId), refs.map((r) => r.id)]);
+  await trx.raw('insert into security_scan_queue (source, project_ids, ids) values (?, ?::uuid[], ?::text[])', [
+    source,
+    refs.map((r) => r.projectId),
+    refs.map((r) => r.id),
+  ]);
 }
 
 /** Takes up to `batches` queue rows, oldest first, in the caller's transaction (rows another scan holds are skipped). */
 export async function takeScans(trx: Knex.Transaction, batches: number): Promise<QueueItem[]> {
-  const { rows } = await trx.raw<{ rows: { source: QueueItem['source']; project_ids: string[] | null; ids: string[]; lo: Date | null; hi: Date | null }[] }>(
+  const { rows } = await trx.raw<{
+    rows: {
+      source: QueueItem['source'];
+      project_ids: string[] | null;
+      ids: string[];
+      lo: Date | null;
+      hi: Date | null;
+    }[];
+  }>(
     `delete from security_scan_queue where id in (select id from security_scan_queue order by id limit ? for update skip locked)
      returning source, project_ids, ids, lo, hi`,
     [batches],

@@ -1,6 +1,14 @@
 import type { AppContext } from '../context';
 import { route } from '../http/route';
-import { findingParams, findingSchema, listFindingsQuery, readFindingQuery, summaryQuery, summarySchema, updateFindingBody } from './schemas';
+import {
+  findingParams,
+  findingSchema,
+  listFindingsQuery,
+  readFindingQuery,
+  summaryQuery,
+  summarySchema,
+  updateFindingBody,
+} from './schemas';
 import { changeStatus, list, read, summary } from './service';
 
 const common = { tag: 'Security', auth: 'jwt', notFound: 'Security finding' } as const;
@@ -41,7 +49,8 @@ export const securityRoutes = ({ db }: AppContext) => [
     body: updateFindingBody,
     response: findingSchema,
     scope: 'project',
-    handler: async ({ principal, scope, params, body }) => changeStatus(db, principal, scope.projectIds, params.id, body.status),
+    handler: async ({ principal, scope, params, body }) =>
+      changeStatus(db, principal, scope.projectIds, params.id, body.status),
   }),
   route({
     ...common,

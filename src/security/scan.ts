@@ -10,15 +10,24 @@ interface Item {
   fields: Field[];
 }
 
-
 /** The requests columns a scan reads, as pg returns them. */
 interface RequestScanRow {
-  id: string; org_id: string; project_id: string; created_at: Date; request_body: string; response_body: string;
+  id: string;
+  org_id: string;
+  project_id: string;
+  created_at: Date;
+  request_body: string;
+  response_body: string;
 }
 /** The span or trace columns a scan reads (a trace's own id is its trace_id); input and output are jsonb. */
 interface ObservationScanRow {
-  id: string; project_id: string; org_id: string; trace_id: string | null; start_time: Date | null;
-  input: unknown; output: unknown;
+  id: string;
+  project_id: string;
+  org_id: string;
+  trace_id: string | null;
+  start_time: Date | null;
+  input: unknown;
+  output: unknown;
 }
 
 /** The stored text of the queued batches (rows gone since, e.g. dropped by retention, are skipped). */
@@ -34,10 +43,18 @@ async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]>
       for (const r of rows) {
         items.push({
           place: {
-            orgId: r.org_id, projectId: r.project_id, source: 'request', requestId: r.id, traceId: null, spanId: null,
+            orgId: r.org_id,
+            projectId: r.project_id,
+            source: 'request',
+            requestId: r.id,
+            traceId: null,
+            spanId: null,
             seen: isoText(r.created_at),
           },
-          fields: [{ name: 'request_body', direction: 'in', value: r.request_body }, { name: 'response_body', direction: 'out', value: r.response_body }],
+          fields: [
+            { name: 'request_body', direction: 'in', value: r.request_body },
+            { name: 'response_body', direction: 'out', value: r.response_body },
+          ],
         });
       }
       continue;
@@ -50,11 +67,18 @@ async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]>
     for (const r of rows) {
       items.push({
         place: {
-          orgId: r.org_id, projectId: r.project_id, source: q.source, requestId: null, traceId: r.trace_id ?? null,
+          orgId: r.org_id,
+          projectId: r.project_id,
+          source: q.source,
+          requestId: null,
+          traceId: r.trace_id ?? null,
           spanId: q.source === 'span' ? r.id : null,
           seen: r.start_time ? isoText(r.start_time) : new Date().toISOString(),
         },
-        fields: [{ name: 'input', direction: 'in', value: r.input }, { name: 'output', direction: 'out', value: r.output }],
+        fields: [
+          { name: 'input', direction: 'in', value: r.input },
+          { name: 'output', direction: 'out', value: r.output },
+        ],
       });
     }
   }
@@ -78,7 +102,8 @@ export async function scanBatch(db: Knex, detector: Detector, batches: number): 
     const queued = await takeScans(trx, batches);
     const items = await load(trx, queued);
     const detections: { place: Place; found: Found }[] = [];
-    for (const item of items) for (const found of await detector.scan(item.fields)) detections.push({ place: item.place, found });
+    for (const item of items)
+      for (const found of await detector.scan(item.fields)) detections.push({ place: item.place, found });
     const created = await recordFindings(trx, detections);
     return { scanned: items.length, detections: detections.length, created, more: queued.length === batches };
   });

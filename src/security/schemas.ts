@@ -37,7 +37,11 @@ export const summaryQuery = z
   })
   .strict();
 
-const where = z.object({ request_id: z.uuid().nullable(), trace_id: z.string().nullable(), span_id: z.string().nullable() });
+const where = z.object({
+  request_id: z.uuid().nullable(),
+  trace_id: z.string().nullable(),
+  span_id: z.string().nullable(),
+});
 export const findingSchema = z
   .object({
     id: z.uuid(),
@@ -45,7 +49,9 @@ export const findingSchema = z
     kind: z.enum(FINDING_KINDS),
     category: z.string(),
     severity: z.enum(SEVERITIES),
-    detector: z.string().describe('the rule that matched, e.g. secretlint:github/GITHUB_TOKEN, pii:card+luhn, heuristic:score=6'),
+    detector: z
+      .string()
+      .describe('the rule that matched, e.g. secretlint:github/GITHUB_TOKEN, pii:card+luhn, heuristic:score=6'),
     excerpt: z.string().describe('the match masked, with a little context (other matches in it masked too)'),
     source: z.enum(SOURCES),
     field: z.enum(['request_body', 'response_body', 'input', 'output']),
@@ -57,7 +63,10 @@ export const findingSchema = z
     occurrences: z.number().int().describe('distinct places (request bodies, span/trace fields) it was seen in'),
     status: z.enum(STATUSES),
     status_changed_at: timestamp.nullable(),
-    status_changed_by: z.string().nullable().describe("who changed the status; 'system' when a resolved finding was seen again"),
+    status_changed_by: z
+      .string()
+      .nullable()
+      .describe("who changed the status; 'system' when a resolved finding was seen again"),
   })
   .meta({ id: 'SecurityFinding' });
 export type FindingView = z.infer<typeof findingSchema>;
@@ -72,7 +81,16 @@ export const summarySchema = z
     by_kind: counts,
     by_severity: counts,
     by_status: counts,
-    by_kind_and_severity: z.array(z.object({ kind: z.enum(FINDING_KINDS), severity: z.enum(SEVERITIES), count: z.number().int() })),
-    top_categories: z.array(z.object({ kind: z.enum(FINDING_KINDS), category: z.string(), count: z.number().int(), occurrences: z.number().int() })),
+    by_kind_and_severity: z.array(
+      z.object({ kind: z.enum(FINDING_KINDS), severity: z.enum(SEVERITIES), count: z.number().int() }),
+    ),
+    top_categories: z.array(
+      z.object({
+        kind: z.enum(FINDING_KINDS),
+        category: z.string(),
+        count: z.number().int(),
+        occurrences: z.number().int(),
+      }),
+    ),
   })
   .meta({ id: 'SecuritySummary' });

@@ -17,7 +17,9 @@ const str = (v: string | null | undefined) => v ?? null;
  * timestamps, no created_at) by the no-leak property test, so the times may be text.
  */
 type FindingSource = Omit<FindingRecord, 'created_at' | 'first_seen' | 'last_seen' | 'field'> & {
-  first_seen: Date | string; last_seen: Date | string; field: string;
+  first_seen: Date | string;
+  last_seen: Date | string;
+  field: string;
 };
 export function toView(r: FindingSource): FindingView {
   return {
@@ -46,8 +48,19 @@ export function toView(r: FindingSource): FindingView {
 export async function list(db: Knex, projectIds: string[], p: ListFindingsParams) {
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string]) : null;
   const rows = await listFindings(db, {
-    projectIds, kind: p.kind, category: p.category, severity: p.severity, minSeverity: p.min_severity, status: p.status, source: p.source,
-    requestId: p.request_id, traceId: p.trace_id, from: p.from, to: p.to, after, limit: p.limit,
+    projectIds,
+    kind: p.kind,
+    category: p.category,
+    severity: p.severity,
+    minSeverity: p.min_severity,
+    status: p.status,
+    source: p.source,
+    requestId: p.request_id,
+    traceId: p.trace_id,
+    from: p.from,
+    to: p.to,
+    after,
+    limit: p.limit,
   });
   return pageOf(rows, p.limit, cursor, (r) => [isoText(r.last_seen), r.id], toView);
 }
@@ -59,7 +72,13 @@ export async function read(db: Knex, projectIds: string[], id: string) {
 }
 
 /** Resolves, dismisses or reopens a finding, audited as `security_finding.<status>`. */
-export async function changeStatus(db: Knex, principal: Principal, projectIds: string[], id: string, status: 'open' | 'resolved' | 'dismissed') {
+export async function changeStatus(
+  db: Knex,
+  principal: Principal,
+  projectIds: string[],
+  id: string,
+  status: 'open' | 'resolved' | 'dismissed',
+) {
   return db.transaction(async (trx) => {
     const before = await findFinding(trx, projectIds, id).forUpdate();
     if (!before) throw notFound('Security finding');
@@ -67,7 +86,15 @@ export async function changeStatus(db: Knex, principal: Principal, projectIds: s
     const by = actorLabel(principal);
     const after = await setStatus(trx, id, status, by, new Date().toISOString());
     const action = status === 'open' ? 'reopened' : status;
-    await recordAudit(trx, { orgId: principal.orgId, actor: principal, action: `security_finding.${action}`, resourceType: 'security_finding', resourceId: id, before: { status: before.status }, after: { status } });
+    await recordAudit(trx, {
+      orgId: principal.orgId,
+      actor: principal,
+      action: `security_finding.${action}`,
+      resourceType: 'security_finding',
+      resourceId: id,
+      before: { status: before.status },
+      after: { status },
+    });
     return toView(after);
   });
 }
@@ -75,7 +102,11 @@ export async function changeStatus(db: Knex, principal: Principal, projectIds: s
 const DAY = 86_400_000;
 
 /** Counts by kind, severity and status of the findings seen in a range (default: the last 30 days). */
-export async function summary(db: Knex, projectIds: string[], q: { from?: string | undefined; to?: string | undefined }) {
+export async function summary(
+  db: Knex,
+  projectIds: string[],
+  q: { from?: string | undefined; to?: string | undefined },
+) {
   const to = q.to ?? new Date().toISOString();
   const from = q.from ?? new Date(Date.parse(to) - 30 * DAY).toISOString();
   if (Date.parse(from) >= Date.parse(to)) throw badRequest('from must be before to', 'invalid_range');
@@ -99,7 +130,9 @@ export async function summary(db: Knex, projectIds: string[], q: { from?: string
     by_kind: byKind,
     by_severity: bySeverity,
     by_status: byStatus,
-    by_kind_and_severity: FINDING_KINDS.flatMap((kind) => SEVERITIES.map((severity) => ({ kind, severity, count: grid.get(`${kind}/${severity}`) ?? 0 }))),
+    by_kind_and_severity: FINDING_KINDS.flatMap((kind) =>
+      SEVERITIES.map((severity) => ({ kind, severity, count: grid.get(`${kind}/${severity}`) ?? 0 })),
+    ),
     top_categories: top as never,
   };
 }

@@ -7,29 +7,63 @@ import type { SessionFilters } from './schemas';
  * A session is one (project, session id): traces and requests grouped (sessionsSql's `s`).
  */
 export interface SessionRecord {
-  project_id: string; session_id: string; trace_count: number; request_count: number; first_at: Date | null;
-  last_at: Date | null; trace_duration_ms: number | null; user_id: string | null;
+  project_id: string;
+  session_id: string;
+  trace_count: number;
+  request_count: number;
+  first_at: Date | null;
+  last_at: Date | null;
+  trace_duration_ms: number | null;
+  user_id: string | null;
   // the requests' sums (null: the session has no requests)
-  r_prompt_tokens: number | null; r_completion_tokens: number | null; r_total_tokens: number | null;
-  r_cost_usd: number | null; r_latency_ms: number | null;
+  r_prompt_tokens: number | null;
+  r_completion_tokens: number | null;
+  r_total_tokens: number | null;
+  r_cost_usd: number | null;
+  r_latency_ms: number | null;
 }
 /** A page row also carries its cursor: last_at to the microsecond. */
-export interface SessionPageRecord extends SessionRecord { cursor_ts: string }
+export interface SessionPageRecord extends SessionRecord {
+  cursor_ts: string;
+}
 /** Tokens and cost of a session's spans (spanTotals). */
 export interface SpanTotalsRecord {
-  project_id: string; session_id: string; prompt_tokens: number | null; completion_tokens: number | null;
-  total_tokens: number | null; cost_usd: number | null;
+  project_id: string;
+  session_id: string;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
 }
 /** A trace of a session with its span aggregates; times are already microsecond ISO text. */
 export interface SessionTraceRecord {
-  project_id: string; id: string; name: string | null; status: string; user_id: string | null; start_time: string;
-  end_time: string | null; duration_ms: number | null; span_count: number; total_tokens: number | null;
+  project_id: string;
+  id: string;
+  name: string | null;
+  status: string;
+  user_id: string | null;
+  start_time: string;
+  end_time: string | null;
+  duration_ms: number | null;
+  span_count: number;
+  total_tokens: number | null;
   cost_usd: number | null;
 }
 export interface SessionRequestRecord {
-  id: string; project_id: string; provider: string; model: string | null; prompt_tokens: number | null;
-  completion_tokens: number | null; total_tokens: number | null; cost_usd: number | null; latency_ms: number | null;
-  status_code: number | null; trace_id: string | null; span_id: string | null; user_id: string | null; created_at: Date;
+  id: string;
+  project_id: string;
+  provider: string;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  latency_ms: number | null;
+  status_code: number | null;
+  trace_id: string | null;
+  span_id: string | null;
+  user_id: string | null;
+  created_at: Date;
 }
 
 type SessionScope = Pick<SessionFilters, 'from' | 'to' | 'user_id'> & { projectIds: string[] };
@@ -40,10 +74,30 @@ function sessionsSql(f: SessionScope, sessionId?: string) {
   const ta: Knex.RawBinding[] = [f.projectIds];
   const rw: string[] = ['project_id = any(?::uuid[])', 'session_id is not null'];
   const ra: Knex.RawBinding[] = [f.projectIds];
-  if (sessionId !== undefined) { tw.push('session_id = ?'); ta.push(sessionId); rw.push('session_id = ?'); ra.push(sessionId); }
-  if (f.from) { tw.push('start_time >= ?'); ta.push(f.from); rw.push('created_at >= ?'); ra.push(f.from); }
-  if (f.to) { tw.push('start_time < ?'); ta.push(f.to); rw.push('created_at < ?'); ra.push(f.to); }
-  if (f.user_id) { tw.push('user_id = ?'); ta.push(f.user_id); rw.push('user_id = ?'); ra.push(f.user_id); }
+  if (sessionId !== undefined) {
+    tw.push('session_id = ?');
+    ta.push(sessionId);
+    rw.push('session_id = ?');
+    ra.push(sessionId);
+  }
+  if (f.from) {
+    tw.push('start_time >= ?');
+    ta.push(f.from);
+    rw.push('created_at >= ?');
+    ra.push(f.from);
+  }
+  if (f.to) {
+    tw.push('start_time < ?');
+    ta.push(f.to);
+    rw.push('created_at < ?');
+    ra.push(f.to);
+  }
+  if (f.user_id) {
+    tw.push('user_id = ?');
+    ta.push(f.user_id);
+    rw.push('user_id = ?');
+    ra.push(f.user_id);
+  }
   const sql = `
     with t as (
       select project_id, session_id, count(*)::int as trace_count, min(start_time) as first_at,
@@ -83,10 +137,12 @@ export async function spanTotals(db: Knex, keys: { project_id: string; session_i
   return new Map(rows.map((r) => [`${r.project_id}/${r.session_id}`, r]));
 }
 
-
 /** One page of sessions, most recent activity first; `after` is the checked (last_at, project_id, session_id) key. */
 export async function listSessionRows(
-  db: Knex, f: SessionScope, limit: number, after: string[] | null,
+  db: Knex,
+  f: SessionScope,
+  limit: number,
+  after: string[] | null,
 ): Promise<SessionPageRecord[]> {
   const { sql, args } = sessionsSql(f);
   const where = after ? 'where (last_at, project_id, session_id) < (?::timestamptz, ?::uuid, ?)' : '';
@@ -106,7 +162,10 @@ export async function sessionRows(db: Knex, projectIds: string[], sessionId: str
 }
 
 export async function sessionTraceRows(
-  db: Knex, projectIds: string[], sessionId: string, limit: number,
+  db: Knex,
+  projectIds: string[],
+  sessionId: string,
+  limit: number,
 ): Promise<SessionTraceRecord[]> {
   const { rows } = await db.raw<{ rows: SessionTraceRecord[] }>(
     `select t.project_id, t.id, t.name, t.status, t.user_id, ${isoSql('t.start_time')} as start_time,
@@ -123,7 +182,10 @@ export async function sessionTraceRows(
 }
 
 export async function sessionRequestRows(
-  db: Knex, projectIds: string[], sessionId: string, limit: number,
+  db: Knex,
+  projectIds: string[],
+  sessionId: string,
+  limit: number,
 ): Promise<SessionRequestRecord[]> {
   const { rows } = await db.raw<{ rows: SessionRequestRecord[] }>(
     `select r.id, r.project_id, r.provider, r.model, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cost_usd,

@@ -1,7 +1,13 @@
 import type { AppContext } from '../context';
 import { savedFilterStep } from '../saved-filters/apply';
 import { route } from '../http/route';
-import { sessionDetailSchema, sessionListQuery, sessionReadQuery, sessionParams, sessionSummarySchema } from './schemas';
+import {
+  sessionDetailSchema,
+  sessionListQuery,
+  sessionReadQuery,
+  sessionParams,
+  sessionSummarySchema,
+} from './schemas';
 import { listSessions, requireSession } from './service';
 
 /**

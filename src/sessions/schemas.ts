@@ -6,7 +6,13 @@ import { timeRangeQuery } from '../traces/schemas';
 import { savedFilterIdParam } from '../saved-filters/schemas';
 
 /** A session id as the proxy and ingest store it: text that PostgreSQL can compare (no NUL). */
-export const sessionParams = z.object({ id: z.string().min(1).max(256).refine((s) => !hasUnstorableText(s)) });
+export const sessionParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(256)
+    .refine((s) => !hasUnstorableText(s)),
+});
 
 export const sessionListQuery = z.object({ ...timeRangeQuery, ...savedFilterIdParam });
 /** One session: `include_bodies` adds each trace's input and output (the conversation itself). */

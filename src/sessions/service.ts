@@ -44,7 +44,11 @@ function sessionOut(r: q.SessionRecord, spans: q.SpanTotalsRecord | undefined) {
     total_tokens: add(r.r_total_tokens, spans?.total_tokens),
     cost_usd: addNullable(r.r_cost_usd, spans?.cost_usd),
     breakdown: {
-      requests: { total_tokens: num(r.r_total_tokens) ?? 0, cost_usd: num(r.r_cost_usd), latency_ms: num(r.r_latency_ms) ?? 0 },
+      requests: {
+        total_tokens: num(r.r_total_tokens) ?? 0,
+        cost_usd: num(r.r_cost_usd),
+        latency_ms: num(r.r_latency_ms) ?? 0,
+      },
       spans: { total_tokens: num(spans?.total_tokens) ?? 0, cost_usd: num(spans?.cost_usd) },
     },
   };
@@ -54,7 +58,10 @@ export async function listSessions(db: Knex, projectIds: string[], f: SessionFil
   const after = f.cursor ? cursor.decode(f.cursor) : null;
   const rows = await q.listSessionRows(db, { ...f, projectIds }, f.limit, after);
   const page = pageOf(rows, f.limit, cursor, (r) => [r.cursor_ts, r.project_id, r.session_id]);
-  const totals = await q.spanTotals(db, page.data.map((r) => ({ project_id: r.project_id, session_id: r.session_id })));
+  const totals = await q.spanTotals(
+    db,
+    page.data.map((r) => ({ project_id: r.project_id, session_id: r.session_id })),
+  );
   return { data: page.data.map((r) => sessionOut(r, totals.get(keyOf(r)))), next_cursor: page.next_cursor };
 }
 
@@ -62,12 +69,20 @@ export async function listSessions(db: Knex, projectIds: string[], f: SessionFil
 export async function requireSession(db: Knex, projectIds: string[], sessionId: string, withBodies = false) {
   const rows = await q.sessionRows(db, projectIds, sessionId);
   if (rows.length === 0) throw notFound('Session');
-  const totals = await q.spanTotals(db, rows.map((r) => ({ project_id: r.project_id, session_id: sessionId })));
+  const totals = await q.spanTotals(
+    db,
+    rows.map((r) => ({ project_id: r.project_id, session_id: sessionId })),
+  );
   const parts = rows.map((r) => sessionOut(r, totals.get(keyOf(r))));
   const summary = parts.length === 1 ? parts[0]! : mergeSessions(parts);
   const traces = await q.sessionTraceRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
   const requests = await q.sessionRequestRows(db, projectIds, sessionId, SESSION_ITEMS_LIMIT);
-  const io = withBodies ? await traceBodies(db, traces.map((t) => ({ project_id: t.project_id, id: t.id }))) : null;
+  const io = withBodies
+    ? await traceBodies(
+        db,
+        traces.map((t) => ({ project_id: t.project_id, id: t.id })),
+      )
+    : null;
   return {
     ...summary,
     traces: traces.map((t) => ({
@@ -82,7 +97,12 @@ export async function requireSession(db: Knex, projectIds: string[], sessionId: 
       span_count: num(t.span_count) ?? 0,
       total_tokens: num(t.total_tokens) ?? 0,
       cost_usd: num(t.cost_usd),
-      ...(io ? { input: io.get(`${t.project_id}/${t.id}`)?.input ?? null, output: io.get(`${t.project_id}/${t.id}`)?.output ?? null } : {}),
+      ...(io
+        ? {
+            input: io.get(`${t.project_id}/${t.id}`)?.input ?? null,
+            output: io.get(`${t.project_id}/${t.id}`)?.output ?? null,
+          }
+        : {}),
     })),
     requests: requests.map((r) => ({
       ...r,
@@ -93,8 +113,14 @@ export async function requireSession(db: Knex, projectIds: string[], sessionId: 
 }
 
 function mergeSessions(parts: ReturnType<typeof sessionOut>[]) {
-  const firsts = parts.map((p) => p.first_seen_at).filter((x): x is string => !!x).sort();
-  const lasts = parts.map((p) => p.last_seen_at).filter((x): x is string => !!x).sort();
+  const firsts = parts
+    .map((p) => p.first_seen_at)
+    .filter((x): x is string => !!x)
+    .sort();
+  const lasts = parts
+    .map((p) => p.last_seen_at)
+    .filter((x): x is string => !!x)
+    .sort();
   const first = firsts[0] ?? null;
   const last = lasts[lasts.length - 1] ?? null;
   const sum = (f: (p: (typeof parts)[number]) => number | null) => addNullable(...parts.map(f));
@@ -119,7 +145,10 @@ function mergeSessions(parts: ReturnType<typeof sessionOut>[]) {
         cost_usd: sum((p) => p.breakdown.requests.cost_usd),
         latency_ms: add(...parts.map((p) => p.breakdown.requests.latency_ms)),
       },
-      spans: { total_tokens: add(...parts.map((p) => p.breakdown.spans.total_tokens)), cost_usd: sum((p) => p.breakdown.spans.cost_usd) },
+      spans: {
+        total_tokens: add(...parts.map((p) => p.breakdown.spans.total_tokens)),
+        cost_usd: sum((p) => p.breakdown.spans.cost_usd),
+      },
     },
   };
 }

@@ -20,7 +20,10 @@ export const createShareBody = z.discriminatedUnion(
     shareOf('trace', clientId.describe('a trace id')),
     shareOf('session', sessionParams.shape.id.describe('a session id')),
     shareOf('request', uuidSchema.describe('a request id')),
-    shareOf('experiment_comparison', uuidListSchema(2, 5).describe('experiment ids a,b[,…] (2 to 5): the first is the baseline')),
+    shareOf(
+      'experiment_comparison',
+      uuidListSchema(2, 5).describe('experiment ids a,b[,…] (2 to 5): the first is the baseline'),
+    ),
     shareOf('stats_view', uuidSchema.describe('a saved filter of the stats view')),
   ],
   { error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${RESOURCE_TYPES.join(', ')}` : undefined) },
@@ -30,10 +33,23 @@ export const shareParams = uuidParams('id');
 export const tokenParams = z.object({ token: z.string().max(200) });
 export const shareSchema = z
   .object({
-    id: z.uuid(), project_id: z.uuid(), resource_type: z.enum(RESOURCE_TYPES), resource_id: z.string(), token_hint: z.string().describe('the first characters of the token'),
-    expires_at: timestamp.nullable(), redact_bodies: z.boolean(), view_count: z.number().int(), last_viewed_at: timestamp.nullable(), revoked_at: timestamp.nullable(),
-    created_by: z.string().nullable(), created_at: timestamp,
+    id: z.uuid(),
+    project_id: z.uuid(),
+    resource_type: z.enum(RESOURCE_TYPES),
+    resource_id: z.string(),
+    token_hint: z.string().describe('the first characters of the token'),
+    expires_at: timestamp.nullable(),
+    redact_bodies: z.boolean(),
+    view_count: z.number().int(),
+    last_viewed_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+    created_by: z.string().nullable(),
+    created_at: timestamp,
   })
   .meta({ id: 'Share' });
-export const createdShareSchema = shareSchema.extend({ token: z.string().describe('shown once: store it'), url: z.string() }).meta({ id: 'CreatedShare' });
-export const sharedSchema = z.object({ resource_type: z.enum(RESOURCE_TYPES), resource: z.unknown(), expires_at: timestamp.nullable() }).meta({ id: 'SharedResource' });
+export const createdShareSchema = shareSchema
+  .extend({ token: z.string().describe('shown once: store it'), url: z.string() })
+  .meta({ id: 'CreatedShare' });
+export const sharedSchema = z
+  .object({ resource_type: z.enum(RESOURCE_TYPES), resource: z.unknown(), expires_at: timestamp.nullable() })
+  .meta({ id: 'SharedResource' });

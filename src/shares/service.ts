@@ -27,10 +27,17 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const REDACTED = '[redacted]';
 
 const toView = (r: q.ShareRecord) => ({
-  id: r.id, project_id: r.project_id, resource_type: r.resource_type, resource_id: r.resource_id,
+  id: r.id,
+  project_id: r.project_id,
+  resource_type: r.resource_type,
+  resource_id: r.resource_id,
   token_hint: r.token_hint,
-  expires_at: isoOrNull(r.expires_at), redact_bodies: r.redact_bodies, view_count: r.view_count,
-  last_viewed_at: isoOrNull(r.last_viewed_at), revoked_at: isoOrNull(r.revoked_at), created_by: r.created_by ?? null,
+  expires_at: isoOrNull(r.expires_at),
+  redact_bodies: r.redact_bodies,
+  view_count: r.view_count,
+  last_viewed_at: isoOrNull(r.last_viewed_at),
+  revoked_at: isoOrNull(r.revoked_at),
+  created_by: r.created_by ?? null,
   created_at: isoText(r.created_at),
 });
 
@@ -42,7 +49,15 @@ async function render(db: Knex, store: AnalyticsStore, s: Shared): Promise<unkno
   switch (s.resource_type) {
     case 'trace': {
       const t = await requireTrace(db, ids, s.resource_id);
-      return redact ? { ...t, input: REDACTED, output: REDACTED, spans: t.spans.map((x) => ({ ...x, input: REDACTED, output: REDACTED })), tree: [] } : t;
+      return redact
+        ? {
+            ...t,
+            input: REDACTED,
+            output: REDACTED,
+            spans: t.spans.map((x) => ({ ...x, input: REDACTED, output: REDACTED })),
+            tree: [],
+          }
+        : t;
     }
     case 'request': {
       const r = await requireRequest(db, ids, s.resource_id);
@@ -50,11 +65,17 @@ async function render(db: Knex, store: AnalyticsStore, s: Shared): Promise<unkno
     }
     case 'session': {
       const x = await requireSession(db, ids, s.resource_id);
-      return redact ? JSON.parse(JSON.stringify(x, (k, v) => (['input', 'output', 'request_body', 'response_body'].includes(k) ? REDACTED : v))) : x;
+      return redact
+        ? JSON.parse(
+            JSON.stringify(x, (k, v) =>
+              ['input', 'output', 'request_body', 'response_body'].includes(k) ? REDACTED : v,
+            ),
+          )
+        : x;
     }
     case 'experiment_comparison': {
       const c = await compare(db, ids, s.resource_id.split(','), 0);
-      const redacted = (runs: typeof c.items[number]['runs']) =>
+      const redacted = (runs: (typeof c.items)[number]['runs']) =>
         Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, { ...r, outputs: r.outputs.map(() => REDACTED) }]));
       return redact ? { ...c, items: c.items.map((i) => ({ ...i, runs: redacted(i.runs) })) } : c;
     }
@@ -63,26 +84,59 @@ async function render(db: Knex, store: AnalyticsStore, s: Shared): Promise<unkno
       const where = { id: s.resource_id, project_id: s.project_id, view: 'stats' as const };
       const row = isUuid(s.resource_id) ? await db<SavedFilterRecord>('saved_filters').where(where).first() : undefined;
       if (!row) throw notFound('Saved filter');
-      const values = Object.fromEntries(Object.entries(row.filter)
-        .map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]));
+      const values = Object.fromEntries(
+        Object.entries(row.filter).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]),
+      );
       return stats(store, ids, statsQuery.parse({ ...values, project_id: s.project_id }));
     }
   }
 }
 
 /** `scope` is the project named by `project_id`, or every project the caller sees: then the resource's own. */
-export async function createShare(db: Knex, store: AnalyticsStore, actor: Principal, scope: Scope, input: CreateShareInput, baseUrl: string) {
-  if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) throw badRequest('expires_at must be in the future', 'invalid_expiry');
-  const projectId = scope.projectIds.length === 1 ? scope.projectIds[0]! : await projectOfResource(db, actor, scope.projectIds, input);
-  if (input.resource_type === 'stats_view' && (await findVisible(db, actor, [projectId], input.resource_id)).view !== 'stats') throw badRequest('A stats_view share names a saved filter of the stats view', 'saved_filter_view_mismatch');
+export async function createShare(
+  db: Knex,
+  store: AnalyticsStore,
+  actor: Principal,
+  scope: Scope,
+  input: CreateShareInput,
+  baseUrl: string,
+) {
+  if (input.expires_at && Date.parse(input.expires_at) <= Date.now())
+    throw badRequest('expires_at must be in the future', 'invalid_expiry');
+  const projectId =
+    scope.projectIds.length === 1 ? scope.projectIds[0]! : await projectOfResource(db, actor, scope.projectIds, input);
+  if (
+    input.resource_type === 'stats_view' &&
+    (await findVisible(db, actor, [projectId], input.resource_id)).view !== 'stats'
+  )
+    throw badRequest('A stats_view share names a saved filter of the stats view', 'saved_filter_view_mismatch');
   // The resource must exist and be readable now: the share answers exactly what its route would.
-  await render(db, store, { project_id: projectId, resource_type: input.resource_type, resource_id: input.resource_id, redact_bodies: false });
+  await render(db, store, {
+    project_id: projectId,
+    resource_type: input.resource_type,
+    resource_id: input.resource_id,
+    redact_bodies: false,
+  });
   const token = `shr_${randomBytes(32).toString('base64url')}`;
   const row = await q.insertShare(db, {
-    org_id: scope.orgId, project_id: projectId, resource_type: input.resource_type, resource_id: input.resource_id, token_hash: hash(token), token_hint: token.slice(0, 8),
-    expires_at: input.expires_at ?? null, redact_bodies: input.redact_bodies, created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
+    org_id: scope.orgId,
+    project_id: projectId,
+    resource_type: input.resource_type,
+    resource_id: input.resource_id,
+    token_hash: hash(token),
+    token_hint: token.slice(0, 8),
+    expires_at: input.expires_at ?? null,
+    redact_bodies: input.redact_bodies,
+    created_by: actor.kind === 'user' ? (actor.email ?? actor.sub) : null,
   });
-  await recordAudit(db, { orgId: scope.orgId, actor, action: 'share.created', resourceType: 'share', resourceId: row.id, after: toView(row) });
+  await recordAudit(db, {
+    orgId: scope.orgId,
+    actor,
+    action: 'share.created',
+    resourceType: 'share',
+    resourceId: row.id,
+    after: toView(row),
+  });
   return { ...toView(row), token, url: `${baseUrl}/share/${token}` };
 }
 
@@ -92,7 +146,15 @@ export async function revokeShare(db: Knex, actor: Principal, projectIds: string
   const row = await q.findShare(db, projectIds, id);
   if (!row) throw notFound('Share');
   const after = await q.revokeShareRow(db, row);
-  await recordAudit(db, { orgId: row.org_id, actor, action: 'share.revoked', resourceType: 'share', resourceId: id, before: toView(row), after: toView(after) });
+  await recordAudit(db, {
+    orgId: row.org_id,
+    actor,
+    action: 'share.revoked',
+    resourceType: 'share',
+    resourceId: id,
+    before: toView(row),
+    after: toView(after),
+  });
   return toView(after);
 }
 

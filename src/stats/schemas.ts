@@ -14,16 +14,35 @@ export const statsQuery = z
   .object({
     ...requestFilterShape,
     ...savedFilterIdParam,
-    view: z.enum(['requests', 'traces', 'spans', 'scores']).default('requests').describe('scores: count, average and label distribution of scores (docs/scores.md)'),
+    view: z
+      .enum(['requests', 'traces', 'spans', 'scores'])
+      .default('requests')
+      .describe('scores: count, average and label distribution of scores (docs/scores.md)'),
     granularity: z.enum(GRANULARITIES).default('auto').describe('auto: about 50 buckets'),
-    tz: z.string().min(1).max(64).default('UTC').describe('IANA zone: day, week and month buckets start at local midnight'),
+    tz: z
+      .string()
+      .min(1)
+      .max(64)
+      .default('UTC')
+      .describe('IANA zone: day, week and month buckets start at local midnight'),
     group_by: z
       .string()
-      .regex(new RegExp(`^(${[...GROUP_DIMS, ...SPAN_GROUPS, ...SCORE_GROUPS].join('|')}|property:[A-Za-z0-9][A-Za-z0-9_.-]{0,63})$`), `one of ${[...new Set([...GROUP_DIMS, ...SPAN_GROUPS, ...SCORE_GROUPS])].join(', ')}, or property:<name>`)
+      .regex(
+        new RegExp(
+          `^(${[...GROUP_DIMS, ...SPAN_GROUPS, ...SCORE_GROUPS].join('|')}|property:[A-Za-z0-9][A-Za-z0-9_.-]{0,63})$`,
+        ),
+        `one of ${[...new Set([...GROUP_DIMS, ...SPAN_GROUPS, ...SCORE_GROUPS])].join(', ')}, or property:<name>`,
+      )
       .optional(),
     top: z.coerce.number().int().min(1).max(50).default(10),
-    order_by: z.enum(['requests', 'cost_usd', 'total_tokens', 'errors']).default('requests').describe('what ranks the groups'),
-    source: z.enum(['auto', 'raw']).default('auto').describe('raw: always read the raw rows (exact unique counts under any filter)'),
+    order_by: z
+      .enum(['requests', 'cost_usd', 'total_tokens', 'errors'])
+      .default('requests')
+      .describe('what ranks the groups'),
+    source: z
+      .enum(['auto', 'raw'])
+      .default('auto')
+      .describe('raw: always read the raw rows (exact unique counts under any filter)'),
     /** Trace and span views: a trace name, a span type, metadata `<key>:<value>`; scores view: the score name. */
     name: z.string().trim().min(1).max(512).optional(),
     span_type: z.enum(['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedding', 'other']).optional(),
@@ -35,7 +54,7 @@ export const statsQuery = z
   })
   .strict();
 export type StatsParams = z.output<typeof statsQuery>;
-export { GROUP_DIMS, SCORE_GROUPS,  };
+export { GROUP_DIMS, SCORE_GROUPS };
 
 const bucket = z.string().meta({ format: 'date-time' });
 const point = <T extends z.ZodObject>(m: T) => m.extend({ bucket });
@@ -54,9 +73,14 @@ const answer = <T extends z.ZodObject>(m: T) =>
         group_by: z.string(),
         order_by: z.string(),
         items: z.array(m.extend({ key: z.string(), series: z.array(point(m)) })),
-        other: m.extend({ series: z.array(point(m)) }).nullable().describe('every group beyond the top ones, and calls without the dimension'),
+        other: m
+          .extend({ series: z.array(point(m)) })
+          .nullable()
+          .describe('every group beyond the top ones, and calls without the dimension'),
       })
       .nullable(),
   });
 
-export const statsAnswerSchema = z.union([answer(measuresSchema), answer(traceMeasuresSchema), answer(scoreMeasuresSchema)]).meta({ id: 'Stats' });
+export const statsAnswerSchema = z
+  .union([answer(measuresSchema), answer(traceMeasuresSchema), answer(scoreMeasuresSchema)])
+  .meta({ id: 'Stats' });

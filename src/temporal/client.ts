@@ -34,12 +34,17 @@ export async function pingTemporal(t: Temporal, timeoutMs = 2_000): Promise<void
  * Registers our custom search attributes on a server we did not start (the compose stack, the
  * time-skipping test server). The dev server gets them as start flags instead.
  */
-export async function registerSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<void> {
+export async function registerSearchAttributes(
+  connection: Pick<Connection, 'operatorService'>,
+  namespace: string,
+): Promise<void> {
   // The time-skipping test server can add search attributes but not list them (gRPC 12, UNIMPLEMENTED).
-  const existing = await connection.operatorService.listSearchAttributes({ namespace }).catch((err: { code?: number }) => {
-    if (err.code === 12) return { customAttributes: {} };
-    throw err;
-  });
+  const existing = await connection.operatorService
+    .listSearchAttributes({ namespace })
+    .catch((err: { code?: number }) => {
+      if (err.code === 12) return { customAttributes: {} };
+      throw err;
+    });
   const missing = Object.values(searchAttributes).filter((a) => !(a.name in (existing.customAttributes ?? {})));
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({
@@ -48,4 +53,5 @@ export async function registerSearchAttributes(connection: Pick<Connection, 'ope
   });
 }
 
-export const ensureSearchAttributes = (t: Temporal): Promise<void> => registerSearchAttributes(t.connection, t.settings.namespace);
+export const ensureSearchAttributes = (t: Temporal): Promise<void> =>
+  registerSearchAttributes(t.connection, t.settings.namespace);

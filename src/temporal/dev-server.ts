@@ -46,7 +46,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     args.push('--db-filename', opts.dbFile);
   }
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
-  for (const attr of Object.values(searchAttributes)) args.push('--search-attribute', `${attr.name}=${cliTypeName[attr.type]}`);
+  for (const attr of Object.values(searchAttributes))
+    args.push('--search-attribute', `${attr.name}=${cliTypeName[attr.type]}`);
   for (const [key, value] of Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...opts.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }

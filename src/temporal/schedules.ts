@@ -1,4 +1,10 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
 import type { Logger } from '../logger';
 import { scheduledRunSummary } from './summaries';
 
@@ -26,7 +32,12 @@ export const scheduleId = (taskQueue: string, name: string) => `${taskQueue}/${n
  * touching its history or a pause an operator set. Overlapping runs are skipped: a slow run is
  * never stacked by the next tick; missed ticks within 10 minutes are caught up once.
  */
-export async function ensureSchedules(client: Client, taskQueue: string, defs: ScheduleDef[], logger: Logger): Promise<void> {
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+  defs: ScheduleDef[],
+  logger: Logger,
+): Promise<void> {
   for (const def of defs) {
     const id = scheduleId(taskQueue, def.name);
     const action: ScheduleOptionsStartWorkflowAction<never> = {

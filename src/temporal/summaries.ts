@@ -46,8 +46,14 @@ export function recoverySummary(r: { url: string; since: string | Date; statuses
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `eval run helpfulness, toxicity: up to 1000 requests × 2 evaluators`. */
-export function evalRunSummary(r: { evaluatorNames: string[]; targetKind: 'requests' | 'traces'; limit: number }): string {
-  return clip(`eval run ${r.evaluatorNames.join(', ')}: up to ${r.limit} ${r.targetKind} × ${plural(r.evaluatorNames.length, 'evaluator')}`);
+export function evalRunSummary(r: {
+  evaluatorNames: string[];
+  targetKind: 'requests' | 'traces';
+  limit: number;
+}): string {
+  return clip(
+    `eval run ${r.evaluatorNames.join(', ')}: up to ${r.limit} ${r.targetKind} × ${plural(r.evaluatorNames.length, 'evaluator')}`,
+  );
 }
 
 /** `experiment baseline: 50 items × 2 repetitions, 2 evaluators`. */
@@ -67,8 +73,11 @@ function cadence(spec: ScheduleSpec): string {
   for (const i of spec.intervals ?? []) parts.push(`every ${String(i.every)}`);
   for (const c of spec.calendars ?? []) {
     const { hour, minute, ...rest } = c;
-    const daily = typeof hour === 'number' && typeof minute === 'number' && Object.values(rest).every((v) => v === undefined);
-    parts.push(daily ? `daily at ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')} UTC` : 'on a calendar');
+    const daily =
+      typeof hour === 'number' && typeof minute === 'number' && Object.values(rest).every((v) => v === undefined);
+    parts.push(
+      daily ? `daily at ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')} UTC` : 'on a calendar',
+    );
   }
   return parts.join(', ') || 'on its schedule';
 }

@@ -7,20 +7,53 @@ import type { TraceFilters } from './schemas';
  * int8 and numeric sums parse as numbers (src/db/knex.ts). A trace comes with its span totals.
  */
 export interface TraceRecord {
-  project_id: string; id: string; name: string | null; status: string; session_id: string | null;
-  user_id: string | null; metadata: Record<string, unknown> | null; source: string; created: boolean;
-  start_time: string; end_time: string | null; duration_ms: number | null; created_at: string; updated_at: string;
-  span_count: number; prompt_tokens: number | null; completion_tokens: number | null; total_tokens: number | null;
+  project_id: string;
+  id: string;
+  name: string | null;
+  status: string;
+  session_id: string | null;
+  user_id: string | null;
+  metadata: Record<string, unknown> | null;
+  source: string;
+  created: boolean;
+  start_time: string;
+  end_time: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  updated_at: string;
+  span_count: number;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
   cost_usd: number | null;
 }
-interface TraceBodiesRecord { project_id: string; id: string; input: unknown; output: unknown }
+interface TraceBodiesRecord {
+  project_id: string;
+  id: string;
+  input: unknown;
+  output: unknown;
+}
 /** A span; input and output are left out of an export page without bodies, project_id is there only. */
 export interface SpanRecord {
-  id: string; trace_id: string; parent_span_id: string | null; name: string | null; span_type: string | null;
-  status: string | null; model: string | null; prompt_tokens: number | null; completion_tokens: number | null;
-  total_tokens: number | null; cost_usd: number | null; input?: unknown; output?: unknown;
-  metadata: Record<string, unknown> | null; created: boolean; duration_ms: number | null;
-  start_time: string | null; end_time: string | null; project_id?: string;
+  id: string;
+  trace_id: string;
+  parent_span_id: string | null;
+  name: string | null;
+  span_type: string | null;
+  status: string | null;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  input?: unknown;
+  output?: unknown;
+  metadata: Record<string, unknown> | null;
+  created: boolean;
+  duration_ms: number | null;
+  start_time: string | null;
+  end_time: string | null;
+  project_id?: string;
 }
 
 const TRACE_COLUMNS = `t.project_id, t.id, t.name, t.status, t.session_id, t.user_id, t.metadata, t.source, t.created,
@@ -34,23 +67,50 @@ const SPAN_TOTALS = `left join lateral (
       from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`;
 
 /** The trace list's filter as SQL over `traces t` (shared with exports, which count and page it). */
-export function traceWhere(projectIds: string[], f: Omit<TraceFilters, 'limit'>): { sql: string; args: Knex.RawBinding[] } {
+export function traceWhere(
+  projectIds: string[],
+  f: Omit<TraceFilters, 'limit'>,
+): { sql: string; args: Knex.RawBinding[] } {
   // One project as an equality, so a keyset page walks the index in order (see requestWhere).
   const where: string[] = [projectIds.length === 1 ? 't.project_id = ?::uuid' : 't.project_id = any(?::uuid[])'];
   const args: Knex.RawBinding[] = [projectIds.length === 1 ? projectIds[0]! : projectIds];
-  if (f.from) { where.push('t.start_time >= ?'); args.push(f.from); }
-  if (f.to) { where.push('t.start_time < ?'); args.push(f.to); }
-  if (f.status) { where.push('t.status = ?'); args.push(f.status); }
-  if (f.name) { where.push('t.name = ?'); args.push(f.name); }
-  if (f.user_id) { where.push('t.user_id = ?'); args.push(f.user_id); }
-  if (f.session_id) { where.push('t.session_id = ?'); args.push(f.session_id); }
-  if (f.min_duration_ms !== undefined) { where.push('t.duration_ms >= ?'); args.push(f.min_duration_ms); }
+  if (f.from) {
+    where.push('t.start_time >= ?');
+    args.push(f.from);
+  }
+  if (f.to) {
+    where.push('t.start_time < ?');
+    args.push(f.to);
+  }
+  if (f.status) {
+    where.push('t.status = ?');
+    args.push(f.status);
+  }
+  if (f.name) {
+    where.push('t.name = ?');
+    args.push(f.name);
+  }
+  if (f.user_id) {
+    where.push('t.user_id = ?');
+    args.push(f.user_id);
+  }
+  if (f.session_id) {
+    where.push('t.session_id = ?');
+    args.push(f.session_id);
+  }
+  if (f.min_duration_ms !== undefined) {
+    where.push('t.duration_ms >= ?');
+    args.push(f.min_duration_ms);
+  }
   return { sql: where.join(' and '), args };
 }
 
 /** Newest first; `after` is the (start_time, project_id, id) key of the previous page's last row, already checked. */
 export async function listTraceRows(
-  db: Knex, projectIds: string[], f: TraceFilters, after: string[] | null,
+  db: Knex,
+  projectIds: string[],
+  f: TraceFilters,
+  after: string[] | null,
 ): Promise<TraceRecord[]> {
   const w = traceWhere(projectIds, f);
   const afterSql = after ? ' and (t.start_time, t.project_id, t.id) < (?::timestamptz, ?::uuid, ?)' : '';
@@ -65,7 +125,9 @@ export async function listTraceRows(
 }
 
 export async function findTraceRow(
-  db: Knex, projectIds: string[], id: string,
+  db: Knex,
+  projectIds: string[],
+  id: string,
 ): Promise<(TraceRecord & TraceBodiesRecord) | undefined> {
   const { rows } = await db.raw<{ rows: (TraceRecord & TraceBodiesRecord)[] }>(
     `select ${TRACE_COLUMNS}, t.input, t.output, a.* from traces t ${SPAN_TOTALS}
@@ -92,7 +154,9 @@ export async function spanRowsOf(db: Knex, projectId: string, traceId: string, l
 
 /** Spans of several traces (an export page), trace by trace in start order. */
 export async function spanRowsOfTraces(
-  db: Knex, traces: { project_id: string; id: string }[], withBodies: boolean,
+  db: Knex,
+  traces: { project_id: string; id: string }[],
+  withBodies: boolean,
 ): Promise<SpanRecord[]> {
   if (!traces.length) return [];
   const { rows } = await db.raw<{ rows: SpanRecord[] }>(
@@ -109,7 +173,8 @@ export async function spanRowsOfTraces(
 
 /** Inputs and outputs of several traces (the list leaves them out). */
 export async function traceBodies(
-  db: Knex, traces: { project_id: string; id: string }[],
+  db: Knex,
+  traces: { project_id: string; id: string }[],
 ): Promise<Map<string, TraceBodiesRecord>> {
   if (!traces.length) return new Map();
   const { rows } = await db.raw<{ rows: TraceBodiesRecord[] }>(

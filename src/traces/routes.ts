@@ -29,7 +29,6 @@ export const traceRoutes = ({ db, auth }: AppContext) => [
     query: traceListQuery.pick({ project_id: true }),
     response: traceDetailSchema,
     scope: 'project',
-    handler: async ({ scope, params }) =>
-      requireTrace(db, scope.projectIds, params.id),
+    handler: async ({ scope, params }) => requireTrace(db, scope.projectIds, params.id),
   }),
 ];

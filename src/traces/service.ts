@@ -87,7 +87,16 @@ export interface SpanNode {
 /** Nests spans under their parents; spans whose parent is not in the trace are roots (cycles are broken). */
 export function spanTree(spans: SpanOut[]): SpanNode[] {
   const nodes = new Map<string, SpanNode>();
-  for (const s of spans) nodes.set(s.id, { id: s.id, name: s.name, span_type: s.span_type, status: s.status, start_time: s.start_time, duration_ms: s.duration_ms, children: [] });
+  for (const s of spans)
+    nodes.set(s.id, {
+      id: s.id,
+      name: s.name,
+      span_type: s.span_type,
+      status: s.status,
+      start_time: s.start_time,
+      duration_ms: s.duration_ms,
+      children: [],
+    });
   const roots: SpanNode[] = [];
   const childrenOf = new Map<string, SpanNode[]>();
   for (const s of spans) {

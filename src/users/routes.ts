@@ -30,7 +30,6 @@ export const userRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore) 
     query: userDetailQuery,
     response: endUserDetailSchema,
     scope: 'project',
-    handler: async ({ scope, params, query }) =>
-      userDetail(analytics, scope.projectIds, params.id, query),
+    handler: async ({ scope, params, query }) => userDetail(analytics, scope.projectIds, params.id, query),
   }),
 ];

@@ -47,7 +47,9 @@ export const endUserSchema = z
     cost_usd: z.number(),
     traces: int,
     sessions: int,
-    top_models: z.array(z.object({ model: z.string(), requests: int, cost_usd: z.number() })).describe('the most used of the latest 500 calls, at most 3'),
+    top_models: z
+      .array(z.object({ model: z.string(), requests: int, cost_usd: z.number() }))
+      .describe('the most used of the latest 500 calls, at most 3'),
     rate_limit: z
       .object({
         window_start: timestamp,
@@ -66,8 +68,28 @@ export const endUserDetailSchema = endUserSchema
   .extend({
     stats: statsAnswerSchema,
     latest_requests: z.array(
-      z.object({ id: z.uuid(), provider: z.string(), model: z.string(), status_code: int, total_tokens: int, cost_usd: z.number().nullable(), latency_ms: int, session_id: z.string().nullable(), created_at: timestamp }),
+      z.object({
+        id: z.uuid(),
+        provider: z.string(),
+        model: z.string(),
+        status_code: int,
+        total_tokens: int,
+        cost_usd: z.number().nullable(),
+        latency_ms: int,
+        session_id: z.string().nullable(),
+        created_at: timestamp,
+      }),
     ),
-    latest_sessions: z.array(z.object({ session_id: z.string(), first_seen: timestamp, last_seen: timestamp.nullable(), requests: int, cost_usd: z.number() })).describe('newest first'),
+    latest_sessions: z
+      .array(
+        z.object({
+          session_id: z.string(),
+          first_seen: timestamp,
+          last_seen: timestamp.nullable(),
+          requests: int,
+          cost_usd: z.number(),
+        }),
+      )
+      .describe('newest first'),
   })
   .meta({ id: 'EndUserDetail' });

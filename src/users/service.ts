@@ -32,12 +32,24 @@ function shape({ sort_key: _s, ...u }: EndUserRecord & { sort_key?: string }) {
 
 export async function listUsers(analytics: AnalyticsStore, projectIds: string[], p: UserListParams) {
   const after = p.cursor ? (cursor.decode(p.cursor) as [string, string, string]) : null;
-  const rows = await analytics.listEndUsers({ projectIds, sort: p.sort, order: p.order, search: p.search, limit: p.limit, after });
+  const rows = await analytics.listEndUsers({
+    projectIds,
+    sort: p.sort,
+    order: p.order,
+    search: p.search,
+    limit: p.limit,
+    after,
+  });
   return pageOf(rows, p.limit, cursor, (r) => [r.sort_key, r.project_id, r.user_id], shape);
 }
 
 /** One end user: totals, a time series (default the last 30 days), the latest requests and sessions. */
-export async function userDetail(analytics: AnalyticsStore, projectIds: string[], userId: string, p: z.output<typeof userDetailQuery>) {
+export async function userDetail(
+  analytics: AnalyticsStore,
+  projectIds: string[],
+  userId: string,
+  p: z.output<typeof userDetailQuery>,
+) {
   const row = await analytics.findEndUser(projectIds, userId);
   if (!row) throw notFound('End user');
   const projectId = row.project_id;
@@ -45,7 +57,15 @@ export async function userDetail(analytics: AnalyticsStore, projectIds: string[]
   const from = p.from ?? new Date(Date.parse(to) - 30 * DAY).toISOString();
   const [series, activity] = await Promise.all([
     stats(analytics, [projectId], {
-      view: 'requests', granularity: p.granularity, tz: p.tz, from, to, user_id: userId, top: 10, order_by: 'requests', source: 'auto',
+      view: 'requests',
+      granularity: p.granularity,
+      tz: p.tz,
+      from,
+      to,
+      user_id: userId,
+      top: 10,
+      order_by: 'requests',
+      source: 'auto',
     } as never),
     analytics.endUserActivity(projectId, userId, 20),
   ]);
@@ -54,7 +74,10 @@ export async function userDetail(analytics: AnalyticsStore, projectIds: string[]
     stats: series,
     latest_requests: activity.requests.map((r) => ({ ...r, created_at: isoText(r.created_at) })),
     latest_sessions: activity.sessions.map((s) => ({
-      ...s, first_seen: isoText(s.first_seen), last_seen: isoOrNull(s.last_seen), requests: Number(s.requests),
+      ...s,
+      first_seen: isoText(s.first_seen),
+      last_seen: isoOrNull(s.last_seen),
+      requests: Number(s.requests),
     })),
   };
 }

@@ -29,7 +29,10 @@ export function dashboard(dir: string): RequestHandler | null {
   const index = path.join(root, 'index.html');
   if (!existsSync(index)) return null;
   const r = Router();
-  r.use('/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
+  r.use(
+    '/assets',
+    express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),
+  );
   r.get(/.*/, (req, res, next) => {
     if (NOT_THE_APP.test(req.path) || !namesHtml(req.headers.accept)) return next();
     res.set('cache-control', 'no-cache');
@@ -46,7 +49,13 @@ export function sharePage(dir: string): RequestHandler | null {
   const index = path.join(path.resolve(dir), 'index.html');
   if (!existsSync(index)) return null;
   return (req, res, next) => {
-    if (req.method !== 'GET' || !/^\/share\/[^/]+$/.test(req.path) || !namesHtml(req.headers.accept) || req.accepts(['json', 'html']) !== 'html') return next();
+    if (
+      req.method !== 'GET' ||
+      !/^\/share\/[^/]+$/.test(req.path) ||
+      !namesHtml(req.headers.accept) ||
+      req.accepts(['json', 'html']) !== 'html'
+    )
+      return next();
     res.set('cache-control', 'no-cache');
     res.sendFile(index);
   };

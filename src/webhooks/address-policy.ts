@@ -39,7 +39,8 @@ export interface AddressVerdict {
 export const blockedAddressMessage = (host: string, verdict: AddressVerdict) =>
   `blocked address ${verdict.address}${host !== verdict.address ? ` for ${host}` : ''} (${verdict.reason})`;
 
-const inCidr = (addr: ipaddr.IPv4 | ipaddr.IPv6, [net, bits]: Cidr) => addr.kind() === net.kind() && addr.match(net, bits);
+const inCidr = (addr: ipaddr.IPv4 | ipaddr.IPv6, [net, bits]: Cidr) =>
+  addr.kind() === net.kind() && addr.match(net, bits);
 
 function parseCidrList(list: string | readonly string[] | undefined): Cidr[] {
   const items = typeof list === 'string' ? list.split(',') : (list ?? []);
@@ -53,7 +54,8 @@ function parseCidrList(list: string | readonly string[] | undefined): Cidr[] {
     })
     .map(([a, bits]) => {
       // Store IPv4-mapped IPv6 CIDRs as plain IPv4 so they compare with processed addresses.
-      if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return [(a as ipaddr.IPv6).toIPv4Address(), bits - 96] as Cidr;
+      if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96)
+        return [(a as ipaddr.IPv6).toIPv4Address(), bits - 96] as Cidr;
       return [a, bits] as Cidr;
     });
 }

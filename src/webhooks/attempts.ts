@@ -44,7 +44,10 @@ const columns = (db: Conn, deliveryId: string, a: AttemptRecord) => ({
 
 /** Appends an attempt (a second write of the same number is ignored), e.g. in the transaction that inserts a test delivery. */
 export const insertAttempt = (db: Conn, deliveryId: string, a: AttemptRecord) =>
-  db('webhook_delivery_attempts').insert(columns(db, deliveryId, a)).onConflict(['delivery_id', 'number']).ignore();
+  db('webhook_delivery_attempts')
+    .insert(columns(db, deliveryId, a))
+    .onConflict(['delivery_id', 'number'])
+    .ignore();
 
 /**
  * Records attempt n in ONE statement: its outcome on the delivery record (only when no later
@@ -64,8 +67,17 @@ export async function recordAttempt(
   const update = deliveryUpdate(db, { ...fields, outcome_attempt: attempt.number });
   // Never lowers the count: a recovery may have claimed a later number meanwhile.
   if (update.attempt_count !== undefined) update.attempt_count = db.raw('greatest(attempt_count, ?)', [attempt.number]);
-  const rec = db('webhook_deliveries').where({ id: deliveryId }).andWhere('outcome_attempt', '<', attempt.number).update(update).toSQL();
-  const claim = item ? db('webhook_recovery_items').where({ recovery_id: item.recoveryId, delivery_id: deliveryId }).update({ outcome: item.outcome }).toSQL() : undefined;
+  const rec = db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .andWhere('outcome_attempt', '<', attempt.number)
+    .update(update)
+    .toSQL();
+  const claim = item
+    ? db('webhook_recovery_items')
+        .where({ recovery_id: item.recoveryId, delivery_id: deliveryId })
+        .update({ outcome: item.outcome })
+        .toSQL()
+    : undefined;
   const ins = insertAttempt(db, deliveryId, attempt).toSQL();
   // Only a webhook with a streak gets the reset: the healthy happy path's statement is unchanged.
   const healthy = fields.status === 'delivered' && streakOf ? `, healthy as (${resetFailingSql('?')})` : '';
@@ -95,6 +107,9 @@ export interface AttemptRow {
 
 /** The delivery's latest attempts (up to ATTEMPTS_LISTED), oldest first. */
 export async function listAttempts(db: Conn, deliveryId: string): Promise<AttemptRow[]> {
-  const latest = await db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('number', 'desc').limit(ATTEMPTS_LISTED);
+  const latest = await db('webhook_delivery_attempts')
+    .where({ delivery_id: deliveryId })
+    .orderBy('number', 'desc')
+    .limit(ATTEMPTS_LISTED);
   return (latest as AttemptRow[]).reverse();
 }

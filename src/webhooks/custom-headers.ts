@@ -48,7 +48,7 @@ export const customHeadersSchema = z
     const seen = new Set<string>();
     for (const name of names) {
       const issue = (message: string) => ctx.addIssue({ code: 'custom', path: [name], message });
-      if (!NAME.test(name)) issue('is not a valid header name (letters, digits and !#$%&\'*+.^_`|~-, at most 64)');
+      if (!NAME.test(name)) issue("is not a valid header name (letters, digits and !#$%&'*+.^_`|~-, at most 64)");
       else if (forbiddenHeaderName(name)) issue('is set by the service and cannot be overridden');
       else if (seen.has(name.toLowerCase())) issue('appears twice (header names are case-insensitive)');
       if (!VALUE.test(h[name]!)) issue(`must be 1–${MAX_VALUE} printable ASCII characters (no line breaks)`);

@@ -79,7 +79,8 @@ export class EndpointGuard {
     // Wake no sooner than the first send in flight ends at the latest (a place frees, or the circuit
     // has its answer), one after another at a steady pace: a backlog of hundreds then reaches the
     // worker as a trickle instead of a burst that queues every other webhook's tasks.
-    if (s.inFlight.length >= this.opts.maxInFlight) return this.busy(s, now, Math.min(...s.inFlight) + this.opts.sendWindowMs);
+    if (s.inFlight.length >= this.opts.maxInFlight)
+      return this.busy(s, now, Math.min(...s.inFlight) + this.opts.sendWindowMs);
     s.inFlight.push(now);
     let released = false;
     return {
@@ -90,13 +91,15 @@ export class EndpointGuard {
         s.inFlight.splice(s.inFlight.indexOf(now), 1);
         if (outcome && isTimeout(outcome.errorMessage)) {
           s.consecutiveTimeouts++;
-          if (this.opts.circuitTimeouts > 0 && s.consecutiveTimeouts >= this.opts.circuitTimeouts) s.openUntil = this.now() + this.opts.circuitOpenMs;
+          if (this.opts.circuitTimeouts > 0 && s.consecutiveTimeouts >= this.opts.circuitTimeouts)
+            s.openUntil = this.now() + this.opts.circuitOpenMs;
         } else if (outcome) {
           // an answer (or a quick failure): the endpoint does not hold sends, the circuit closes
           s.consecutiveTimeouts = 0;
           s.openUntil = 0;
         }
-        if (s.inFlight.length === 0 && s.consecutiveTimeouts === 0 && s.nextWakeAt <= this.now()) this.endpoints.delete(key);
+        if (s.inFlight.length === 0 && s.consecutiveTimeouts === 0 && s.nextWakeAt <= this.now())
+          this.endpoints.delete(key);
       },
     };
   }
@@ -125,7 +128,11 @@ export function endpointGuardFromConfig(config: {
   WEBHOOK_CIRCUIT_OPEN_MS: number;
   WEBHOOK_BUSY_WAKES_PER_S: number;
 }): EndpointGuard {
-  return new EndpointGuard({ maxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, sendWindowMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS, circuitTimeouts: config.WEBHOOK_CIRCUIT_TIMEOUTS, circuitOpenMs: config.WEBHOOK_CIRCUIT_OPEN_MS,
+  return new EndpointGuard({
+    maxInFlight: config.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT,
+    sendWindowMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+    circuitTimeouts: config.WEBHOOK_CIRCUIT_TIMEOUTS,
+    circuitOpenMs: config.WEBHOOK_CIRCUIT_OPEN_MS,
     busyWakesPerSecond: config.WEBHOOK_BUSY_WAKES_PER_S,
   });
 }

@@ -15,7 +15,12 @@ export interface AttemptEvidence {
   response_body_truncated: boolean;
 }
 
-export const NO_EVIDENCE: AttemptEvidence = { redirects: [], response_headers: null, response_body: null, response_body_truncated: false };
+export const NO_EVIDENCE: AttemptEvidence = {
+  redirects: [],
+  response_headers: null,
+  response_body: null,
+  response_body_truncated: false,
+};
 
 const REDACTED = '[redacted]';
 const LOCATION_MAX = 2048;
@@ -49,7 +54,10 @@ function headerLines(headers: Record<string, string | string[] | undefined>): st
  * The evidence of an outcome. `secrets` are the values that must never be stored: each signature
  * header's value and bare digests (hex and Standard Webhooks base64) and every secret signed with.
  */
-export function attemptEvidence(out: Pick<AttemptOutcome, 'hops' | 'response'>, secrets: readonly string[]): AttemptEvidence {
+export function attemptEvidence(
+  out: Pick<AttemptOutcome, 'hops' | 'response'>,
+  secrets: readonly string[],
+): AttemptEvidence {
   const r = out.response;
   return {
     redirects: out.hops.map((h) => ({ status: h.status, location: scrubbed(h.location, secrets, LOCATION_MAX) })),

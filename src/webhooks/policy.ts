@@ -26,7 +26,8 @@ export const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${de
 export const ATTEMPT_EXCERPT_BYTES = 1024;
 
 /** Run n ≥ 1 of a delivery an operator redelivers (POST …/deliveries/:id/redeliver). */
-export const redeliveryWorkflowId = (deliveryId: string, n: number) => `${deliveryWorkflowId(deliveryId)}-redeliver-${n}`;
+export const redeliveryWorkflowId = (deliveryId: string, n: number) =>
+  `${deliveryWorkflowId(deliveryId)}-redeliver-${n}`;
 
 /** Recoveries (POST /webhooks/:id/recover): one workflow each, pages of deliveries, bounded concurrency. */
 export const WEBHOOK_RECOVERY_WORKFLOW = 'webhookRecoveryWorkflow';

@@ -4,7 +4,6 @@ import { DELIVERIES_LISTED, type DeliveryStatus } from './policy';
 
 type Conn = Knex | Knex.Transaction;
 
-
 export interface WebhookRow {
   id: string;
   org_id: string;
@@ -61,9 +60,15 @@ export const hookToSendSql = (w: string) => HOOK_TO_SEND.map((c) => `${w}.${c}`)
 
 const live = (db: Conn, orgId: string) => db<WebhookRow>('webhooks').where({ org_id: orgId }).whereNull('deleted_at');
 
-export const listWebhookRows = async (db: Conn, orgId: string) => (await live(db, orgId).orderBy('created_at').orderBy('id')) as WebhookRow[];
+export const listWebhookRows = async (db: Conn, orgId: string) =>
+  (await live(db, orgId).orderBy('created_at').orderBy('id')) as WebhookRow[];
 
-export async function findWebhookRow(db: Conn, orgId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<WebhookRow | null> {
+export async function findWebhookRow(
+  db: Conn,
+  orgId: string,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<WebhookRow | null> {
   const q = live(db, orgId).andWhere({ id }).first();
   return ((await (opts.forUpdate ? q.forUpdate() : q)) as WebhookRow | undefined) ?? null;
 }
@@ -81,21 +86,43 @@ export const insertWebhook = async (trx: Knex.Transaction, row: Record<string, u
 export const updateWebhookRow = async (trx: Knex.Transaction, id: string, changes: Record<string, unknown>) =>
   (await trx('webhooks').where({ id }).update(changes).returning('*'))[0] as WebhookRow;
 
-export const softDeleteWebhook = (trx: Knex.Transaction, id: string) => trx('webhooks').where({ id }).update({ deleted_at: trx.fn.now(), is_active: false });
+export const softDeleteWebhook = (trx: Knex.Transaction, id: string) =>
+  trx('webhooks').where({ id }).update({ deleted_at: trx.fn.now(), is_active: false });
 
 /** Deliveries whose workflow may still attempt (first attempt or a retry pending), with that workflow's id (the original or a redelivery run). */
 export async function openDeliveries(db: Conn, webhookId: string): Promise<{ id: string; workflow_id: string }[]> {
-  return db('webhook_deliveries').select('id', 'workflow_id').where({ webhook_id: webhookId }).whereIn('status', ['pending', 'failed']).whereNotNull('workflow_id');
+  return db('webhook_deliveries')
+    .select('id', 'workflow_id')
+    .where({ webhook_id: webhookId })
+    .whereIn('status', ['pending', 'failed'])
+    .whereNotNull('workflow_id');
 }
 
 /** A webhook_deliveries row as pg returns it. */
 export interface DeliveryRecord {
-  id: string; webhook_id: string; org_id: string; event_type: string; status: DeliveryStatus; body: string;
-  http_status: number | null; error_message: string | null; duration_ms: number | null; attempt_count: number;
-  outcome_attempt: number; first_attempt_at: Date | null; last_attempt_at: Date | null; next_retry_at: Date | null;
-  dlq_at: Date | null; dlq_reason: string | null; delivered_at: Date | null; stop_reason: string | null;
-  redeliveries: number; workflow_id: string | null; workflow_started_at: Date | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  webhook_id: string;
+  org_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  body: string;
+  http_status: number | null;
+  error_message: string | null;
+  duration_ms: number | null;
+  attempt_count: number;
+  outcome_attempt: number;
+  first_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  next_retry_at: Date | null;
+  dlq_at: Date | null;
+  dlq_reason: string | null;
+  delivered_at: Date | null;
+  stop_reason: string | null;
+  redeliveries: number;
+  workflow_id: string | null;
+  workflow_started_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const recentDeliveries = (db: Conn, webhookId: string) =>
@@ -107,7 +134,8 @@ export const recentDeliveries = (db: Conn, webhookId: string) =>
     ])
     .limit(DELIVERIES_LISTED);
 
-export const insertDelivery = (trx: Knex.Transaction, row: Record<string, unknown>) => trx('webhook_deliveries').insert(row);
+export const insertDelivery = (trx: Knex.Transaction, row: Record<string, unknown>) =>
+  trx('webhook_deliveries').insert(row);
 
 /** Columns a delivery attempt may set on its record (timestamps as ISO strings in workflow time). */
 export interface DeliveryRecordFields {
@@ -141,7 +169,12 @@ export interface ClaimedAttempt {
  * A running attempt proves the workflow started: the claim also sets `workflow_started_at` when the
  * dispatcher has not marked it yet (its marks are batched once a second), in the same statement.
  */
-export async function claimAttempt(db: Conn, deliveryId: string, attempt: number, opts: { allowPaused?: boolean } = {}): Promise<ClaimedAttempt | null> {
+export async function claimAttempt(
+  db: Conn,
+  deliveryId: string,
+  attempt: number,
+  opts: { allowPaused?: boolean } = {},
+): Promise<ClaimedAttempt | null> {
   const { rows } = await db.raw<{ rows: (HookToSend & { body: string })[] }>(
     `update webhook_deliveries d set attempt_count = ?, workflow_started_at = coalesce(d.workflow_started_at, now())
        from webhooks w

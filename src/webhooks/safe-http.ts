@@ -71,7 +71,10 @@ export interface SafeHttpOptions {
 
 class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
-  constructor(readonly host: string, readonly verdict: AddressVerdict) {
+  constructor(
+    readonly host: string,
+    readonly verdict: AddressVerdict,
+  ) {
     super(blockedAddressMessage(host, verdict));
   }
 }
@@ -101,10 +104,15 @@ export class SafeHttpClient {
     const policy = this.policy;
 
     // net/tls call this for hostnames (not for IP literals); with autoSelectFamily they ask for `all`.
-    const lookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => {
+    const lookup = (
+      hostname: string,
+      options: { family?: number | string; all?: boolean },
+      callback: LookupCallback,
+    ) => {
       resolve(hostname).then(
         (addrs) => {
-          if (addrs.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+          if (addrs.length === 0)
+            return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
           // Refuse the host when any of its addresses is refused: a mixed answer is a rebinding smell.
           for (const a of addrs) {
             const verdict = policy.check(a.address);
@@ -112,7 +120,11 @@ export class SafeHttpClient {
           }
           const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
           const usable = family ? addrs.filter((a) => a.family === family) : addrs;
-          if (usable.length === 0) return callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+          if (usable.length === 0)
+            return callback(
+              Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }),
+              [],
+            );
           if (options.all) callback(null, usable);
           else callback(null, usable[0]!.address, usable[0]!.family);
         },
@@ -125,7 +137,12 @@ export class SafeHttpClient {
     const secureContext = opts.extraCaPem
       ? tls.createSecureContext({ ca: [...defaultCaCertificates(), opts.extraCaPem.toString()] })
       : undefined;
-    const baseConnect = buildConnector({ lookup, secureContext, timeout: this.timeoutMs, rejectUnauthorized: true } as buildConnector.BuildOptions);
+    const baseConnect = buildConnector({
+      lookup,
+      secureContext,
+      timeout: this.timeoutMs,
+      rejectUnauthorized: true,
+    } as buildConnector.BuildOptions);
 
     const connect: buildConnector.connector = (connectOpts, callback) => {
       const host = connectOpts.hostname;
@@ -165,7 +182,12 @@ export class SafeHttpClient {
     const timer = setTimeout(() => controller.abort(new AttemptTimeout(this.timeoutMs)), this.timeoutMs);
     const hops: RedirectHop[] = [];
     let response: CapturedResponse | null = null;
-    const done = (ok: boolean, httpStatus: number | null, errorMessage: string | null, redirects: number): AttemptOutcome => ({
+    const done = (
+      ok: boolean,
+      httpStatus: number | null,
+      errorMessage: string | null,
+      redirects: number,
+    ): AttemptOutcome => ({
       ok,
       httpStatus,
       errorMessage,
@@ -187,7 +209,8 @@ export class SafeHttpClient {
     try {
       for (;;) {
         const refusal = this.refuseUrl(current);
-        if (refusal) return done(false, lastStatus, redirects ? `redirect not followed: ${refusal}` : refusal, redirects);
+        if (refusal)
+          return done(false, lastStatus, redirects ? `redirect not followed: ${refusal}` : refusal, redirects);
         const res = await request(current, {
           method: 'POST',
           body,
@@ -201,7 +224,8 @@ export class SafeHttpClient {
         response = { headers: res.headers, ...(await readHead(res.body, this.captureBytes, this.maxResponseBytes)) };
         if (res.statusCode >= 200 && res.statusCode < 300) return done(true, res.statusCode, null, redirects);
         const location = headerValue(res.headers.location);
-        if (!REDIRECT_CODES.has(res.statusCode) || !location) return done(false, res.statusCode, `HTTP ${res.statusCode}`, redirects);
+        if (!REDIRECT_CODES.has(res.statusCode) || !location)
+          return done(false, res.statusCode, `HTTP ${res.statusCode}`, redirects);
         hops.push({ status: res.statusCode, location });
         if (redirects >= this.maxRedirects)
           return done(false, res.statusCode, `too many redirects (more than ${this.maxRedirects})`, redirects);
@@ -212,7 +236,12 @@ export class SafeHttpClient {
           return done(false, res.statusCode, 'redirect not followed: invalid Location', redirects);
         }
         if (next.protocol !== 'https:')
-          return done(false, res.statusCode, `redirect not followed: ${next.protocol}// location is not HTTPS`, redirects);
+          return done(
+            false,
+            res.statusCode,
+            `redirect not followed: ${next.protocol}// location is not HTTPS`,
+            redirects,
+          );
         current = next;
         redirects++;
       }
@@ -238,7 +267,8 @@ export class SafeHttpClient {
     const message = (e?.cause?.message ?? e?.message ?? String(err)).slice(0, 300);
     if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
       return `timeout after ${this.timeoutMs / 1000} s`;
-    if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ALTNAME|SELF_SIGNED|ERR_OSSL/i.test(code)) return `TLS error: ${code}: ${message}`;
+    if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ALTNAME|SELF_SIGNED|ERR_OSSL/i.test(code))
+      return `TLS error: ${code}: ${message}`;
     return `connection error: ${code ? `${code}: ` : ''}${message}`;
   }
 
@@ -262,7 +292,11 @@ function defaultCaCertificates(): readonly string[] {
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** Reads a body up to `limit` bytes (then drops the connection), keeping its first `keep` bytes. Never throws. */
-async function readHead(body: AsyncIterable<Buffer> & { destroy(): unknown }, keep: number, limit: number): Promise<{ head: Buffer; bytes: number }> {
+async function readHead(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  keep: number,
+  limit: number,
+): Promise<{ head: Buffer; bytes: number }> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let bytes = 0;
@@ -281,19 +315,32 @@ async function readHead(body: AsyncIterable<Buffer> & { destroy(): unknown }, ke
   }
   return { head: Buffer.concat(chunks), bytes };
 }
-const lowerKeys = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lowerKeys = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming the variable. */
-export function safeHttpClientFromConfig(config: { WEBHOOK_ALLOW_PRIVATE_CIDRS: string; WEBHOOK_CA_FILE?: string; WEBHOOK_ATTEMPT_TIMEOUT_MS?: number }): SafeHttpClient {
+export function safeHttpClientFromConfig(config: {
+  WEBHOOK_ALLOW_PRIVATE_CIDRS: string;
+  WEBHOOK_CA_FILE?: string;
+  WEBHOOK_ATTEMPT_TIMEOUT_MS?: number;
+}): SafeHttpClient {
   let extraCaPem: Buffer | undefined;
   if (config.WEBHOOK_CA_FILE) {
     try {
       extraCaPem = readFileSync(config.WEBHOOK_CA_FILE);
     } catch (err) {
-      throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: cannot read ${config.WEBHOOK_CA_FILE} (${(err as Error).message})`);
+      throw new ConfigError(
+        `Invalid configuration:\n  WEBHOOK_CA_FILE: cannot read ${config.WEBHOOK_CA_FILE} (${(err as Error).message})`,
+      );
     }
     if (!extraCaPem.toString('utf8').includes('-----BEGIN CERTIFICATE-----'))
-      throw new ConfigError(`Invalid configuration:\n  WEBHOOK_CA_FILE: ${config.WEBHOOK_CA_FILE} holds no PEM certificate`);
+      throw new ConfigError(
+        `Invalid configuration:\n  WEBHOOK_CA_FILE: ${config.WEBHOOK_CA_FILE} holds no PEM certificate`,
+      );
   }
-  return new SafeHttpClient({ allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS, extraCaPem, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS });
+  return new SafeHttpClient({
+    allowPrivateCidrs: config.WEBHOOK_ALLOW_PRIVATE_CIDRS,
+    extraCaPem,
+    timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  });
 }

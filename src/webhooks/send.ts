@@ -38,7 +38,13 @@ export function validSecrets(ring: Keyring, hook: SendTarget, now: number): stri
  * and counts the outcome. The one send of the service: the API's test delivery, the workflow's
  * attempts and recoveries all go through here, so each reads the secrets current at its attempt.
  */
-export async function sendSigned(deps: SendDeps, kind: 'delivery' | 'test' | 'recovery', hook: SendTarget, body: string, deliveryId: string): Promise<SentAttempt> {
+export async function sendSigned(
+  deps: SendDeps,
+  kind: 'delivery' | 'test' | 'recovery',
+  hook: SendTarget,
+  body: string,
+  deliveryId: string,
+): Promise<SentAttempt> {
   const now = Date.now();
   const secrets = validSecrets(deps.keyring, hook, now);
   const signature = signBody(body, secrets[0]!);

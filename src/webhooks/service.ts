@@ -70,7 +70,12 @@ export function toDeliveryView(r: q.DeliveryRecord): DeliveryView {
   };
 }
 
-async function requireWebhook(db: Parameters<typeof q.findWebhookRow>[0], orgId: string, id: string, forUpdate = false): Promise<q.WebhookRow> {
+async function requireWebhook(
+  db: Parameters<typeof q.findWebhookRow>[0],
+  orgId: string,
+  id: string,
+  forUpdate = false,
+): Promise<q.WebhookRow> {
   const row = await q.findWebhookRow(db, orgId, id, { forUpdate });
   if (!row) throw notFound('Webhook');
   return row;
@@ -80,24 +85,39 @@ async function requireWebhook(db: Parameters<typeof q.findWebhookRow>[0], orgId:
 function assertReachableUrl(deps: WebhookDeps, url: string): void {
   const refusal = refuseWebhookUrl(url, deps.http.policy);
   if (refusal?.verdict)
-    throw new HttpError(400, 'webhook_url_forbidden', `Invalid body.url: ${refusal.verdict.address} is a ${refusal.verdict.reason} address; webhooks must reach a public HTTPS endpoint`);
+    throw new HttpError(
+      400,
+      'webhook_url_forbidden',
+      `Invalid body.url: ${refusal.verdict.address} is a ${refusal.verdict.reason} address; webhooks must reach a public HTTPS endpoint`,
+    );
 }
 
-export const listWebhooks = async (deps: WebhookDeps, orgId: string) => (await q.listWebhookRows(deps.db, orgId)).map((r) => toView(r));
+export const listWebhooks = async (deps: WebhookDeps, orgId: string) =>
+  (await q.listWebhookRows(deps.db, orgId)).map((r) => toView(r));
 
-export const getWebhook = async (deps: WebhookDeps, orgId: string, id: string) => toView(await requireWebhook(deps.db, orgId, id));
+export const getWebhook = async (deps: WebhookDeps, orgId: string, id: string) =>
+  toView(await requireWebhook(deps.db, orgId, id));
 
 /** Registers a webhook; the organization row is locked for the count, so concurrent creates cannot pass 20 together. */
-export async function createWebhook(deps: WebhookDeps, actor: Principal, input: CreateWebhookInput): Promise<WebhookView> {
+export async function createWebhook(
+  deps: WebhookDeps,
+  actor: Principal,
+  input: CreateWebhookInput,
+): Promise<WebhookView> {
   assertReachableUrl(deps, input.url);
   const orgId = actor.orgId;
   return deps.db.transaction(async (trx) => {
     const count = await q.countWebhooksLocked(trx, orgId);
     if (count >= MAX_WEBHOOKS_PER_ORG) {
-      throw new HttpError(409, 'webhook_limit_reached', `An organization can have at most ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one before adding another`, {
-        limit: MAX_WEBHOOKS_PER_ORG,
-        count,
-      });
+      throw new HttpError(
+        409,
+        'webhook_limit_reached',
+        `An organization can have at most ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one before adding another`,
+        {
+          limit: MAX_WEBHOOKS_PER_ORG,
+          count,
+        },
+      );
     }
     const id = randomUUID();
     const secret = generateWebhookSecret();
@@ -115,7 +135,14 @@ export async function createWebhook(deps: WebhookDeps, actor: Principal, input: 
       ...customHeaderColumns(deps.keyring, id, input.headers ?? {}),
       created_by: actor.kind === 'user' ? actor.userId : null,
     });
-    await recordAudit(trx, { orgId, actor, action: 'webhook.created', resourceType: 'webhook', resourceId: id, after: toView(row) });
+    await recordAudit(trx, {
+      orgId,
+      actor,
+      action: 'webhook.created',
+      resourceType: 'webhook',
+      resourceId: id,
+      after: toView(row),
+    });
     return toView(row, secret);
   });
 }
@@ -127,14 +154,24 @@ export async function createWebhook(deps: WebhookDeps, actor: Principal, input: 
  */
 async function stopOpenDeliveries(deps: WebhookDeps, webhookId: string): Promise<void> {
   const open = await q.openDeliveries(deps.db, webhookId);
-  const failed = (await Promise.allSettled(open.map((d) => cancelDeliveryWorkflow(deps.temporal.client, d.id, d.workflow_id)))).filter((r) => r.status === 'rejected');
+  const failed = (
+    await Promise.allSettled(open.map((d) => cancelDeliveryWorkflow(deps.temporal.client, d.id, d.workflow_id)))
+  ).filter((r) => r.status === 'rejected');
   if (failed.length) {
-    deps.logger.warn({ webhookId, failed: failed.length, err: (failed[0] as PromiseRejectedResult).reason }, 'could not cancel some delivery workflows; their next attempt will stop');
+    deps.logger.warn(
+      { webhookId, failed: failed.length, err: (failed[0] as PromiseRejectedResult).reason },
+      'could not cancel some delivery workflows; their next attempt will stop',
+    );
   }
   await stopRunningRecoveries({ ...deps, taskQueue: deps.temporal.settings.taskQueue }, webhookId);
 }
 
-export async function updateWebhook(deps: WebhookDeps, actor: Principal, id: string, patch: UpdateWebhookInput): Promise<WebhookView> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  actor: Principal,
+  id: string,
+  patch: UpdateWebhookInput,
+): Promise<WebhookView> {
   if (patch.url !== undefined) assertReachableUrl(deps, patch.url);
   const { before, after } = await deps.db.transaction(async (trx) => {
     const b = toView(await requireWebhook(trx, actor.orgId, id, true));
@@ -147,7 +184,15 @@ export async function updateWebhook(deps: WebhookDeps, actor: Principal, id: str
     // Re-enabling clears why it was disabled and starts the failing streak afresh.
     if (patch.is_active && !b.is_active) Object.assign(changes, HEALTHY);
     const a = toView(await q.updateWebhookRow(trx, id, changes));
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.updated', resourceType: 'webhook', resourceId: id, before: b, after: a });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'webhook.updated',
+      resourceType: 'webhook',
+      resourceId: id,
+      before: b,
+      after: a,
+    });
     return { before: b, after: a };
   });
   if (before.is_active && !after.is_active) await stopOpenDeliveries(deps, id);
@@ -191,7 +236,14 @@ export async function deleteWebhook(deps: WebhookDeps, actor: Principal, id: str
   await deps.db.transaction(async (trx) => {
     const current = await requireWebhook(trx, actor.orgId, id, true);
     await q.softDeleteWebhook(trx, id);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.deleted', resourceType: 'webhook', resourceId: id, before: toView(current) });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'webhook.deleted',
+      resourceType: 'webhook',
+      resourceId: id,
+      before: toView(current),
+    });
   });
   await stopOpenDeliveries(deps, id);
 }
@@ -232,9 +284,30 @@ export async function sendTestDelivery(deps: WebhookDeps, actor: Principal, id: 
       created_at: now,
     });
     if (out.ok) await resetFailing(trx, hook.id);
-    await insertAttempt(trx, deliveryId, { number: 1, source: 'test', started_at: now, duration_ms: out.durationMs, http_status: out.httpStatus, error_message: out.errorMessage, evidence: out.evidence });
+    await insertAttempt(trx, deliveryId, {
+      number: 1,
+      source: 'test',
+      started_at: now,
+      duration_ms: out.durationMs,
+      http_status: out.httpStatus,
+      error_message: out.errorMessage,
+      evidence: out.evidence,
+    });
     const after = { delivery_id: deliveryId, status, http_status: out.httpStatus };
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook.tested', resourceType: 'webhook', resourceId: hook.id, after });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'webhook.tested',
+      resourceType: 'webhook',
+      resourceId: hook.id,
+      after,
+    });
   });
-  return { delivery_id: deliveryId, status, http_status: out.httpStatus, duration_ms: out.durationMs, error_message: out.errorMessage };
+  return {
+    delivery_id: deliveryId,
+    status,
+    http_status: out.httpStatus,
+    duration_ms: out.durationMs,
+    error_message: out.errorMessage,
+  };
 }

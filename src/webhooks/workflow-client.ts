@@ -34,7 +34,15 @@ export async function startDeliveryWorkflow(
       // the first workflow task with the start (no matching, no poll); otherwise it is ignored.
       requestEagerStart: opts.eager,
       workflowId: d.redelivery ? redeliveryWorkflowId(d.id, d.redelivery) : deliveryWorkflowId(d.id),
-      args: [{ deliveryId: d.id, webhookId: d.webhookId, orgId: d.orgId, eventType: d.eventType, ...(d.redelivery ? { redelivery: d.redelivery, firstAttempt: d.firstAttempt } : {}) }],
+      args: [
+        {
+          deliveryId: d.id,
+          webhookId: d.webhookId,
+          orgId: d.orgId,
+          eventType: d.eventType,
+          ...(d.redelivery ? { redelivery: d.redelivery, firstAttempt: d.firstAttempt } : {}),
+        },
+      ],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: searchAttributes.WebhookId, value: d.webhookId },
@@ -55,7 +63,11 @@ export async function startDeliveryWorkflow(
 }
 
 /** Asks a delivery's workflow (the original, or `workflowId`: a redelivery run) to stop retrying (webhook disabled or deleted). Gone or finished is fine. */
-export async function cancelDeliveryWorkflow(client: Client, deliveryId: string, workflowId = deliveryWorkflowId(deliveryId)): Promise<void> {
+export async function cancelDeliveryWorkflow(
+  client: Client,
+  deliveryId: string,
+  workflowId = deliveryWorkflowId(deliveryId),
+): Promise<void> {
   try {
     await client.workflow.getHandle(workflowId).cancel();
   } catch (err) {

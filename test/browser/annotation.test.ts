@@ -8,15 +8,22 @@ import { dismissToasts, review } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Campaign {
-  id: string; name: string; instructions: string | null; status: string; items: number; reviewers_per_item: number;
-  score_config_ids: string[]; progress: { slots: number; done: number };
+  id: string;
+  name: string;
+  instructions: string | null;
+  status: string;
+  items: number;
+  reviewers_per_item: number;
+  score_config_ids: string[];
+  progress: { slots: number; done: number };
 }
 const chat = (content: string) => ({
-  id: 'x', object: 'chat.completion', model: 'gpt-4o-mini',
+  id: 'x',
+  object: 'chat.completion',
+  model: 'gpt-4o-mini',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
 });
-
 
 /**
  * Human-eval campaigns made from the Annotation page, in a real browser against the real service:
@@ -44,8 +51,10 @@ describe('human-eval campaigns in a browser', () => {
     expect(await review(page, name)).toEqual([]);
   };
   const call = (content: string) =>
-    new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0 })
-      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
+    new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0 }).chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content }],
+    });
 
   beforeAll(async () => {
     ({ upstream, app, t } = await startWithOpenAI());
@@ -60,7 +69,10 @@ describe('human-eval campaigns in a browser', () => {
     const stored = async () => (await count('/api/v1/requests')) === 3 && (await count('/api/v1/traces')) === 1;
     await waitUntil(stored, 15_000, 'calls and trace stored');
     requests = ((await get('/api/v1/requests')) as { id: string }[]).map((r) => r.id);
-    const categories = [{ label: 'good', value: 1 }, { label: 'bad', value: 0 }];
+    const categories = [
+      { label: 'good', value: 1 },
+      { label: 'bad', value: 0 },
+    ];
     const config = { project_id: t.projectId, name: 'quality', data_type: 'categorical', categories };
     quality = (await api(app, 'POST', '/api/v1/score-configs', { ...as(), body: config })).body.data.id;
     const rating = { project_id: t.projectId, name: 'stars', data_type: 'numeric', min: 1, max: 5 };
@@ -92,8 +104,13 @@ describe('human-eval campaigns in a browser', () => {
     await row().getByText('0 / 4 answers').waitFor();
     const [c] = await campaigns();
     expect(c).toMatchObject({
-      name: 'support answers', instructions: 'Is the answer correct and polite?', status: 'open', items: 2,
-      reviewers_per_item: 2, score_config_ids: [quality, stars], progress: { slots: 4, done: 0 },
+      name: 'support answers',
+      instructions: 'Is the answer correct and polite?',
+      status: 'open',
+      items: 2,
+      reviewers_per_item: 2,
+      score_config_ids: [quality, stars],
+      progress: { slots: 4, done: 0 },
     });
     expect(await row().getByTestId('campaign-items').textContent()).toBe('2 items');
   }, 60_000);
@@ -153,15 +170,20 @@ describe('human-eval campaigns in a browser', () => {
     await row().getByText('1 / 8 answers').waitFor();
     const scores = (await get('/api/v1/scores?source=annotation')) as { name: string; value: number }[];
     expect(scores).toHaveLength(2);
-    expect(scores).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'quality', string_value: 'good' }),
-      expect.objectContaining({ name: 'stars', value: 4 }),
-    ]));
+    expect(scores).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'quality', string_value: 'good' }),
+        expect.objectContaining({ name: 'stars', value: 4 }),
+      ]),
+    );
     // The editor answers the same item through the API: two ratings to agree on, read in the Agreement drawer.
     const { id } = (await campaigns())[0]!;
     const editor = { token: t.editor.token, orgId: t.orgId };
     const item = (await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${id}`, editor)).body.data;
-    const given = [{ config_id: quality, string_value: 'good' }, { config_id: stars, value: 5 }];
+    const given = [
+      { config_id: quality, string_value: 'good' },
+      { config_id: stars, value: 5 },
+    ];
     const answer = { human_eval_id: id, target_key: item.target_key, scores: given };
     expect((await api(app, 'POST', '/api/v1/annotation/queue', { ...editor, body: answer })).status).toBe(200);
     await page.getByRole('button', { name: 'Agreement in support answers' }).click();

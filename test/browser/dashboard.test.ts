@@ -5,7 +5,14 @@ import { foldAll } from '../../src/analytics/fold';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { findChromium } from '../helpers/browser-path';
-import { openaiCompletion, openaiStreamEvents, sendJson, sendSse, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream';
+import {
+  openaiCompletion,
+  openaiStreamEvents,
+  sendJson,
+  sendSse,
+  startFakeUpstream,
+  type FakeUpstream,
+} from '../helpers/fake-upstream';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { waitUntil } from '../integration/webhooks/fixtures';
 import { DESKTOP, dismissToasts, PHONE, review, SHOTS } from './ui';
@@ -38,8 +45,9 @@ describe('dashboard in a browser', () => {
   };
   const webProjectId = async () => {
     const h = { token: t.admin.token, orgId: t.orgId };
-    return (await api<{ id: string; name: string }[]>(app, 'GET', '/api/v1/projects', h)).body.data
-      .find((p) => p.name === 'web-project')!.id;
+    return (await api<{ id: string; name: string }[]>(app, 'GET', '/api/v1/projects', h)).body.data.find(
+      (p) => p.name === 'web-project',
+    )!.id;
   };
 
   beforeAll(async () => {
@@ -49,11 +57,21 @@ describe('dashboard in a browser', () => {
     upstream.handle((req, res) => {
       const body = req.json as { model?: string; stream?: boolean } | undefined;
       const model = String(body?.model ?? 'gpt-4o-mini');
-      return body?.stream ? sendSse(res, openaiStreamEvents(model, true), { delayMs: 20, done: true }) : sendJson(res, 200, openaiCompletion(model, 'Hello from the fake model'));
+      return body?.stream
+        ? sendSse(res, openaiStreamEvents(model, true), { delayMs: 20, done: true })
+        : sendJson(res, 200, openaiCompletion(model, 'Hello from the fake model'));
     });
     receiver = await startHttpsReceiver();
     const { caFile } = await testCertificates();
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, TEMPORAL_UI_URL: 'http://127.0.0.1:8233' } });
+    app = await startTestApp({
+      role: 'all',
+      env: {
+        PROVIDER_OPENAI_BASE_URL: upstream.url,
+        WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+        WEBHOOK_CA_FILE: caFile,
+        TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      },
+    });
     t = await seedTenant(app);
     await mkdir(SHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
@@ -94,10 +112,23 @@ describe('dashboard in a browser', () => {
 
   it('shows proxied calls on the overview and in the request log, and a request in detail', async () => {
     const projectId = await webProjectId();
-    await api(app, 'PUT', '/api/v1/provider-keys', { token: t.admin.token, orgId: t.orgId, body: { project_id: projectId, provider: 'openai', api_key: 'sk-web-0123456789' } });
+    await api(app, 'PUT', '/api/v1/provider-keys', {
+      token: t.admin.token,
+      orgId: t.orgId,
+      body: { project_id: projectId, provider: 'openai', api_key: 'sk-web-0123456789' },
+    });
     const client = new OpenAI({ apiKey: key, baseURL: `${app.url}/proxy/openai/v1` });
-    for (let i = 0; i < 5; i++) await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello ${i}` }] });
-    await waitUntil(async () => (await api(app, 'GET', '/api/v1/requests', { token: t.admin.token, orgId: t.orgId })).body.data.length === 5, 10_000, 'requests logged');
+    for (let i = 0; i < 5; i++)
+      await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: `hello ${i}` }],
+      });
+    await waitUntil(
+      async () =>
+        (await api(app, 'GET', '/api/v1/requests', { token: t.admin.token, orgId: t.orgId })).body.data.length === 5,
+      10_000,
+      'requests logged',
+    );
     await foldAll(app.database.db);
     await open('/?range=24h');
     await page.waitForSelector('.kpis');
@@ -119,10 +150,41 @@ describe('dashboard in a browser', () => {
 
   it('opens a trace as a tree and a waterfall', async () => {
     const now = Date.now();
-    await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-web', name: 'agent run', start_time: new Date(now).toISOString() } });
-    await api(app, 'POST', '/ingest/spans', { token: t.fullKey, body: { id: 'sp-root', trace_id: 'tr-web', name: 'plan', start_time: new Date(now).toISOString(), end_time: new Date(now + 900).toISOString(), input: { goal: 'answer' } } });
-    await api(app, 'POST', '/ingest/spans', { token: t.fullKey, body: { id: 'sp-llm', trace_id: 'tr-web', parent_span_id: 'sp-root', name: 'llm call', span_type: 'llm', start_time: new Date(now + 100).toISOString(), end_time: new Date(now + 600).toISOString(), output: { text: 'done' } } });
-    await waitUntil(async () => (await api(app, 'GET', '/api/v1/traces/tr-web', { token: t.admin.token, orgId: t.orgId })).body.data?.spans?.length === 2, 10_000, 'spans stored');
+    await api(app, 'POST', '/ingest/traces', {
+      token: t.fullKey,
+      body: { id: 'tr-web', name: 'agent run', start_time: new Date(now).toISOString() },
+    });
+    await api(app, 'POST', '/ingest/spans', {
+      token: t.fullKey,
+      body: {
+        id: 'sp-root',
+        trace_id: 'tr-web',
+        name: 'plan',
+        start_time: new Date(now).toISOString(),
+        end_time: new Date(now + 900).toISOString(),
+        input: { goal: 'answer' },
+      },
+    });
+    await api(app, 'POST', '/ingest/spans', {
+      token: t.fullKey,
+      body: {
+        id: 'sp-llm',
+        trace_id: 'tr-web',
+        parent_span_id: 'sp-root',
+        name: 'llm call',
+        span_type: 'llm',
+        start_time: new Date(now + 100).toISOString(),
+        end_time: new Date(now + 600).toISOString(),
+        output: { text: 'done' },
+      },
+    });
+    await waitUntil(
+      async () =>
+        (await api(app, 'GET', '/api/v1/traces/tr-web', { token: t.admin.token, orgId: t.orgId })).body.data?.spans
+          ?.length === 2,
+      10_000,
+      'spans stored',
+    );
     await open('/traces');
     await page.click('[role=row] >> text=agent run');
     await page.waitForSelector('[role=treeitem]');
@@ -163,9 +225,22 @@ describe('dashboard in a browser', () => {
   it('reviews an annotation item with the keyboard', async () => {
     const h = { token: t.admin.token, orgId: t.orgId };
     const project = await webProjectId();
-    const cfg = (await api(app, 'POST', '/api/v1/score-configs', { ...h, body: { project_id: project, name: 'quality', data_type: 'numeric', min: 0, max: 5 } })).body.data.id;
+    const cfg = (
+      await api(app, 'POST', '/api/v1/score-configs', {
+        ...h,
+        body: { project_id: project, name: 'quality', data_type: 'numeric', min: 0, max: 5 },
+      })
+    ).body.data.id;
     const reqId = (await api(app, 'GET', `/api/v1/requests?project_id=${project}`, h)).body.data[0].id;
-    await api(app, 'POST', '/api/v1/human-evals', { ...h, body: { project_id: project, name: 'web review', score_config_ids: [cfg], targets: { items: [{ request_id: reqId }] } } });
+    await api(app, 'POST', '/api/v1/human-evals', {
+      ...h,
+      body: {
+        project_id: project,
+        name: 'web review',
+        score_config_ids: [cfg],
+        targets: { items: [{ request_id: reqId }] },
+      },
+    });
     await open('/annotation');
     await page.getByLabel('Campaign', { exact: true }).selectOption({ label: 'web review' });
     await page.waitForSelector('.review');
@@ -179,15 +254,41 @@ describe('dashboard in a browser', () => {
 
   it('shows a prompt’s versions with a diff, and a session as a conversation', async () => {
     const h = { token: t.admin.token, orgId: t.orgId };
-    const created = (await api(app, 'POST', '/api/v1/prompts', { ...h, body: { project_id: t.projectId, name: 'greeter', version: { template: 'Hello {{name}}\nBe brief.', model: 'gpt-4o-mini' } } })).body.data;
+    const created = (
+      await api(app, 'POST', '/api/v1/prompts', {
+        ...h,
+        body: {
+          project_id: t.projectId,
+          name: 'greeter',
+          version: { template: 'Hello {{name}}\nBe brief.', model: 'gpt-4o-mini' },
+        },
+      })
+    ).body.data;
     const promptId = created.id ?? created.prompt_id;
-    expect((await api(app, 'POST', `/api/v1/prompts/${promptId}/versions?project_id=${t.projectId}`, { ...h, body: { template: 'Hello {{name}}\nBe warm and brief.', model: 'gpt-4o-mini' } })).status).toBe(201);
+    expect(
+      (
+        await api(app, 'POST', `/api/v1/prompts/${promptId}/versions?project_id=${t.projectId}`, {
+          ...h,
+          body: { template: 'Hello {{name}}\nBe warm and brief.', model: 'gpt-4o-mini' },
+        })
+      ).status,
+    ).toBe(201);
     await open(`/prompts/${promptId}`);
     await page.waitForSelector('.diff .add');
     expect(await page.textContent('.diff .del')).toContain('Be brief.');
     expect(await page.textContent('.diff .add')).toContain('Be warm and brief.');
     await check('prompt');
-    await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-chat', name: 'turn 1', session_id: 'chat-1', start_time: new Date().toISOString(), input: { q: 'hi there' }, output: { a: 'hello!' } } });
+    await api(app, 'POST', '/ingest/traces', {
+      token: t.fullKey,
+      body: {
+        id: 'tr-chat',
+        name: 'turn 1',
+        session_id: 'chat-1',
+        start_time: new Date().toISOString(),
+        input: { q: 'hi there' },
+        output: { a: 'hello!' },
+      },
+    });
     await open('/sessions/chat-1');
     await page.waitForSelector('.conversation li');
     expect(await page.textContent('.conversation')).toContain('hi there');
@@ -220,9 +321,15 @@ describe('dashboard in a browser', () => {
     expect(await anon.textContent('main')).not.toContain('goal'); // shared without bodies
     await check('shared', anon);
     await anon.close();
-    expect((await fetch(share.url.replace(/^https?:\/\/[^/]+/, app.url))).headers.get('content-type')).toContain('application/json'); // API clients: JSON
-    const ds = (await api(app, 'POST', '/api/v1/datasets', { ...h, body: { project_id: t.projectId, name: 'golden' } })).body.data.id;
-    await api(app, 'POST', `/api/v1/datasets/${ds}/items?project_id=${t.projectId}`, { ...h, body: { items: [{ id: 'q1', input: { q: 'capital of France' }, expected_output: 'Paris' }] } });
+    expect((await fetch(share.url.replace(/^https?:\/\/[^/]+/, app.url))).headers.get('content-type')).toContain(
+      'application/json',
+    ); // API clients: JSON
+    const ds = (await api(app, 'POST', '/api/v1/datasets', { ...h, body: { project_id: t.projectId, name: 'golden' } }))
+      .body.data.id;
+    await api(app, 'POST', `/api/v1/datasets/${ds}/items?project_id=${t.projectId}`, {
+      ...h,
+      body: { items: [{ id: 'q1', input: { q: 'capital of France' }, expected_output: 'Paris' }] },
+    });
     await open(`/datasets/${ds}`);
     await page.waitForSelector('[role=row][data-index]');
     expect(await page.textContent('[role=table]')).toContain('capital of France');
@@ -232,13 +339,23 @@ describe('dashboard in a browser', () => {
   it('switches organization and project: the next API request carries the new scope', async () => {
     // A second organization that the admin joins as a viewer.
     const other = await seedTenant(app, { name: 'Second org' });
-    const invite = (await api(app, 'POST', `/api/v1/organizations/${other.orgId}/invitations`, { token: other.admin.token, orgId: other.orgId, body: { email: t.admin.email, role: 'viewer' } })).body.data;
-    expect((await api(app, 'POST', '/api/v1/invitations/accept', { token: t.admin.token, body: { token: invite.token } })).status).toBe(200);
+    const invite = (
+      await api(app, 'POST', `/api/v1/organizations/${other.orgId}/invitations`, {
+        token: other.admin.token,
+        orgId: other.orgId,
+        body: { email: t.admin.email, role: 'viewer' },
+      })
+    ).body.data;
+    expect(
+      (await api(app, 'POST', '/api/v1/invitations/accept', { token: t.admin.token, body: { token: invite.token } }))
+        .status,
+    ).toBe(200);
     await open('/requests');
     await page.waitForSelector('[role=row][data-index]');
     const isApi = (r: Request) => new URL(r.url()).pathname.startsWith('/api/v1/');
     const seen: { path: string; org: string | undefined }[] = [];
-    const record = (r: Request) => void (isApi(r) && seen.push({ path: new URL(r.url()).pathname, org: r.headers()['x-organization-id'] }));
+    const record = (r: Request) =>
+      void (isApi(r) && seen.push({ path: new URL(r.url()).pathname, org: r.headers()['x-organization-id'] }));
     page.on('request', record);
     const [next] = await Promise.all([
       page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/requests'),
@@ -279,7 +396,21 @@ describe('dashboard in a browser', () => {
   });
 
   it('renders every other page without errors, each passing axe', async () => {
-    const pages = ['sessions', 'users', 'prompts', 'evaluators', 'eval-runs', 'datasets', 'experiments', 'alerts', 'anomalies', 'recommendations', 'security', 'audit', 'shares'];
+    const pages = [
+      'sessions',
+      'users',
+      'prompts',
+      'evaluators',
+      'eval-runs',
+      'datasets',
+      'experiments',
+      'alerts',
+      'anomalies',
+      'recommendations',
+      'security',
+      'audit',
+      'shares',
+    ];
     const tabs = ['projects', 'providers', 'members', 'exports', 'plan'].map((tab) => `settings?tab=${tab}`);
     for (const p of [...pages, ...tabs, 'traces', 'users/nobody', 'no-such-page']) {
       await open(`/${p}`);

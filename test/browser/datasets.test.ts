@@ -25,10 +25,16 @@ describe('datasets in a browser', () => {
 
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
-  const items = async (q = '') => ((await get(`/api/v1/datasets/${id}/items${q}`)) as { id: string }[]).map((i) => i.id).sort();
+  const items = async (q = '') =>
+    ((await get(`/api/v1/datasets/${id}/items${q}`)) as { id: string }[]).map((i) => i.id).sort();
   const rows = () => page.locator('[role=table][aria-label="Dataset items"] [role=row][data-index]');
   const rowIds = async () => (await rows().locator('[role=cell]:first-child').allTextContents()).sort();
-  const waitRows = (n: number) => page.waitForFunction(`document.querySelectorAll('[role=table][aria-label="Dataset items"] [role=row][data-index]').length === ${n}`, undefined, { timeout: 15_000 });
+  const waitRows = (n: number) =>
+    page.waitForFunction(
+      `document.querySelectorAll('[role=table][aria-label="Dataset items"] [role=row][data-index]').length === ${n}`,
+      undefined,
+      { timeout: 15_000 },
+    );
   const quiet = () => dismissToasts(page);
   const check = async (name: string) => {
     await quiet();
@@ -36,8 +42,12 @@ describe('datasets in a browser', () => {
     expect(await review(page, name)).toEqual([]);
   };
   const call = (tier: string, text: string) =>
-    new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0, defaultHeaders: { 'x-service-property-tier': tier } })
-      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] });
+    new OpenAI({
+      apiKey: t.fullKey,
+      baseURL: `${app.url}/proxy/openai/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-service-property-tier': tier },
+    }).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] });
 
   beforeAll(async () => {
     ({ upstream, app, t } = await startWithOpenAI());
@@ -60,7 +70,12 @@ describe('datasets in a browser', () => {
     await page.waitForURL(/\/datasets\/[0-9a-f-]{36}$/);
     id = page.url().split('/datasets/')[1]!;
     await page.getByText('No items yet').waitFor();
-    expect(await get(`/api/v1/datasets/${id}`)).toMatchObject({ name: 'capitals', description: 'Questions about capitals', project_id: t.projectId, items: 0 });
+    expect(await get(`/api/v1/datasets/${id}`)).toMatchObject({
+      name: 'capitals',
+      description: 'Questions about capitals',
+      project_id: t.projectId,
+      items: 0,
+    });
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await dialog.getByLabel('Description').fill('Capitals of Europe, with their expected answers');
@@ -104,7 +119,11 @@ describe('datasets in a browser', () => {
     await dialog.getByRole('button', { name: 'Save item' }).click();
     await dialog.waitFor({ state: 'detached' });
     await rows().filter({ hasText: 'Paris, France' }).waitFor();
-    expect((await get(`/api/v1/datasets/${id}/items`)).find((i: { id: string }) => i.id === 'fr')).toMatchObject({ input: { q: 'capital of France' }, expected_output: 'Paris, France', split: 'test' });
+    expect((await get(`/api/v1/datasets/${id}/items`)).find((i: { id: string }) => i.id === 'fr')).toMatchObject({
+      input: { q: 'capital of France' },
+      expected_output: 'Paris, France',
+      split: 'test',
+    });
 
     await page.getByRole('button', { name: 'Delete item de' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
@@ -116,8 +135,11 @@ describe('datasets in a browser', () => {
   it('uploads a CSV (one row refused, by number) and a JSON Lines file', async () => {
     const dialog = page.getByRole('dialog');
     await page.getByRole('button', { name: 'Upload file' }).click();
-    const csv = 'id,input,expected_output\nit,capital of Italy?,Rome\nes,"{""q"": ""capital of Spain""}",Madrid\nbad id,x,y\n';
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'capitals.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const csv =
+      'id,input,expected_output\nit,capital of Italy?,Rome\nes,"{""q"": ""capital of Spain""}",Madrid\nbad id,x,y\n';
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'capitals.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: 'Upload' }).click();
     const summary = dialog.getByTestId('change-summary');
     await summary.waitFor();
@@ -125,11 +147,17 @@ describe('datasets in a browser', () => {
     await check('dataset-upload');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await waitRows(3);
-    expect((await get(`/api/v1/datasets/${id}/items`)).find((i: { id: string }) => i.id === 'es')).toMatchObject({ input: { q: 'capital of Spain' }, expected_output: 'Madrid' });
+    expect((await get(`/api/v1/datasets/${id}/items`)).find((i: { id: string }) => i.id === 'es')).toMatchObject({
+      input: { q: 'capital of Spain' },
+      expected_output: 'Madrid',
+    });
 
     await page.getByRole('button', { name: 'Upload file' }).click();
-    const jsonl = '{"id": "pt", "input": "capital of Portugal?", "expected_output": "Lisbon"}\n{"id": "it", "input": "capital of Italy?", "expected_output": "Roma"}\n';
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'more.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+    const jsonl =
+      '{"id": "pt", "input": "capital of Portugal?", "expected_output": "Lisbon"}\n{"id": "it", "input": "capital of Italy?", "expected_output": "Roma"}\n';
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'more.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
     await dialog.getByLabel('Split').fill('train');
     await dialog.getByRole('button', { name: 'Upload' }).click();
     expect(await summary.textContent()).toMatch(/^1 added · 1 updated · 0 unchanged/);
@@ -137,8 +165,14 @@ describe('datasets in a browser', () => {
     await waitRows(4);
     expect(await rowIds()).toEqual(['es', 'fr', 'it', 'pt']);
     const stored = await get(`/api/v1/datasets/${id}/items`);
-    expect(stored.find((i: { id: string }) => i.id === 'pt')).toMatchObject({ split: 'train', expected_output: 'Lisbon' });
-    expect(stored.find((i: { id: string }) => i.id === 'it')).toMatchObject({ split: 'train', expected_output: 'Roma' });
+    expect(stored.find((i: { id: string }) => i.id === 'pt')).toMatchObject({
+      split: 'train',
+      expected_output: 'Lisbon',
+    });
+    expect(stored.find((i: { id: string }) => i.id === 'it')).toMatchObject({
+      split: 'train',
+      expected_output: 'Roma',
+    });
   });
 
   it('adds logged requests by a filter', async () => {
@@ -154,16 +188,28 @@ describe('datasets in a browser', () => {
     await dialog.getByTestId('change-summary').getByText('2 added · 0 updated · 0 unchanged').waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await waitRows(6);
-    const fromRequests = (await get(`/api/v1/datasets/${id}/items`)).filter((i: { source_request_id: string | null }) => i.source_request_id);
+    const fromRequests = (await get(`/api/v1/datasets/${id}/items`)).filter(
+      (i: { source_request_id: string | null }) => i.source_request_id,
+    );
     expect(fromRequests).toHaveLength(2);
     expect(fromRequests.map((i: { split: string }) => i.split)).toEqual(['prod', 'prod']);
-    expect(JSON.stringify(fromRequests.map((i: { input: unknown }) => i.input))).toMatch(/capital of (Italy|Spain).*capital of (Italy|Spain)/);
+    expect(JSON.stringify(fromRequests.map((i: { input: unknown }) => i.input))).toMatch(
+      /capital of (Italy|Spain).*capital of (Italy|Spain)/,
+    );
     await check('dataset-items');
   });
 
   it('reads the dataset at a past version', async () => {
     const versions = (await get(`/api/v1/datasets/${id}/versions`)) as { version: string; change: string }[];
-    expect(versions.map((v) => v.change)).toEqual(['production:requests:newest', 'upload:jsonl', 'upload:csv', 'archive', 'api', 'api', 'api']);
+    expect(versions.map((v) => v.change)).toEqual([
+      'production:requests:newest',
+      'upload:jsonl',
+      'upload:csv',
+      'archive',
+      'api',
+      'api',
+      'api',
+    ]);
     const second = versions[versions.length - 2]!.version; // fr and de, before any edit
     await page.getByLabel('Version').selectOption(second);
     await page.waitForURL(/\?version=/);

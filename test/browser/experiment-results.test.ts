@@ -7,15 +7,26 @@ import { dismissToasts, review } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface ExportRecord {
-  resource: string; format: string; filter: Record<string, unknown>; status: string; rows_written: number;
+  resource: string;
+  format: string;
+  filter: Record<string, unknown>;
+  status: string;
+  rows_written: number;
 }
 const chat = (content: string) => ({
-  id: 'x', object: 'chat.completion', model: 'gpt-4o-mini',
+  id: 'x',
+  object: 'chat.completion',
+  model: 'gpt-4o-mini',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
 });
 
-interface Run { item_id: string; status: string; output: unknown; scores: Record<string, number | null> }
+interface Run {
+  item_id: string;
+  status: string;
+  output: unknown;
+  scores: Record<string, number | null>;
+}
 
 /**
  * An experiment's results page, in a real browser against the real service (API and worker): an
@@ -108,10 +119,16 @@ describe('experiment results in a browser', () => {
     const filter = new RegExp(`^experiment_id=${experiment}$`);
     const { text, record } = await exportRuns('JSON Lines', filter, 'experiment-results-export');
     expect(record).toMatchObject({
-      resource: 'experiment_results', format: 'jsonl', status: 'completed', rows_written: 4,
+      resource: 'experiment_results',
+      format: 'jsonl',
+      status: 'completed',
+      rows_written: 4,
       filter: expect.objectContaining({ experiment_id: experiment }),
     });
-    const rows = text.trim().split('\n').map((l) => JSON.parse(l) as Run);
+    const rows = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Run);
     const listed = await runs();
     const shape = (rs: Run[]) => rs.map((r) => [r.item_id, r.status, r.output]).sort();
     expect(shape(rows)).toEqual(shape(listed));
@@ -127,7 +144,9 @@ describe('experiment results in a browser', () => {
     expect(await table.getByRole('row').count()).toBe(2);
     const { text, record } = await exportRuns('CSV', new RegExp(`^experiment_id=${experiment} · status=error$`));
     expect(record).toMatchObject({
-      resource: 'experiment_results', format: 'csv', rows_written: 1,
+      resource: 'experiment_results',
+      format: 'csv',
+      rows_written: 1,
       filter: expect.objectContaining({ status: 'error' }),
     });
     const [header, ...lines] = text.trim().split('\n');

@@ -5,7 +5,17 @@ import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { dismissToasts, review } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
-interface Experiment { id: string; name: string; status: string; repetitions: number; dataset_version: string; subject: Record<string, unknown>; evaluator_ids: string[]; counts: { pending: number; completed: number; error: number }; scores: { name: string; mean: number | null }[] }
+interface Experiment {
+  id: string;
+  name: string;
+  status: string;
+  repetitions: number;
+  dataset_version: string;
+  subject: Record<string, unknown>;
+  evaluator_ids: string[];
+  counts: { pending: number; completed: number; error: number };
+  scores: { name: string; mean: number | null }[];
+}
 
 /**
  * Experiments in a real browser against the real service (API and worker): two experiments
@@ -41,16 +51,43 @@ describe('experiments in a browser', () => {
       const q = /q-(\d+)/.exec(text)?.[1] ?? '';
       await new Promise((r) => setTimeout(r, 150)); // slow enough to watch the progress move
       const content = text.includes('Briefly') || Number(q) < 4 ? `answer q-${q}` : 'no idea';
-      sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
+      sendJson(res, 200, {
+        id: 'x',
+        object: 'chat.completion',
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+      });
     });
-    await api(app, 'POST', '/api/v1/prompts', { ...as(), body: { project_id: t.projectId, name: 'qa', version: { template: [{ role: 'user', content: 'Answer: {{question}}' }], model: 'gpt-4o-mini' } } });
-    dataset = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })).body.data.id;
-    const items = Array.from({ length: 6 }, (_, i) => ({ id: `i${i}`, input: { question: `q-${i}` }, expected_output: `answer q-${i}` }));
+    await api(app, 'POST', '/api/v1/prompts', {
+      ...as(),
+      body: {
+        project_id: t.projectId,
+        name: 'qa',
+        version: { template: [{ role: 'user', content: 'Answer: {{question}}' }], model: 'gpt-4o-mini' },
+      },
+    });
+    dataset = (
+      await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })
+    ).body.data.id;
+    const items = Array.from({ length: 6 }, (_, i) => ({
+      id: `i${i}`,
+      input: { question: `q-${i}` },
+      expected_output: `answer q-${i}`,
+    }));
     await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items } });
     firstVersion = (await get(`/api/v1/datasets/${dataset}/versions`))[0].version;
     // A later version with a seventh item: the first experiment runs on the version before it.
-    await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items: [{ id: 'i6', input: { question: 'q-6' }, expected_output: 'answer q-6' }] } });
-    evaluator = (await api(app, 'POST', '/api/v1/evaluators', { ...as(), body: { project_id: t.projectId, name: 'exact', type: 'exact_match', config: { expected_path: '$.expected' } } })).body.data.id;
+    await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, {
+      ...as(),
+      body: { items: [{ id: 'i6', input: { question: 'q-6' }, expected_output: 'answer q-6' }] },
+    });
+    evaluator = (
+      await api(app, 'POST', '/api/v1/evaluators', {
+        ...as(),
+        body: { project_id: t.projectId, name: 'exact', type: 'exact_match', config: { expected_path: '$.expected' } },
+      })
+    ).body.data.id;
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(() => stopAll(browser, upstream, app));
@@ -78,7 +115,14 @@ describe('experiments in a browser', () => {
     await row.getByText('completed').waitFor({ timeout: 60_000 }); // … and finishing, with no reload
     await row.getByText('12 / 12 runs').waitFor();
     const [x] = await experiments();
-    expect(x).toMatchObject({ name: 'qa v1', status: 'completed', repetitions: 2, dataset_version: firstVersion, evaluator_ids: [evaluator], counts: { completed: 12, error: 0, pending: 0 } });
+    expect(x).toMatchObject({
+      name: 'qa v1',
+      status: 'completed',
+      repetitions: 2,
+      dataset_version: firstVersion,
+      evaluator_ids: [evaluator],
+      counts: { completed: 12, error: 0, pending: 0 },
+    });
     expect(x!.subject).toMatchObject({ kind: 'prompt', provider: 'openai' });
     expect(x!.scores).toEqual([expect.objectContaining({ name: 'exact', mean: expect.closeTo(4 / 6, 5) })]);
     await row.getByText(/exact 0\.667/).waitFor();
@@ -99,7 +143,12 @@ describe('experiments in a browser', () => {
     const all = await experiments();
     const b = all.find((e) => e.name === 'briefly')!;
     const a = all.find((e) => e.name === 'qa v1')!;
-    expect(b).toMatchObject({ status: 'completed', repetitions: 1, counts: { completed: 7 }, subject: expect.objectContaining({ template: 'Briefly: {{question}}', model: 'gpt-4o-mini' }) });
+    expect(b).toMatchObject({
+      status: 'completed',
+      repetitions: 1,
+      counts: { completed: 7 },
+      subject: expect.objectContaining({ template: 'Briefly: {{question}}', model: 'gpt-4o-mini' }),
+    });
     expect(b.dataset_version > firstVersion).toBe(true); // the latest version, with the seventh item
 
     await page.getByTestId('experiment-qa v1').getByRole('checkbox').check();
@@ -108,11 +157,17 @@ describe('experiments in a browser', () => {
     await table.waitFor();
     const cmp = await get(`/api/v1/experiments/compare?ids=${a.id},${b.id}`);
     const r3 = (v: number) => String(Math.round(v * 1000) / 1000);
-    const [sa, sb] = cmp.experiments.map((e: { aggregate: { scores: { mean: number; ci_low: number; ci_high: number }[] } }) => e.aggregate.scores[0]);
+    const [sa, sb] = cmp.experiments.map(
+      (e: { aggregate: { scores: { mean: number; ci_low: number; ci_high: number }[] } }) => e.aggregate.scores[0],
+    );
     expect(sa.ci_low).toBeLessThan(sa.mean); // 4 of 6 right: a real interval
     const cells = table.getByTestId('score-exact');
-    expect(await cells.nth(0).locator('p').first().textContent()).toBe(`${r3(sa.mean)} [${r3(sa.ci_low)}, ${r3(sa.ci_high)}]`);
-    expect(await cells.nth(1).locator('p').first().textContent()).toBe(`${r3(sb.mean)} [${r3(sb.ci_low)}, ${r3(sb.ci_high)}]`);
+    expect(await cells.nth(0).locator('p').first().textContent()).toBe(
+      `${r3(sa.mean)} [${r3(sa.ci_low)}, ${r3(sa.ci_high)}]`,
+    );
+    expect(await cells.nth(1).locator('p').first().textContent()).toBe(
+      `${r3(sb.mean)} [${r3(sb.ci_low)}, ${r3(sb.ci_high)}]`,
+    );
     expect(await cells.nth(1).textContent()).toContain(`+${r3(sb.mean - sa.mean)}`);
     await page.getByText('0 regressed items').waitFor();
     await check('experiments-compare');
@@ -120,7 +175,10 @@ describe('experiments in a browser', () => {
 
   it('starts a prompt experiment over two prompt versions, and shows the winner and the grid', async () => {
     const prompt = ((await get('/api/v1/prompts')) as { id: string; name: string }[]).find((p) => p.name === 'qa')!;
-    await api(app, 'POST', `/api/v1/prompts/${prompt.id}/versions`, { ...as(), body: { template: [{ role: 'user', content: 'Briefly: {{question}}' }], model: 'gpt-4o-mini' } });
+    await api(app, 'POST', `/api/v1/prompts/${prompt.id}/versions`, {
+      ...as(),
+      body: { template: [{ role: 'user', content: 'Briefly: {{question}}' }], model: 'gpt-4o-mini' },
+    });
     await page.reload();
     await page.getByRole('button', { name: 'New prompt experiment' }).click();
     const dialog = page.getByRole('dialog');
@@ -135,7 +193,12 @@ describe('experiments in a browser', () => {
     await dialog.waitFor({ state: 'detached' });
     const card = page.getByTestId('prompt-experiment-qa v1 vs v2');
     await card.getByTestId('winner').waitFor({ timeout: 60_000 }); // followed live to its end
-    const [g] = (await get('/api/v1/prompt-experiments')) as { status: string; variants: { label: string; experiment_id: string }[]; winners: { name: string; label: string; mean: number }[]; rows: unknown[] }[];
+    const [g] = (await get('/api/v1/prompt-experiments')) as {
+      status: string;
+      variants: { label: string; experiment_id: string }[];
+      winners: { name: string; label: string; mean: number }[];
+      rows: unknown[];
+    }[];
     expect(g!.variants.map((v) => v.label)).toEqual(['qa v1', 'qa v2']);
     expect(g!.winners).toEqual([expect.objectContaining({ name: 'exact', label: 'qa v2', mean: 1 })]);
     expect(g!.rows).toHaveLength(7);

@@ -28,7 +28,11 @@ describe('first run in a browser', () => {
     upstream = await startFakeUpstream();
     app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
     t = await seedTenant(app);
-    await api(app, 'PUT', '/api/v1/provider-keys', { token: t.admin.token, orgId: t.orgId, body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' } });
+    await api(app, 'PUT', '/api/v1/provider-keys', {
+      token: t.admin.token,
+      orgId: t.orgId,
+      body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-openai-0123456789' },
+    });
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(() => stopAll(browser, upstream, app));
@@ -55,13 +59,17 @@ describe('first run in a browser', () => {
   it('sees the first call arrive live, made with the openai SDK at the snippet’s address', async () => {
     const snippet = (await page.getByTestId('snippet-openai').textContent())!;
     const baseURL = /baseURL: '([^']+)'/.exec(snippet)![1]!;
-    const reply = await new OpenAI({ apiKey: t.fullKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello from my first call' }] });
+    const reply = await new OpenAI({ apiKey: t.fullKey, baseURL, maxRetries: 0 }).chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hello from my first call' }],
+    });
     expect(reply.choices[0]!.message.content).toBeTruthy();
     const arrived = page.getByRole('status').filter({ hasText: 'Your first call arrived' });
     await arrived.waitFor({ timeout: 15_000 }); // polled: no reload
     expect(await arrived.textContent()).toContain('gpt-4o-mini via openai');
     await check('overview-first-call');
-    const [logged] = (await api(app, 'GET', '/api/v1/requests', { token: t.admin.token, orgId: t.orgId })).body.data as { id: string }[];
+    const [logged] = (await api(app, 'GET', '/api/v1/requests', { token: t.admin.token, orgId: t.orgId })).body
+      .data as { id: string }[];
     await arrived.getByRole('link', { name: 'Open the call' }).click();
     await page.waitForURL(`**/requests/${logged!.id}`);
     await page.waitForSelector('[role=list][aria-label=Conversation]');

@@ -50,26 +50,83 @@ describe('monitoring and webhooks in a browser', () => {
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
     const { caFile } = await testCertificates();
-    app = await startTestApp({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, TEMPORAL_UI_URL: 'http://127.0.0.1:8233' } });
+    app = await startTestApp({
+      role: 'all',
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+        WEBHOOK_CA_FILE: caFile,
+        TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      },
+    });
     t = await seedTenant(app);
     const db = app.database.db;
     const base = { org_id: t.orgId, project_id: t.projectId };
-    [{ id: ids.anomaly }] = await db('anomalies').insert({
-      ...base, measure: 'cost', dimension: 'model', dimension_value: 'gpt-4o', direction: 'up', expected_low: 0.4, expected_median: 0.8, expected_high: 1.2, observed: 3.7, score: 12.5,
-      baseline: JSON.stringify({ points: 168, seasonal: true, from: iso(NOW - 8 * 24 * H), to: iso(NOW - 2 * H) }),
-      window_start: iso(NOW - 2 * H), window_end: iso(NOW - H), first_seen: iso(NOW - H), last_seen: iso(NOW - H),
-    }).returning('id');
-    [{ id: ids.recommendation }] = await db('recommendations').insert({
-      ...base, kind: 'cheaper_model', subject: 'gpt-4o', title: 'Use gpt-4o-mini for short prompts', detail: '80 of 100 gpt-4o calls send under 1,500 tokens; gpt-4o-mini answers those for a fifteenth of the price.',
-      evidence: JSON.stringify({ model: 'gpt-4o', cheaper_model: 'gpt-4o-mini', calls: 80, share: 0.8, current_cost_usd: 12.4, projected_cost_usd: 0.83 }), monthly_saving_usd: 11.57, computed_at: iso(NOW),
-    }).returning('id');
-    [{ id: ids.finding }] = await db('security_findings').insert({
-      ...base, kind: 'secret', category: 'github_token', severity: 'high', detector: 'regex', fingerprint: `fp-${NOW}`, excerpt: 'my token is ghp_****************************abcd', source: 'request', field: 'request_body',
-      direction: 'in', first_seen: iso(NOW - 3 * H), last_seen: iso(NOW - H), created_at: iso(NOW - 3 * H), occurrences: 4,
-    }).returning('id');
-    const alert = await api(app, 'POST', '/api/v1/alerts', { ...as(), body: { name: 'cost watch', type: 'cost', operator: 'gt', threshold: 5, window_minutes: 15 } });
+    [{ id: ids.anomaly }] = await db('anomalies')
+      .insert({
+        ...base,
+        measure: 'cost',
+        dimension: 'model',
+        dimension_value: 'gpt-4o',
+        direction: 'up',
+        expected_low: 0.4,
+        expected_median: 0.8,
+        expected_high: 1.2,
+        observed: 3.7,
+        score: 12.5,
+        baseline: JSON.stringify({ points: 168, seasonal: true, from: iso(NOW - 8 * 24 * H), to: iso(NOW - 2 * H) }),
+        window_start: iso(NOW - 2 * H),
+        window_end: iso(NOW - H),
+        first_seen: iso(NOW - H),
+        last_seen: iso(NOW - H),
+      })
+      .returning('id');
+    [{ id: ids.recommendation }] = await db('recommendations')
+      .insert({
+        ...base,
+        kind: 'cheaper_model',
+        subject: 'gpt-4o',
+        title: 'Use gpt-4o-mini for short prompts',
+        detail:
+          '80 of 100 gpt-4o calls send under 1,500 tokens; gpt-4o-mini answers those for a fifteenth of the price.',
+        evidence: JSON.stringify({
+          model: 'gpt-4o',
+          cheaper_model: 'gpt-4o-mini',
+          calls: 80,
+          share: 0.8,
+          current_cost_usd: 12.4,
+          projected_cost_usd: 0.83,
+        }),
+        monthly_saving_usd: 11.57,
+        computed_at: iso(NOW),
+      })
+      .returning('id');
+    [{ id: ids.finding }] = await db('security_findings')
+      .insert({
+        ...base,
+        kind: 'secret',
+        category: 'github_token',
+        severity: 'high',
+        detector: 'regex',
+        fingerprint: `fp-${NOW}`,
+        excerpt: 'my token is ghp_****************************abcd',
+        source: 'request',
+        field: 'request_body',
+        direction: 'in',
+        first_seen: iso(NOW - 3 * H),
+        last_seen: iso(NOW - H),
+        created_at: iso(NOW - 3 * H),
+        occurrences: 4,
+      })
+      .returning('id');
+    const alert = await api(app, 'POST', '/api/v1/alerts', {
+      ...as(),
+      body: { name: 'cost watch', type: 'cost', operator: 'gt', threshold: 5, window_minutes: 15 },
+    });
     ids.alert = alert.body.data.id;
-    const hook = await api(app, 'POST', '/api/v1/webhooks', { ...as(), body: { name: 'ops', url: receiver.url, events: ['request.created'] } });
+    const hook = await api(app, 'POST', '/api/v1/webhooks', {
+      ...as(),
+      body: { name: 'ops', url: receiver.url, events: ['request.created'] },
+    });
     ids.webhook = hook.body.data.id;
     // Deliveries a receiver outage left dead-lettered an hour ago.
     const dead = await seedFinishedDeliveries(db, ids.webhook, t.orgId, 6, { createdAt: new Date(NOW - H) });
@@ -89,7 +146,11 @@ describe('monitoring and webhooks in a browser', () => {
     expect(await drawer().textContent()).toContain('$0.40 – $1.20');
     await check('anomaly');
     await drawer().getByRole('button', { name: 'Acknowledge' }).click();
-    await waitUntil(async () => (await read<{ status: string }>(`/api/v1/anomalies/${ids.anomaly}`)).status === 'acknowledged', 10_000, 'acknowledged');
+    await waitUntil(
+      async () => (await read<{ status: string }>(`/api/v1/anomalies/${ids.anomaly}`)).status === 'acknowledged',
+      10_000,
+      'acknowledged',
+    );
     await drawer().getByRole('button', { name: 'Resolve' }).click();
     await drawer().getByText('Resolved', { exact: true }).waitFor();
     const a = await read<{ status: string; resolved_by: string | null }>(`/api/v1/anomalies/${ids.anomaly}`);
@@ -144,7 +205,9 @@ describe('monitoring and webhooks in a browser', () => {
     await form.getByRole('button', { name: 'Save rule' }).click();
     await page.waitForSelector('.card h2:has-text("cost watch (raised)")');
     expect(await page.textContent('.cards')).toContain('cost above 12.5 over 30 min per model');
-    const rule = await read<{ name: string; threshold: number; window_minutes: number; group_by: string | null }>(`/api/v1/alerts/${ids.alert}`);
+    const rule = await read<{ name: string; threshold: number; window_minutes: number; group_by: string | null }>(
+      `/api/v1/alerts/${ids.alert}`,
+    );
     expect(rule).toMatchObject({ name: 'cost watch (raised)', threshold: 12.5, window_minutes: 30, group_by: 'model' });
   });
 
@@ -169,7 +232,11 @@ describe('monitoring and webhooks in a browser', () => {
     await page.getByRole('button', { name: 'Deliveries' }).click();
     await page.getByRole('button', { name: `Open request.created delivery ${ids.delivery.slice(0, 8)}` }).click();
     await drawer().getByRole('button', { name: 'Redeliver' }).waitFor();
-    expect(await drawer().getByRole('link', { name: `webhook-delivery-${ids.delivery}` }).getAttribute('href')).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/webhook-delivery-${ids.delivery}`);
+    expect(
+      await drawer()
+        .getByRole('link', { name: `webhook-delivery-${ids.delivery}` })
+        .getAttribute('href'),
+    ).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/webhook-delivery-${ids.delivery}`);
     await drawer().getByText('No attempt recorded yet', { exact: false }).waitFor();
     const before = receiver.requests.length;
     await drawer().getByRole('button', { name: 'Redeliver' }).click();
@@ -177,9 +244,18 @@ describe('monitoring and webhooks in a browser', () => {
     await receiver.waitFor(before + 1, 20_000); // the receiver holds it for 4 s: the workflow is running
     await drawer().getByRole('button', { name: 'Redeliver' }).click();
     await page.getByText('Still being delivered', { exact: false }).waitFor(); // 409 delivery_in_progress
-    await waitUntil(async () => (await read<{ status: string }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`)).status === 'delivered', 30_000, 'redelivered');
+    await waitUntil(
+      async () =>
+        (await read<{ status: string }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`)).status ===
+        'delivered',
+      30_000,
+      'redelivered',
+    );
     await drawer().locator('.attempt').first().waitFor({ timeout: 15_000 });
-    const d = await read<{ redeliveries: number; attempts: { number: number; source: string; http_status: number | null }[] }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`);
+    const d = await read<{
+      redeliveries: number;
+      attempts: { number: number; source: string; http_status: number | null }[];
+    }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`);
     expect(d.redeliveries).toBe(1);
     expect(d.attempts.at(-1)).toMatchObject({ source: 'redelivery', http_status: 200 });
     expect(await drawer().textContent()).toContain(`Attempt #${d.attempts.at(-1)?.number}`);
@@ -197,7 +273,11 @@ describe('monitoring and webhooks in a browser', () => {
     await page.getByRole('button', { name: 'Cancel recovery' }).waitFor();
     await page.getByRole('button', { name: 'Cancel recovery' }).click();
     type Rec = { id: string; status: string; delivered: number; matched: number };
-    const first = await waitUntil(async () => (await read<Rec[]>(`/api/v1/webhooks/${ids.webhook}/recoveries`)).find((r) => r.status !== 'running'), 30_000, 'cancelled');
+    const first = await waitUntil(
+      async () => (await read<Rec[]>(`/api/v1/webhooks/${ids.webhook}/recoveries`)).find((r) => r.status !== 'running'),
+      30_000,
+      'cancelled',
+    );
     expect(first.status).toBe('cancelled');
     await page.locator('.recovery', { hasText: 'cancelled' }).waitFor();
     // The receiver is back: a second recovery sends what is still dead-lettered, its progress polled to the end.
@@ -219,13 +299,20 @@ describe('monitoring and webhooks in a browser', () => {
     await drawer(viewer).locator('figure').waitFor();
     await open(`/security?id=${ids.finding}`, viewer);
     await drawer(viewer).getByText('Masked excerpt').waitFor();
-    expect(await drawer(viewer).getByRole('button', { name: /Resolve|Dismiss|Reopen/ }).count()).toBe(0);
+    expect(
+      await drawer(viewer)
+        .getByRole('button', { name: /Resolve|Dismiss|Reopen/ })
+        .count(),
+    ).toBe(0);
     await open('/alerts', viewer);
     await viewer.locator('.card').first().waitFor();
     expect(await viewer.getByRole('button', { name: /Edit|Pause|Delete/ }).count()).toBe(0);
     await open('/webhooks', viewer);
     await viewer.getByRole('button', { name: 'Deliveries' }).click();
-    await viewer.getByRole('button', { name: /^Open request.created delivery/ }).first().click();
+    await viewer
+      .getByRole('button', { name: /^Open request.created delivery/ })
+      .first()
+      .click();
     await drawer(viewer).getByText('Attempts, oldest first').waitFor();
     expect(await viewer.getByRole('button', { name: /Redeliver|Edit|Send test/ }).count()).toBe(0);
     await viewer.keyboard.press('Escape');

@@ -32,15 +32,29 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
       if (req.method === 'OPTIONS') return res.end();
       const json = (v: unknown) => (res.setHeader('content-type', 'application/json'), res.end(JSON.stringify(v)));
       if (url.pathname === '/.well-known/openid-configuration') {
-        return json({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], id_token_signing_alg_values_supported: ['RS256'] });
+        return json({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+          id_token_signing_alg_values_supported: ['RS256'],
+        });
       }
       if (url.pathname === '/jwks') return json({ keys: [jwk] });
       if (url.pathname === '/authorize') {
         seen.method = url.searchParams.get('code_challenge_method') ?? undefined;
         const code = randomUUID();
-        codes.set(code, { challenge: url.searchParams.get('code_challenge')!, redirect: url.searchParams.get('redirect_uri')! });
+        codes.set(code, {
+          challenge: url.searchParams.get('code_challenge')!,
+          redirect: url.searchParams.get('redirect_uri')!,
+        });
         res.statusCode = 302;
-        res.setHeader('location', `${url.searchParams.get('redirect_uri')}?code=${code}&state=${url.searchParams.get('state')}&iss=${encodeURIComponent(issuer)}`);
+        res.setHeader(
+          'location',
+          `${url.searchParams.get('redirect_uri')}?code=${code}&state=${url.searchParams.get('state')}&iss=${encodeURIComponent(issuer)}`,
+        );
         return res.end();
       }
       if (url.pathname === '/token' && req.method === 'POST') {
@@ -49,9 +63,20 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
         req.on('end', async () => {
           const form = new URLSearchParams(body);
           const grant = codes.get(form.get('code') ?? '');
-          seen.verifierOk = !!grant && createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === grant.challenge;
-          if (!seen.verifierOk) return (res.statusCode = 400), json({ error: 'invalid_grant' });
-          const idToken = await new jose.SignJWT({ email: 'olivia@example.test' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('olivia').setIssuer(issuer).setAudience(CLIENT).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+          seen.verifierOk =
+            !!grant &&
+            createHash('sha256')
+              .update(form.get('code_verifier') ?? '')
+              .digest('base64url') === grant.challenge;
+          if (!seen.verifierOk) return ((res.statusCode = 400), json({ error: 'invalid_grant' }));
+          const idToken = await new jose.SignJWT({ email: 'olivia@example.test' })
+            .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+            .setSubject('olivia')
+            .setIssuer(issuer)
+            .setAudience(CLIENT)
+            .setIssuedAt()
+            .setExpirationTime('1h')
+            .sign(privateKey);
           json({ access_token: 'at', token_type: 'Bearer', expires_in: 3600, id_token: idToken });
         });
         return;
@@ -61,8 +86,21 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
     });
     await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
     issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
-    app = await startTestApp({ role: 'api', env: { AUTH_JWT_SECRET: '', AUTH_JWKS_URL: `${issuer}/jwks`, AUTH_JWT_ISSUER: issuer, AUTH_JWT_AUDIENCE: CLIENT, UI_OIDC_ISSUER: issuer, UI_OIDC_CLIENT_ID: CLIENT } });
-    browser = await chromium.launch({ executablePath: findChromium()!, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    app = await startTestApp({
+      role: 'api',
+      env: {
+        AUTH_JWT_SECRET: '',
+        AUTH_JWKS_URL: `${issuer}/jwks`,
+        AUTH_JWT_ISSUER: issuer,
+        AUTH_JWT_AUDIENCE: CLIENT,
+        UI_OIDC_ISSUER: issuer,
+        UI_OIDC_CLIENT_ID: CLIENT,
+      },
+    });
+    browser = await chromium.launch({
+      executablePath: findChromium()!,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -80,6 +118,9 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
     await page.waitForSelector('text=You belong to no organization yet'); // a new user: the next step is to create one
     const token = await page.evaluate('sessionStorage.getItem("gw.token")');
     const me = await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await me.json()) as { data: { user: unknown } }).data.user).toMatchObject({ sub: 'olivia', email: 'olivia@example.test' });
+    expect(((await me.json()) as { data: { user: unknown } }).data.user).toMatchObject({
+      sub: 'olivia',
+      email: 'olivia@example.test',
+    });
   });
 });

@@ -56,7 +56,14 @@ describe('prompts in a browser', () => {
     await page.getByRole('cell', { name: 'v1', exact: true }).waitFor();
     const p = await prompt();
     expect(p).toMatchObject({ name: 'support/greeter', project_id: t.projectId, latest_version: 1 });
-    expect(p.versions).toEqual([expect.objectContaining({ version: 1, template: 'Greet {{name}} warmly.', model: 'gpt-4o-mini', variables: ['name'] })]);
+    expect(p.versions).toEqual([
+      expect.objectContaining({
+        version: 1,
+        template: 'Greet {{name}} warmly.',
+        model: 'gpt-4o-mini',
+        variables: ['name'],
+      }),
+    ]);
   });
 
   it('adds a version written as chat messages, with a label', async () => {
@@ -79,8 +86,13 @@ describe('prompts in a browser', () => {
     await page.getByRole('cell', { name: 'v2', exact: true }).waitFor();
     const v2 = (await prompt()).versions.find((v: { version: number }) => v.version === 2);
     expect(v2).toMatchObject({
-      template: [{ role: 'system', content: 'You are kind. Greet {{name}}.' }, { role: 'user', content: 'Hello, I am {{name}} from {{city}}.' }],
-      labels: ['production'], commit_message: 'Chat form', variables: ['name', 'city'],
+      template: [
+        { role: 'system', content: 'You are kind. Greet {{name}}.' },
+        { role: 'user', content: 'Hello, I am {{name}} from {{city}}.' },
+      ],
+      labels: ['production'],
+      commit_message: 'Chat form',
+      variables: ['name', 'city'],
     });
     await page.waitForSelector('.diff .add');
     await check('prompt-versions');
@@ -93,9 +105,14 @@ describe('prompts in a browser', () => {
     await dialog.getByLabel('Labels').press('Enter');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.waitForFunction(`[...document.querySelectorAll('table tbody tr')].map((r) => r.textContent).join('|').match(/v2[^|]*—[^|]*\\|v1[^|]*production/)`);
+    await page.waitForFunction(
+      `[...document.querySelectorAll('table tbody tr')].map((r) => r.textContent).join('|').match(/v2[^|]*—[^|]*\\|v1[^|]*production/)`,
+    );
     const versions = (await prompt()).versions as { version: number; labels: string[] }[];
-    expect(versions.map((v) => [v.version, v.labels])).toEqual([[2, []], [1, ['production']]]);
+    expect(versions.map((v) => [v.version, v.labels])).toEqual([
+      [2, []],
+      [1, ['production']],
+    ]);
   });
 
   it('opens version 2 in the playground, runs it linked to the version, and saves an edit as version 3', async () => {
@@ -112,10 +129,17 @@ describe('prompts in a browser', () => {
     await page.waitForSelector('[data-testid=variant-0]:has-text("Hello from the fake upstream.")');
     // The upstream got the filled template; the call names version 2.
     const sent = upstream.requests.at(-1)!.json as { messages: { role: string; content: string }[] };
-    expect(sent.messages).toEqual([{ role: 'system', content: 'You are kind. Greet Ada.' }, { role: 'user', content: 'Hello, I am Ada from Paris.' }]);
+    expect(sent.messages).toEqual([
+      { role: 'system', content: 'You are kind. Greet Ada.' },
+      { role: 'user', content: 'Hello, I am Ada from Paris.' },
+    ]);
     const v2 = (await prompt()).versions.find((v: { version: number }) => v.version === 2);
     let linked: { id: string }[] = [];
-    await waitUntil(async () => (linked = await get(`/api/v1/requests?prompt_version_id=${v2.id}`)).length === 1, 15_000, 'the call linked to version 2');
+    await waitUntil(
+      async () => (linked = await get(`/api/v1/requests?prompt_version_id=${v2.id}`)).length === 1,
+      15_000,
+      'the call linked to version 2',
+    );
     await check('playground-from-version');
 
     await page.getByLabel('Message 2 content').fill('Hi, I am {{name}}.');
@@ -124,7 +148,14 @@ describe('prompts in a browser', () => {
     await page.waitForURL(new RegExp(`/prompts/${promptId}$`));
     await page.getByRole('cell', { name: 'v3', exact: true }).waitFor();
     const v3 = (await prompt()).versions.find((v: { version: number }) => v.version === 3);
-    expect(v3).toMatchObject({ template: [{ role: 'system', content: 'You are kind. Greet {{name}}.' }, { role: 'user', content: 'Hi, I am {{name}}.' }], model: 'gpt-4o-mini', commit_message: 'From the playground (based on v2)' });
+    expect(v3).toMatchObject({
+      template: [
+        { role: 'system', content: 'You are kind. Greet {{name}}.' },
+        { role: 'user', content: 'Hi, I am {{name}}.' },
+      ],
+      model: 'gpt-4o-mini',
+      commit_message: 'From the playground (based on v2)',
+    });
 
     // The call's detail names the version and links to its prompt.
     await page.goto(`${app.url}/requests/${linked[0]!.id}`);

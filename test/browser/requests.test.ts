@@ -29,45 +29,92 @@ describe('request explorer in a browser', () => {
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const rows = () => page.locator('[role=table][aria-label=Requests] [role=row][data-index]');
-  const waitRows = (n: number) => page.waitForFunction(`document.querySelectorAll('[role=table][aria-label=Requests] [role=row][data-index]').length === ${n}`, undefined, { timeout: 15_000 });
+  const waitRows = (n: number) =>
+    page.waitForFunction(
+      `document.querySelectorAll('[role=table][aria-label=Requests] [role=row][data-index]').length === ${n}`,
+      undefined,
+      { timeout: 15_000 },
+    );
   const quiet = () => dismissToasts(page);
   const check = async (name: string) => {
     await quiet();
     await page.evaluate('window.scrollTo(0, 0)'); // a full-page shot from the top, the header in place
     expect(await review(page, name)).toEqual([]);
   };
-  const openai = (tier: string) => new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0, defaultHeaders: { 'x-service-property-tier': tier } });
+  const openai = (tier: string) =>
+    new OpenAI({
+      apiKey: t.fullKey,
+      baseURL: `${app.url}/proxy/openai/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-service-property-tier': tier },
+    });
   const toolCall = (tier: string) =>
     openai(tier).chat.completions.create({
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'You are a weather bot.' },
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '{"temp_c":21}' },
       ],
     });
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(); // answers like each provider, streamed or not
-    app = await startTestApp({ role: 'all', env: { PROVIDER_OPENAI_BASE_URL: upstream.url, PROVIDER_ANTHROPIC_BASE_URL: upstream.url } });
+    app = await startTestApp({
+      role: 'all',
+      env: { PROVIDER_OPENAI_BASE_URL: upstream.url, PROVIDER_ANTHROPIC_BASE_URL: upstream.url },
+    });
     t = await seedTenant(app);
-    for (const provider of ['openai', 'anthropic']) await api(app, 'PUT', '/api/v1/provider-keys', { ...as(), body: { project_id: t.projectId, provider, api_key: `sk-${provider}-0123456789` } });
-    for (let i = 0; i < 3; i++) await openai('free').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello ${i}` }] });
+    for (const provider of ['openai', 'anthropic'])
+      await api(app, 'PUT', '/api/v1/provider-keys', {
+        ...as(),
+        body: { project_id: t.projectId, provider, api_key: `sk-${provider}-0123456789` },
+      });
+    for (let i = 0; i < 3; i++)
+      await openai('free').chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: `hello ${i}` }],
+      });
     await toolCall('gold');
-    const claude = new Anthropic({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/anthropic`, maxRetries: 0, defaultHeaders: { 'x-service-property-tier': 'gold' } });
+    const claude = new Anthropic({
+      apiKey: t.fullKey,
+      baseURL: `${app.url}/proxy/anthropic`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-service-property-tier': 'gold' },
+    });
     const stream = await claude.messages.create({
-      model: 'claude-sonnet-4-6', max_tokens: 256, stream: true, system: 'Answer briefly.',
+      model: 'claude-sonnet-4-6',
+      max_tokens: 256,
+      stream: true,
+      system: 'Answer briefly.',
       messages: [
         { role: 'user', content: 'What is in the box?' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'I should look inside.', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'open_box', input: { box: 'blue' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'I should look inside.', signature: 'sig' },
+            { type: 'tool_use', id: 'toolu_1', name: 'open_box', input: { box: 'blue' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a red ball' }] },
       ],
     });
     for await (const _ of stream) void _;
     await waitUntil(async () => (await get('/api/v1/requests')).length === 5, 15_000, 'five calls logged');
-    await api(app, 'POST', '/api/v1/saved-filters', { ...as(), body: { project_id: t.projectId, view: 'requests', name: 'free tier', filter: { property: 'tier:free' } } });
-    datasetId = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'golden answers' } })).body.data.id;
+    await api(app, 'POST', '/api/v1/saved-filters', {
+      ...as(),
+      body: { project_id: t.projectId, view: 'requests', name: 'free tier', filter: { property: 'tier:free' } },
+    });
+    datasetId = (
+      await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'golden answers' } })
+    ).body.data.id;
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(() => stopAll(browser, upstream, app));
@@ -152,7 +199,13 @@ describe('request explorer in a browser', () => {
     const chat = page.getByRole('list', { name: 'Conversation' });
     await chat.waitFor();
     const turns = chat.getByRole('listitem');
-    expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+    expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
     expect(await turns.nth(2).textContent()).toMatch(/I should look inside\..*Tool call: open_box/);
     expect(await turns.nth(3).textContent()).toContain('a red ball');
     expect(await turns.nth(4).textContent()).toContain('Hello from the fake upstream.'); // the streamed answer, put together
@@ -179,7 +232,16 @@ describe('request explorer in a browser', () => {
     await scores.getByText('helpfulness').waitFor();
     expect(await scores.textContent()).toMatch(/helpfulness0\.9apiclear and short/);
     const stored = await get(`/api/v1/scores?request_id=${requestId}`);
-    expect(stored).toEqual([expect.objectContaining({ name: 'helpfulness', value: 0.9, data_type: 'numeric', source: 'api', comment: 'clear and short', request_id: requestId })]);
+    expect(stored).toEqual([
+      expect.objectContaining({
+        name: 'helpfulness',
+        value: 0.9,
+        data_type: 'numeric',
+        source: 'api',
+        comment: 'clear and short',
+        request_id: requestId,
+      }),
+    ]);
 
     await page.getByRole('button', { name: 'Add to dataset' }).click();
     await dialog.getByLabel('Dataset').waitFor();
@@ -190,7 +252,13 @@ describe('request explorer in a browser', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.waitForSelector('text=Added to golden answers');
     const items = await get(`/api/v1/datasets/${datasetId}/items`);
-    expect(items).toEqual([expect.objectContaining({ id: `request:${requestId}`, source_request_id: requestId, expected_output: 'Hello from the fake upstream.' })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        id: `request:${requestId}`,
+        source_request_id: requestId,
+        expected_output: 'Hello from the fake upstream.',
+      }),
+    ]);
     expect(JSON.stringify(items[0].input)).toContain('open_box');
     await check('request-scored');
 
@@ -206,6 +274,12 @@ describe('request explorer in a browser', () => {
     await page.getByLabel('Saved filter').selectOption({ label: 'free tier' });
     await page.waitForURL(/saved_filter_id=/);
     await waitRows(3);
-    expect(new Set(await rows().allTextContents().then((r) => r.map((t) => /gpt-4o-mini/.test(t))))).toEqual(new Set([true]));
+    expect(
+      new Set(
+        await rows()
+          .allTextContents()
+          .then((r) => r.map((t) => /gpt-4o-mini/.test(t))),
+      ),
+    ).toEqual(new Set([true]));
   });
 });

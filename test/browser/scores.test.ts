@@ -7,8 +7,18 @@ import { waitUntil } from '../integration/webhooks/fixtures';
 import { DESKTOP, dismissToasts, review } from './ui';
 import { openSignedIn, startWithOpenAI } from './stack';
 
-interface Score { id: string; name: string; target_type: string; request_id: string | null }
-interface Experiment { id: string; name: string; status: string; counts: { pending: number; completed: number; error: number } }
+interface Score {
+  id: string;
+  name: string;
+  target_type: string;
+  request_id: string | null;
+}
+interface Experiment {
+  id: string;
+  name: string;
+  status: string;
+  counts: { pending: number; completed: number; error: number };
+}
 
 /**
  * The scores list and cancelling an experiment, in a real browser against the real service (API
@@ -35,21 +45,38 @@ describe('scores and cancelling experiments in a browser', () => {
     expect(res.status).toBeLessThan(300);
   };
   const call = (content: string, session: string) =>
-    new OpenAI({ apiKey: t.fullKey, baseURL: `${app.url}/proxy/openai/v1`, maxRetries: 0, defaultHeaders: { 'x-service-session-id': session } })
-      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
+    new OpenAI({
+      apiKey: t.fullKey,
+      baseURL: `${app.url}/proxy/openai/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-service-session-id': session },
+    }).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
 
   beforeAll(async () => {
     ({ upstream, app, t } = await startWithOpenAI());
     upstream.handle(async (req, res) => {
       // The experiment's model is slow (seconds a call), so it is still running when cancelled.
       if (JSON.stringify(req.json?.messages ?? []).includes('Slowly')) await new Promise((r) => setTimeout(r, 4000));
-      sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
+      sendJson(res, 200, {
+        id: 'x',
+        object: 'chat.completion',
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+      });
     });
     await call('first question', 'chat-a');
     await call('second question', 'chat-a');
     await call('third question', 'chat-b');
-    await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'tr-1', name: 'agent run', start_time: new Date().toISOString() } });
-    await waitUntil(async () => (await get('/api/v1/requests')).length === 3 && (await get('/api/v1/traces')).length === 1, 15_000, 'calls and trace stored');
+    await api(app, 'POST', '/ingest/traces', {
+      token: t.fullKey,
+      body: { id: 'tr-1', name: 'agent run', start_time: new Date().toISOString() },
+    });
+    await waitUntil(
+      async () => (await get('/api/v1/requests')).length === 3 && (await get('/api/v1/traces')).length === 1,
+      15_000,
+      'calls and trace stored',
+    );
     requests = ((await get('/api/v1/requests')) as { id: string }[]).map((r) => r.id);
     await score({ request_id: requests[0], name: 'helpfulness', value: 0.9, comment: 'clear and short' });
     await score({ request_id: requests[1], name: 'tone', data_type: 'categorical', string_value: 'friendly' });
@@ -116,10 +143,21 @@ describe('scores and cancelling experiments in a browser', () => {
   }, 90_000);
 
   it('cancels a running experiment from its row after a confirmation; a viewer sees no Cancel', async () => {
-    dataset = (await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })).body.data.id as string;
+    dataset = (
+      await api(app, 'POST', '/api/v1/datasets', { ...as(), body: { project_id: t.projectId, name: 'questions' } })
+    ).body.data.id as string;
     const items = Array.from({ length: 8 }, (_, i) => ({ id: `i${i}`, input: { question: `q-${i}` } }));
     await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...as(), body: { items } });
-    const started = await api(app, 'POST', '/api/v1/experiments', { ...as(), body: { project_id: t.projectId, name: 'slow run', dataset_id: dataset, concurrency: 1, subject: { kind: 'prompt', provider: 'openai', model: 'gpt-4o-mini', template: 'Slowly: {{question}}' } } });
+    const started = await api(app, 'POST', '/api/v1/experiments', {
+      ...as(),
+      body: {
+        project_id: t.projectId,
+        name: 'slow run',
+        dataset_id: dataset,
+        concurrency: 1,
+        subject: { kind: 'prompt', provider: 'openai', model: 'gpt-4o-mini', template: 'Slowly: {{question}}' },
+      },
+    });
     expect(started.status).toBe(201);
     const id = started.body.data.id as string;
 
@@ -149,14 +187,29 @@ describe('scores and cancelling experiments in a browser', () => {
 
   it('cancels a running prompt experiment, every variant with it', async () => {
     const subject = (template: string) => ({ kind: 'prompt', provider: 'openai', model: 'gpt-4o-mini', template });
-    const started = await api(app, 'POST', '/api/v1/prompt-experiments', { ...as(), body: { project_id: t.projectId, name: 'slow grid', concurrency: 1, items: { dataset_id: dataset }, variants: [{ label: 'a', subject: subject('Slowly: {{question}}') }, { label: 'b', subject: subject('Slowly, briefly: {{question}}') }] } });
+    const started = await api(app, 'POST', '/api/v1/prompt-experiments', {
+      ...as(),
+      body: {
+        project_id: t.projectId,
+        name: 'slow grid',
+        concurrency: 1,
+        items: { dataset_id: dataset },
+        variants: [
+          { label: 'a', subject: subject('Slowly: {{question}}') },
+          { label: 'b', subject: subject('Slowly, briefly: {{question}}') },
+        ],
+      },
+    });
     expect(started.status).toBe(201);
     const id = started.body.data.id as string;
     await page.reload();
     const grid = page.getByTestId('prompt-experiment-slow grid');
     await grid.getByText('running').first().waitFor();
     await grid.getByRole('button', { name: 'Cancel prompt experiment slow grid' }).click();
-    await page.getByRole('dialog', { name: 'Cancel prompt experiment “slow grid”?' }).getByRole('button', { name: 'Cancel prompt experiment' }).click();
+    await page
+      .getByRole('dialog', { name: 'Cancel prompt experiment “slow grid”?' })
+      .getByRole('button', { name: 'Cancel prompt experiment' })
+      .click();
     await grid.getByText('cancelled').first().waitFor({ timeout: 15_000 });
     const g = (await get(`/api/v1/prompt-experiments/${id}`)) as { status: string; variants: { status: string }[] };
     expect(g.status).toBe('cancelled');

@@ -23,7 +23,11 @@ export async function startWithOpenAI(
 }
 
 /** Chromium at desktop size, signed in with `token`; page errors are collected into `errors`. */
-export async function openSignedIn(url: string, token: string, errors: string[]): Promise<{ browser: Browser; page: Page }> {
+export async function openSignedIn(
+  url: string,
+  token: string,
+  errors: string[],
+): Promise<{ browser: Browser; page: Page }> {
   const exe = findChromium();
   if (!exe) throw new Error('chromium missing: run `npm run browser:install`');
   await mkdir(SHOTS, { recursive: true });

@@ -22,15 +22,26 @@ export async function review(page: Page, name: string): Promise<string[]> {
   const bad: string[] = [];
   for (const dark of [false, true]) {
     await setTheme(page, dark);
-    for (const [size, viewport] of [['1440', DESKTOP], ['390', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['1440', DESKTOP],
+      ['390', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       await page.waitForTimeout(400); // layout, the navbar's slide and charts follow the new width
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size}${dark ? '-dark' : ''}.png`), fullPage: true });
       bad.push(...(await overflow(page)).map((o) => `${name}@${size}: wider than the screen: ${o}`));
       if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axe });
-      const found = (await page.evaluate('axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] }).then((r) => r.violations)')) as Violation[];
+      const found = (await page.evaluate(
+        'axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] }).then((r) => r.violations)',
+      )) as Violation[];
       for (const v of found) {
-        if (v.impact === 'serious' || v.impact === 'critical') bad.push(`${name}@${size}/${dark ? 'dark' : 'light'}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+        if (v.impact === 'serious' || v.impact === 'critical')
+          bad.push(
+            `${name}@${size}/${dark ? 'dark' : 'light'}: ${v.id} (${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')})`,
+          );
       }
     }
   }
@@ -63,11 +74,16 @@ async function setTheme(page: Page, dark: boolean) {
   const toggle = page.getByRole('button', { name: 'Dark theme' });
   if (await toggle.count()) {
     // With a drawer or dialog open its overlay covers the header: the click is dispatched to the toggle itself.
-    if ((await toggle.getAttribute('aria-pressed')) !== String(dark)) await ((await page.locator('[role=dialog]').count()) ? toggle.dispatchEvent('click') : toggle.click());
+    if ((await toggle.getAttribute('aria-pressed')) !== String(dark))
+      await ((await page.locator('[role=dialog]').count()) ? toggle.dispatchEvent('click') : toggle.click());
   } else {
-    await page.evaluate(`document.documentElement.setAttribute('data-mantine-color-scheme', '${dark ? 'dark' : 'light'}')`);
+    await page.evaluate(
+      `document.documentElement.setAttribute('data-mantine-color-scheme', '${dark ? 'dark' : 'light'}')`,
+    );
   }
-  await page.waitForFunction(`document.documentElement.getAttribute('data-mantine-color-scheme') === '${dark ? 'dark' : 'light'}'`);
+  await page.waitForFunction(
+    `document.documentElement.getAttribute('data-mantine-color-scheme') === '${dark ? 'dark' : 'light'}'`,
+  );
 }
 
 /**
@@ -75,6 +91,7 @@ async function setTheme(page: Page, dark: boolean) {
  * them. A toast under a dialog's overlay cannot be clicked: it closes itself within 4 s.
  */
 export async function dismissToasts(page: Page) {
-  for (const b of await page.locator('.mantine-Notification-root button').all()) await b.click({ timeout: 1000 }).catch(() => {});
+  for (const b of await page.locator('.mantine-Notification-root button').all())
+    await b.click({ timeout: 1000 }).catch(() => {});
   await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 10_000 });
 }

@@ -6,7 +6,11 @@ import { seedFinishedDeliveries } from '../integration/webhooks/fixtures';
 import { dismissToasts, review } from './ui';
 import { openSignedIn, stopAll } from './stack';
 
-interface Delivery { id: string; event_type: string; status: string }
+interface Delivery {
+  id: string;
+  event_type: string;
+  status: string;
+}
 interface Detail extends Delivery {
   workflow_id: string | null;
   attempts: { number: number; source: string; http_status: number | null }[];
@@ -66,7 +70,8 @@ describe('webhook deliveries in a browser', () => {
     const cells = table.getByTestId('delivery-workflow');
     const ids = await cells.locator('code').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
     expect(ids).toEqual(listed.slice(1).map((d) => `webhook-delivery-${d.id}`));
-    const links = await cells.getByRole('link', { name: 'Temporal UI' })
+    const links = await cells
+      .getByRole('link', { name: 'Temporal UI' })
       .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
     expect(links).toEqual(ids.map((id) => `${TEMPORAL_UI}/namespaces/default/workflows/${id}`));
     const old = listed[1]!;

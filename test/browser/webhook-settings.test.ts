@@ -48,7 +48,9 @@ describe('webhook settings in a browser', () => {
     billing = (await api(app, 'POST', '/api/v1/webhooks', { ...as(), body })).body.data.id;
     // What the service does after weeks of dead-lettered deliveries (docs/webhooks.md, "Auto-disable").
     const disabledAt = new Date(Date.now() - 2 * 3600_000);
-    await app.database.db('webhooks').where({ id: billing })
+    await app.database
+      .db('webhooks')
+      .where({ id: billing })
       .update({ is_active: false, disabled_reason: 'failing', disabled_at: disabledAt });
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
@@ -68,7 +70,10 @@ describe('webhook settings in a browser', () => {
     expect(await c.getByRole('button', { name: 'Resume' }).count()).toBe(0);
     // The events picker says what each event is, from the API's catalogue.
     const types = (await api(app, 'GET', '/api/v1/event-types', as())).body.data as Record<string, string>[];
-    await page.getByText(types.find((e) => e.name === 'trace.completed')!.description).first().waitFor();
+    await page
+      .getByText(types.find((e) => e.name === 'trace.completed')!.description)
+      .first()
+      .waitFor();
     expect(await shot('webhook-disabled')).toEqual([]);
 
     await notice.getByRole('button', { name: 'Enable again' }).click();
@@ -117,7 +122,10 @@ describe('webhook settings in a browser', () => {
     const form = page.getByRole('form', { name: 'New webhook' });
     await form.getByLabel('Name').fill('tenant hook');
     await form.getByLabel('URL').fill(receiver.url);
-    for (const [i, [name, value]] of [['Authorization', 'Bearer receiver-token-1'], ['X-Tenant', 'acme']].entries()) {
+    for (const [i, [name, value]] of [
+      ['Authorization', 'Bearer receiver-token-1'],
+      ['X-Tenant', 'acme'],
+    ].entries()) {
       await form.getByRole('button', { name: 'Add header' }).click();
       await form.getByLabel(`Header ${i + 1} name`).fill(name!);
       await form.getByLabel(`Header ${i + 1} value`).fill(value!);

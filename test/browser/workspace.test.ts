@@ -49,14 +49,37 @@ describe('evaluation and workspace in a browser', () => {
     ({ upstream, app, t } = await startWithOpenAI({ TEMPORAL_UI_URL: 'http://127.0.0.1:8233' }));
     upstream.handle(async (_req, res) => {
       await new Promise((r) => setTimeout(r, judgeDelay));
-      sendJson(res, 200, { id: 'x', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ score: 4, reasoning: 'fine' }) }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 } });
+      sendJson(res, 200, {
+        id: 'x',
+        object: 'chat.completion',
+        model: 'gpt-4o-mini',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: JSON.stringify({ score: 4, reasoning: 'fine' }) },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 },
+      });
     });
     // Three calls of one session, ten minutes ago, with their bodies.
-    const rows = [0, 1, 2].map((i) => requestRow({ orgId: t.orgId, projectId: t.projectId }, {
-      log_mode: 'full', session_id: SESSION, created_at: new Date(Date.now() - 600_000 + i * 1000).toISOString(),
-      request_body: JSON.stringify({ messages: [{ role: 'user', content: `What is the capital of France? (${i})` }] }),
-      response_body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Paris is the capital of France.' } }] }),
-    }));
+    const rows = [0, 1, 2].map((i) =>
+      requestRow(
+        { orgId: t.orgId, projectId: t.projectId },
+        {
+          log_mode: 'full',
+          session_id: SESSION,
+          created_at: new Date(Date.now() - 600_000 + i * 1000).toISOString(),
+          request_body: JSON.stringify({
+            messages: [{ role: 'user', content: `What is the capital of France? (${i})` }],
+          }),
+          response_body: JSON.stringify({
+            choices: [{ message: { role: 'assistant', content: 'Paris is the capital of France.' } }],
+          }),
+        },
+      ),
+    );
     requestIds.push(...rows.map((r) => r.id));
     await writeRows(app.database.db, rows);
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
@@ -78,7 +101,9 @@ describe('evaluation and workspace in a browser', () => {
     };
     await create('mentions-paris', 'contains', () => dialog().getByLabel('Text to find').fill('Paris'));
     await create('starts-with-p', 'regex', () => dialog().getByLabel('Pattern').fill('^P'));
-    await create('exact', 'exact_match', () => dialog().getByLabel('Expected value').fill('Paris is the capital of France.'));
+    await create('exact', 'exact_match', () =>
+      dialog().getByLabel('Expected value').fill('Paris is the capital of France.'),
+    );
     await create('is-json', 'json_schema');
     await create('close-to', 'levenshtein', () => dialog().getByLabel('Expected value').fill('Paris'));
     await create('fast', 'latency', () => dialog().getByLabel('Longest latency (ms)').fill('500'));
@@ -88,10 +113,27 @@ describe('evaluation and workspace in a browser', () => {
       await dialog().getByLabel('Highest score').fill('5');
       await check('evaluator-form-judge');
     });
-    const all = (await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string; type: string; config: Record<string, unknown> }[];
-    expect(all.map((e) => e.type).sort()).toEqual(['contains', 'cost', 'exact_match', 'json_schema', 'latency', 'levenshtein', 'llm_judge', 'regex']);
+    const all = (await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as {
+      name: string;
+      type: string;
+      config: Record<string, unknown>;
+    }[];
+    expect(all.map((e) => e.type).sort()).toEqual([
+      'contains',
+      'cost',
+      'exact_match',
+      'json_schema',
+      'latency',
+      'levenshtein',
+      'llm_judge',
+      'regex',
+    ]);
     expect(all.find((e) => e.name === 'fast')?.config).toEqual({ max_ms: 500 });
-    expect(all.find((e) => e.name === 'judge')?.config).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', output: { type: 'numeric', min: 1, max: 5 } });
+    expect(all.find((e) => e.name === 'judge')?.config).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      output: { type: 'numeric', min: 1, max: 5 },
+    });
 
     // Edit: the contains check becomes case sensitive on another word.
     await page.getByRole('button', { name: 'Edit mentions-paris' }).click();
@@ -100,13 +142,27 @@ describe('evaluation and workspace in a browser', () => {
     await dialog().getByLabel('Case sensitive').check();
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
-    await waitUntil(async () => ((await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string; config: Record<string, unknown> }[]).find((e) => e.name === 'mentions-paris')?.config.value === 'capital', 5000, 'the edit');
-    const edited = ((await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string; config: Record<string, unknown> }[]).find((e) => e.name === 'mentions-paris');
+    await waitUntil(
+      async () =>
+        (
+          (await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as {
+            name: string;
+            config: Record<string, unknown>;
+          }[]
+        ).find((e) => e.name === 'mentions-paris')?.config.value === 'capital',
+      5000,
+      'the edit',
+    );
+    const edited = (
+      (await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string; config: Record<string, unknown> }[]
+    ).find((e) => e.name === 'mentions-paris');
     expect(edited?.config).toMatchObject({ value: 'capital', case_sensitive: true, field: 'output' });
 
     await confirm('Delete starts-with-p', 'Delete');
     await page.waitForSelector('td:has-text("starts-with-p")', { state: 'detached' });
-    expect(((await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string }[]).map((e) => e.name)).not.toContain('starts-with-p');
+    expect(
+      ((await get(`/api/v1/evaluators?project_id=${t.projectId}`)) as { name: string }[]).map((e) => e.name),
+    ).not.toContain('starts-with-p');
   }, 180_000);
 
   it('creates, edits and archives score configs', async () => {
@@ -129,10 +185,23 @@ describe('evaluation and workspace in a browser', () => {
     await dialog().waitFor({ state: 'detached' });
     await confirm('Archive correct', 'Archive');
     await page.waitForSelector('text=archived');
-    const configs = (await get(`/api/v1/score-configs?project_id=${t.projectId}&include_archived=true`)) as { name: string; data_type: string; min: number | null; max: number | null; categories: { label: string; value: number }[] | null; is_archived: boolean }[];
+    const configs = (await get(`/api/v1/score-configs?project_id=${t.projectId}&include_archived=true`)) as {
+      name: string;
+      data_type: string;
+      min: number | null;
+      max: number | null;
+      categories: { label: string; value: number }[] | null;
+      is_archived: boolean;
+    }[];
     const by = (n: string) => configs.find((c) => c.name === n);
     expect(by('quality')).toMatchObject({ data_type: 'numeric', min: 0, max: 10, is_archived: false });
-    expect(by('tone')).toMatchObject({ data_type: 'categorical', categories: [{ label: 'kind', value: 1 }, { label: 'rude', value: 0 }] });
+    expect(by('tone')).toMatchObject({
+      data_type: 'categorical',
+      categories: [
+        { label: 'kind', value: 1 },
+        { label: 'rude', value: 0 },
+      ],
+    });
     expect(by('correct')).toMatchObject({ data_type: 'boolean', is_archived: true });
     await check('evaluators');
   }, 90_000);
@@ -148,12 +217,26 @@ describe('evaluation and workspace in a browser', () => {
     await dialog().waitFor({ state: 'detached' });
     // The list polls while the run moves: the badge turns completed without a reload.
     await page.waitForSelector('tbody td:has-text("completed")', { timeout: 30_000 });
-    const [run] = (await get('/api/v1/eval-runs')) as { id: string; status: string; workflow_id: string; counts: { completed: number }; target: { kind: string; filter: Record<string, unknown> } }[];
-    expect(run).toMatchObject({ status: 'completed', counts: { completed: 3 }, target: { kind: 'requests', filter: { model: 'gpt-4o-mini' } } });
-    expect(await page.getByRole('link', { name: 'Temporal UI' }).getAttribute('href')).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(run.workflow_id)}`);
+    const [run] = (await get('/api/v1/eval-runs')) as {
+      id: string;
+      status: string;
+      workflow_id: string;
+      counts: { completed: number };
+      target: { kind: string; filter: Record<string, unknown> };
+    }[];
+    expect(run).toMatchObject({
+      status: 'completed',
+      counts: { completed: 3 },
+      target: { kind: 'requests', filter: { model: 'gpt-4o-mini' } },
+    });
+    expect(await page.getByRole('link', { name: 'Temporal UI' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(run.workflow_id)}`,
+    );
     await page.getByRole('button', { name: 'Results' }).click();
     await page.waitForSelector('section[aria-label="Run results"] tbody tr');
-    const hrefs = await page.locator('section[aria-label="Run results"] tbody a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const hrefs = await page
+      .locator('section[aria-label="Run results"] tbody a')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.sort()).toEqual(requestIds.map((id) => `/requests/${id}`).sort());
     expect(await page.locator('section[aria-label="Run results"] tbody').textContent()).toContain('mentions-paris');
     await check('eval-runs');
@@ -174,15 +257,31 @@ describe('evaluation and workspace in a browser', () => {
   it('changes a member’s role, removes a member, invites and revokes the invitation', async () => {
     await open('/settings?tab=members');
     await page.getByLabel(`Role of ${t.editor.email}`).selectOption('viewer');
-    await waitUntil(async () => ((await get(`/api/v1/organizations/${t.orgId}/members`)) as { email: string; role: string }[]).find((m) => m.email === t.editor.email)?.role === 'viewer', 5000, 'the role change');
+    await waitUntil(
+      async () =>
+        ((await get(`/api/v1/organizations/${t.orgId}/members`)) as { email: string; role: string }[]).find(
+          (m) => m.email === t.editor.email,
+        )?.role === 'viewer',
+      5000,
+      'the role change',
+    );
     await confirm(`Remove ${t.viewer.email}`, 'Remove');
-    expect(((await get(`/api/v1/organizations/${t.orgId}/members`)) as { email: string }[]).map((m) => m.email)).not.toContain(t.viewer.email);
+    expect(
+      ((await get(`/api/v1/organizations/${t.orgId}/members`)) as { email: string }[]).map((m) => m.email),
+    ).not.toContain(t.viewer.email);
     await page.getByLabel('E-mail').fill('newcomer@example.test');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.waitForSelector('td:has-text("newcomer@example.test")');
     await check('settings-members');
     await confirm('Revoke the invitation to newcomer@example.test', 'Revoke');
-    await waitUntil(async () => ((await get(`/api/v1/organizations/${t.orgId}/invitations`)) as { email: string; status: string }[]).find((i) => i.email === 'newcomer@example.test')?.status === 'revoked', 5000, 'the invitation revoked');
+    await waitUntil(
+      async () =>
+        ((await get(`/api/v1/organizations/${t.orgId}/invitations`)) as { email: string; status: string }[]).find(
+          (i) => i.email === 'newcomer@example.test',
+        )?.status === 'revoked',
+      5000,
+      'the invitation revoked',
+    );
   }, 90_000);
 
   it('sets and edits a project’s rate limit beside the plan and usage', async () => {
@@ -192,13 +291,21 @@ describe('evaluation and workspace in a browser', () => {
     await page.getByLabel('Window').selectOption('3600');
     await page.getByRole('button', { name: 'Save limit' }).click();
     await page.waitForSelector('td:has-text("1 h")');
-    expect((await get(`/api/v1/rate-limits?project_id=${t.projectId}`))[0]).toMatchObject({ requests_per_window: 100, tokens_per_window: null, window_seconds: 3600 });
+    expect((await get(`/api/v1/rate-limits?project_id=${t.projectId}`))[0]).toMatchObject({
+      requests_per_window: 100,
+      tokens_per_window: null,
+      window_seconds: 3600,
+    });
     await page.getByRole('button', { name: /^Edit the limit of/ }).click();
     expect(await page.getByLabel('Requests per user').inputValue()).toBe('100');
     await page.getByLabel('Tokens per user').fill('50000');
     await page.getByRole('button', { name: 'Save limit' }).click();
     await page.waitForSelector('td:has-text("50,000")');
-    expect((await get(`/api/v1/rate-limits?project_id=${t.projectId}`))[0]).toMatchObject({ requests_per_window: 100, tokens_per_window: 50000, window_seconds: 3600 });
+    expect((await get(`/api/v1/rate-limits?project_id=${t.projectId}`))[0]).toMatchObject({
+      requests_per_window: 100,
+      tokens_per_window: 50000,
+      window_seconds: 3600,
+    });
     expect(await page.textContent('main')).toContain('Requests this month');
     await check('settings-plan');
   }, 60_000);
@@ -208,7 +315,13 @@ describe('evaluation and workspace in a browser', () => {
     await page.waitForSelector('th:has-text("Last used")');
     await page.locator('tr', { hasText: 'public key' }).getByRole('button', { name: 'Revoke' }).click();
     await dialog().getByRole('button', { name: 'Revoke', exact: true }).click();
-    await waitUntil(async () => ((await get('/api/v1/api-keys')) as { id: string; is_active: boolean }[]).find((k) => k.id === t.publicKeyId)?.is_active === false, 5000, 'the key revoked');
+    await waitUntil(
+      async () =>
+        ((await get('/api/v1/api-keys')) as { id: string; is_active: boolean }[]).find((k) => k.id === t.publicKeyId)
+          ?.is_active === false,
+      5000,
+      'the key revoked',
+    );
   });
 
   it('creates, edits and deletes a saved filter', async () => {
@@ -221,15 +334,29 @@ describe('evaluation and workspace in a browser', () => {
     await dialog().getByRole('button', { name: 'Create saved filter' }).click();
     await dialog().waitFor({ state: 'detached' });
     await page.waitForSelector('td:has-text("mini calls")');
-    const [saved] = (await get('/api/v1/saved-filters')) as { id: string; name: string; view: string; filter: Record<string, unknown>; visibility: string }[];
-    expect(saved).toMatchObject({ name: 'mini calls', view: 'requests', filter: { model: 'gpt-4o-mini', status: '200' }, visibility: 'project' });
+    const [saved] = (await get('/api/v1/saved-filters')) as {
+      id: string;
+      name: string;
+      view: string;
+      filter: Record<string, unknown>;
+      visibility: string;
+    }[];
+    expect(saved).toMatchObject({
+      name: 'mini calls',
+      view: 'requests',
+      filter: { model: 'gpt-4o-mini', status: '200' },
+      visibility: 'project',
+    });
     await page.getByRole('button', { name: 'Edit mini calls' }).click();
     await dialog().getByLabel('Name', { exact: true }).fill('mini errors');
     await dialog().getByRole('textbox', { name: 'Filter' }).fill('model=gpt-4o-mini\nstatus=5xx');
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
     await page.waitForSelector('td:has-text("mini errors")');
-    expect((await get(`/api/v1/saved-filters/${saved.id}`))).toMatchObject({ name: 'mini errors', filter: { model: 'gpt-4o-mini', status: '5xx' } });
+    expect(await get(`/api/v1/saved-filters/${saved.id}`)).toMatchObject({
+      name: 'mini errors',
+      filter: { model: 'gpt-4o-mini', status: '5xx' },
+    });
     await check('settings-filters');
     await confirm('Delete mini errors', 'Delete');
     await page.waitForSelector('text=No saved filters yet');
@@ -241,7 +368,12 @@ describe('evaluation and workspace in a browser', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     const url = (await (await page.waitForSelector('[data-testid=share-url]')).textContent())!;
     await check('session-share');
-    const [share] = (await get('/api/v1/shares')) as { id: string; resource_type: string; resource_id: string; revoked_at: string | null }[];
+    const [share] = (await get('/api/v1/shares')) as {
+      id: string;
+      resource_type: string;
+      resource_id: string;
+      revoked_at: string | null;
+    }[];
     expect(share).toMatchObject({ resource_type: 'session', resource_id: SESSION, revoked_at: null });
     expect((await fetch(url.replace(/^https?:\/\/[^/]+/, app.url))).status).toBe(200);
     await open('/shares');
@@ -249,7 +381,10 @@ describe('evaluation and workspace in a browser', () => {
     await check('shares');
     await confirm(`Revoke the link to session ${SESSION}`, 'Revoke');
     await page.waitForSelector('tbody td:has-text("revoked")');
-    expect(((await get('/api/v1/shares')) as { id: string; revoked_at: string | null }[]).find((s) => s.id === share.id)?.revoked_at).toEqual(expect.any(String));
+    expect(
+      ((await get('/api/v1/shares')) as { id: string; revoked_at: string | null }[]).find((s) => s.id === share.id)
+        ?.revoked_at,
+    ).toEqual(expect.any(String));
     expect((await fetch(url.replace(/^https?:\/\/[^/]+/, app.url))).status).not.toBe(200);
   }, 60_000);
 
@@ -261,7 +396,9 @@ describe('evaluation and workspace in a browser', () => {
     const buttons = async (p: string, wait: string) => {
       await open(p, viewer);
       await viewer.waitForSelector(wait);
-      return viewer.locator('main button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label') ?? b.textContent ?? ''));
+      return viewer
+        .locator('main button')
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label') ?? b.textContent ?? ''));
     };
     const evaluators = await buttons('/evaluators', 'td:has-text("mentions-paris")');
     expect(evaluators.filter((b) => /New|Edit|Delete|Archive/.test(b))).toEqual([]);

@@ -19,7 +19,8 @@ const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES ?? 12);
 // One worker: hypothesis's lambda-source parsing is not thread-safe on CPython 3.11 (a fuzzer crash, not ours).
 // secrets_never_echoed is ours (st_hooks.py): secret-shaped values go into the contract's secret fields,
 // and no response of the run may contain one.
-const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,secrets_never_echoed';
+const CHECKS =
+  'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,secrets_never_echoed';
 
 interface RunResult {
   code: number | null;
@@ -27,15 +28,54 @@ interface RunResult {
   report: Record<string, unknown> | null;
 }
 
-function runSchemathesis(st: string, app: { url: string }, headers: string[], label: string, phases = 'examples,coverage,fuzzing'): Promise<RunResult> {
+function runSchemathesis(
+  st: string,
+  app: { url: string },
+  headers: string[],
+  label: string,
+  phases = 'examples,coverage,fuzzing',
+): Promise<RunResult> {
   const dir = mkdtempSync(path.join(tmpdir(), `st-${label}-`));
-  const args = ['run', `${app.url}/api/v1/openapi.json`, '--url', app.url, '--checks', CHECKS, '--max-examples', String(MAX_EXAMPLES), '--seed', '20261122',
-    '--workers', '1', '--phases', phases, '--suppress-health-check', 'all', '--request-timeout', '10', '--no-shrink',
-    '--report', 'json', '--report-dir', dir, '--output-truncate', 'true', '--warnings', 'off',
+  const args = [
+    'run',
+    `${app.url}/api/v1/openapi.json`,
+    '--url',
+    app.url,
+    '--checks',
+    CHECKS,
+    '--max-examples',
+    String(MAX_EXAMPLES),
+    '--seed',
+    '20261122',
+    '--workers',
+    '1',
+    '--phases',
+    phases,
+    '--suppress-health-check',
+    'all',
+    '--request-timeout',
+    '10',
+    '--no-shrink',
+    '--report',
+    'json',
+    '--report-dir',
+    dir,
+    '--output-truncate',
+    'true',
+    '--warnings',
+    'off',
     // The proxy forwards whatever it gets to the (fake) upstream: fuzzing it tests the fake, not us.
-    '--exclude-path-regex', '^/proxy/', ...headers.flatMap((h) => ['-H', h])];
+    '--exclude-path-regex',
+    '^/proxy/',
+    ...headers.flatMap((h) => ['-H', h]),
+  ];
   return new Promise((resolve) => {
-    const env = { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: 'st_hooks', PYTHONPATH: [__dirname, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const env = {
+      ...process.env,
+      NO_COLOR: '1',
+      SCHEMATHESIS_HOOKS: 'st_hooks',
+      PYTHONPATH: [__dirname, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+    };
     const child = spawn(st, args, { env });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -66,11 +106,28 @@ describe('schemathesis fuzz of the OpenAPI document', () => {
   it('the secret check fails a server that echoes a secret it was sent', async () => {
     // One operation taking a secret and echoing it: the run must fail on secrets_never_echoed.
     const doc = {
-      openapi: '3.1.0', info: { title: 'echo', version: '1' },
-      paths: { '/keys': { put: {
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['api_key'], additionalProperties: false, properties: { api_key: { type: 'string', format: 'password', writeOnly: true, minLength: 1 } } } } } },
-        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
-      } } },
+      openapi: '3.1.0',
+      info: { title: 'echo', version: '1' },
+      paths: {
+        '/keys': {
+          put: {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['api_key'],
+                    additionalProperties: false,
+                    properties: { api_key: { type: 'string', format: 'password', writeOnly: true, minLength: 1 } },
+                  },
+                },
+              },
+            },
+            responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+          },
+        },
+      },
     };
     const echo = http.createServer((req, res) => {
       let body = '';
@@ -82,7 +139,12 @@ describe('schemathesis fuzz of the OpenAPI document', () => {
     });
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
     try {
-      const r = await runSchemathesis(st, { url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` }, [], 'echo');
+      const r = await runSchemathesis(
+        st,
+        { url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` },
+        [],
+        'echo',
+      );
       expect(r.code).not.toBe(0);
       expect(r.output).toMatch(/echoes \d+ secret/);
     } finally {
@@ -94,25 +156,38 @@ describe('schemathesis fuzz of the OpenAPI document', () => {
   // validation, which is the same code whoever calls: it runs once, as the identity that passes
   // auth on every operation. The keys get examples and fuzzing: every operation, their auth outcome.
   const identities: [string, () => string[], string][] = [
-    ['jwt', () => [`Authorization: Bearer ${t.admin.token}`, `X-Organization-Id: ${t.orgId}`], 'examples,coverage,fuzzing'],
+    [
+      'jwt',
+      () => [`Authorization: Bearer ${t.admin.token}`, `X-Organization-Id: ${t.orgId}`],
+      'examples,coverage,fuzzing',
+    ],
     ['full_key', () => [`Authorization: Bearer ${t.fullKey}`], 'examples,fuzzing'],
     ['public_key', () => [`Authorization: Bearer ${t.publicKey}`], 'examples,fuzzing'],
   ];
-  it.each(identities)('finds no 5xx and no contract mismatch as %s', async (label, headers, phases) => {
-    const r = await runSchemathesis(st, app, headers(), label, phases);
-    const ops = r.report?.operations as { selected: number; tested: number; errored: number } | undefined;
-    const cases = r.report?.test_cases as { generated: number; with_failures: number } | undefined;
-    process.stderr.write(`[fuzz ${label}] operations ${ops?.tested}/${ops?.selected} tested, ${cases?.generated} test cases, ${cases?.with_failures} with failures\n`);
-    if (r.code !== 0) {
-      // Long generated values make the report unreadable: keep the start of each line.
-      const failures = r.output.slice(Math.max(0, r.output.indexOf('FAILURES'))).split('\n').map((l) => l.slice(0, 240));
-      throw new Error(`schemathesis as ${label} exited ${r.code}:\n${failures.join('\n').slice(0, 20_000)}`);
-    }
-    expect(r.code).toBe(0);
-    // Every documented operation (but the excluded proxy) was exercised, with no fuzzer error.
-    expect(ops!.selected).toBeGreaterThan(50);
-    expect(ops!.tested).toBe(ops!.selected);
-    expect(ops!.errored).toBe(0);
-    expect(cases!.generated).toBeGreaterThan(ops!.selected * 5);
-  }, 600_000);
+  it.each(identities)(
+    'finds no 5xx and no contract mismatch as %s',
+    async (label, headers, phases) => {
+      const r = await runSchemathesis(st, app, headers(), label, phases);
+      const ops = r.report?.operations as { selected: number; tested: number; errored: number } | undefined;
+      const cases = r.report?.test_cases as { generated: number; with_failures: number } | undefined;
+      process.stderr.write(
+        `[fuzz ${label}] operations ${ops?.tested}/${ops?.selected} tested, ${cases?.generated} test cases, ${cases?.with_failures} with failures\n`,
+      );
+      if (r.code !== 0) {
+        // Long generated values make the report unreadable: keep the start of each line.
+        const failures = r.output
+          .slice(Math.max(0, r.output.indexOf('FAILURES')))
+          .split('\n')
+          .map((l) => l.slice(0, 240));
+        throw new Error(`schemathesis as ${label} exited ${r.code}:\n${failures.join('\n').slice(0, 20_000)}`);
+      }
+      expect(r.code).toBe(0);
+      // Every documented operation (but the excluded proxy) was exercised, with no fuzzer error.
+      expect(ops!.selected).toBeGreaterThan(50);
+      expect(ops!.tested).toBe(ops!.selected);
+      expect(ops!.errored).toBe(0);
+      expect(cases!.generated).toBeGreaterThan(ops!.selected * 5);
+    },
+    600_000,
+  );
 });

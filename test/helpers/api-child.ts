@@ -23,7 +23,14 @@ export async function startApiChild(env: Record<string, string>): Promise<ApiChi
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api'], {
     cwd: ROOT,
-    env: { ...process.env, AUTH_JWT_SECRET: TEST_JWT_SECRET, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

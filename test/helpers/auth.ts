@@ -33,7 +33,9 @@ export function mintJwt(opts: MintJwtOptions): string {
     ...opts.claims,
   };
   const head = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(payload)}`;
-  const sig = createHmac('sha256', opts.secret ?? TEST_JWT_SECRET).update(head).digest('base64url');
+  const sig = createHmac('sha256', opts.secret ?? TEST_JWT_SECRET)
+    .update(head)
+    .digest('base64url');
   return `${head}.${sig}`;
 }
 
@@ -53,7 +55,11 @@ export async function api<T = any>(
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.orgId) headers['x-organization-id'] = opts.orgId;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -66,7 +72,8 @@ export async function api<T = any>(
 
 async function must<T>(p: Promise<ApiResult<T>>, expected: number, what: string): Promise<T> {
   const r = await p;
-  if (r.status !== expected) throw new Error(`${what}: expected HTTP ${expected}, got ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status !== expected)
+    throw new Error(`${what}: expected HTTP ${expected}, got ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 }
 
@@ -99,7 +106,10 @@ export interface SeededTenant {
  * it), a project, then invites an editor and a viewer who accept; finally a full, a public and a
  * revoked key for the project. Every call is the one a dashboard would make.
  */
-export async function seedTenant(app: Pick<TestApp, 'url'>, opts: { plan?: string; name?: string } = {}): Promise<SeededTenant> {
+export async function seedTenant(
+  app: Pick<TestApp, 'url'>,
+  opts: { plan?: string; name?: string } = {},
+): Promise<SeededTenant> {
   const tag = randomBytes(4).toString('hex');
   const person = (role: string): Omit<SeededUser, 'userId'> => {
     const sub = `${role}-${tag}`;
@@ -107,16 +117,33 @@ export async function seedTenant(app: Pick<TestApp, 'url'>, opts: { plan?: strin
     return { sub, email, token: mintJwt({ sub, email }) };
   };
   const a = person('admin');
-  const org = await must(api(app, 'POST', '/api/v1/organizations', { token: a.token, body: { name: opts.name ?? `Org ${tag}` } }), 201, 'create organization');
+  const org = await must(
+    api(app, 'POST', '/api/v1/organizations', { token: a.token, body: { name: opts.name ?? `Org ${tag}` } }),
+    201,
+    'create organization',
+  );
   const orgId: string = org.id;
   const asAdmin = { token: a.token, orgId };
-  if (opts.plan && opts.plan !== 'free') await must(api(app, 'PATCH', '/api/v1/billing', { ...asAdmin, body: { plan: opts.plan } }), 200, 'change plan');
-  const project = await must(api(app, 'POST', '/api/v1/projects', { ...asAdmin, body: { name: `Project ${tag}` } }), 201, 'create project');
+  if (opts.plan && opts.plan !== 'free')
+    await must(api(app, 'PATCH', '/api/v1/billing', { ...asAdmin, body: { plan: opts.plan } }), 200, 'change plan');
+  const project = await must(
+    api(app, 'POST', '/api/v1/projects', { ...asAdmin, body: { name: `Project ${tag}` } }),
+    201,
+    'create project',
+  );
 
   const join = async (role: 'editor' | 'viewer'): Promise<SeededUser> => {
     const u = person(role);
-    const inv = await must(api(app, 'POST', `/api/v1/organizations/${orgId}/invitations`, { ...asAdmin, body: { email: u.email, role } }), 201, `invite ${role}`);
-    await must(api(app, 'POST', '/api/v1/invitations/accept', { token: u.token, body: { token: inv.token } }), 200, `accept as ${role}`);
+    const inv = await must(
+      api(app, 'POST', `/api/v1/organizations/${orgId}/invitations`, { ...asAdmin, body: { email: u.email, role } }),
+      201,
+      `invite ${role}`,
+    );
+    await must(
+      api(app, 'POST', '/api/v1/invitations/accept', { token: u.token, body: { token: inv.token } }),
+      200,
+      `accept as ${role}`,
+    );
     const me = await must(api(app, 'GET', '/api/v1/me', { token: u.token }), 200, `me as ${role}`);
     return { ...u, userId: me.user.id };
   };
@@ -125,11 +152,19 @@ export async function seedTenant(app: Pick<TestApp, 'url'>, opts: { plan?: strin
   const adminMe = await must(api(app, 'GET', '/api/v1/me', { token: a.token }), 200, 'me as admin');
 
   const key = (scope: 'full' | 'public', name: string) =>
-    must(api(app, 'POST', '/api/v1/api-keys', { ...asAdmin, body: { project_id: project.id, name, scope } }), 201, `create ${name}`);
+    must(
+      api(app, 'POST', '/api/v1/api-keys', { ...asAdmin, body: { project_id: project.id, name, scope } }),
+      201,
+      `create ${name}`,
+    );
   const full = await key('full', 'full key');
   const pub = await key('public', 'public key');
   const revoked = await key('full', 'revoked key');
-  await must(api(app, 'PATCH', `/api/v1/api-keys/${revoked.id}`, { ...asAdmin, body: { is_active: false } }), 200, 'revoke key');
+  await must(
+    api(app, 'PATCH', `/api/v1/api-keys/${revoked.id}`, { ...asAdmin, body: { is_active: false } }),
+    200,
+    'revoke key',
+  );
 
   return {
     orgId,

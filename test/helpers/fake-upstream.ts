@@ -51,7 +51,14 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       } catch {
         json = undefined;
       }
-      const rec: Recorded = { method: req.method!, url: req.url!, path: req.url!.split('?')[0]!, headers: req.headers, body, json };
+      const rec: Recorded = {
+        method: req.method!,
+        url: req.url!,
+        path: req.url!.split('?')[0]!,
+        headers: req.headers,
+        body,
+        json,
+      };
       requests.push(rec);
       try {
         await handler(rec, res);
@@ -79,7 +86,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   };
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const s = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(s), ...headers });
   res.end(s);
@@ -88,12 +100,19 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes SSE events one by one (`data: <json>\n\n`), optionally pausing between them. */
-export async function sendSse(res: http.ServerResponse, events: (unknown | { event: string; data: unknown })[], opts: { delayMs?: number; done?: boolean } = {}) {
+export async function sendSse(
+  res: http.ServerResponse,
+  events: (unknown | { event: string; data: unknown })[],
+  opts: { delayMs?: number; done?: boolean } = {},
+) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.flushHeaders();
   for (const e of events) {
-    const named = e && typeof e === 'object' && 'event' in e && 'data' in e ? (e as { event: string; data: unknown }) : null;
-    res.write(named ? `event: ${named.event}\ndata: ${JSON.stringify(named.data)}\n\n` : `data: ${JSON.stringify(e)}\n\n`);
+    const named =
+      e && typeof e === 'object' && 'event' in e && 'data' in e ? (e as { event: string; data: unknown }) : null;
+    res.write(
+      named ? `event: ${named.event}\ndata: ${JSON.stringify(named.data)}\n\n` : `data: ${JSON.stringify(e)}\n\n`,
+    );
     if (opts.delayMs) await sleep(opts.delayMs);
   }
   if (opts.done) res.write('data: [DONE]\n\n');
@@ -109,17 +128,32 @@ export function openaiCompletion(model: string | undefined, content = TEXT_PARTS
     created: 1_700_000_000,
     model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion },
+    usage: {
+      prompt_tokens: USAGE.prompt,
+      completion_tokens: USAGE.completion,
+      total_tokens: USAGE.prompt + USAGE.completion,
+    },
   };
 }
 
 export function openaiStreamEvents(model: string | undefined, withUsage: boolean) {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model };
-  const events: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
-  for (const t of TEXT_PARTS) events.push({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] });
+  const events: unknown[] = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
+  ];
+  for (const t of TEXT_PARTS)
+    events.push({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] });
   events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   if (withUsage) {
-    events.push({ ...base, choices: [], usage: { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion } });
+    events.push({
+      ...base,
+      choices: [],
+      usage: {
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        total_tokens: USAGE.prompt + USAGE.completion,
+      },
+    });
   }
   return events;
 }
@@ -133,7 +167,12 @@ function anthropicMessage(model: string | undefined) {
     content: [{ type: 'text', text: TEXT_PARTS.join('') }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: USAGE.prompt, output_tokens: USAGE.completion, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    usage: {
+      input_tokens: USAGE.prompt,
+      output_tokens: USAGE.completion,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
   };
 }
 
@@ -141,12 +180,24 @@ function anthropicStreamEvents(model: string | undefined) {
   const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
   return [
     ev('message_start', {
-      message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: USAGE.prompt, output_tokens: 1 } },
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: USAGE.prompt, output_tokens: 1 },
+      },
     }),
     ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     ...TEXT_PARTS.map((t) => ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } })),
     ev('content_block_stop', { index: 0 }),
-    ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: USAGE.completion } }),
+    ev('message_delta', {
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: USAGE.completion },
+    }),
     ev('message_stop', {}),
   ];
 }
@@ -155,7 +206,13 @@ function geminiResponse(model: string, text = TEXT_PARTS.join(''), usage = true)
   return {
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
     ...(usage
-      ? { usageMetadata: { promptTokenCount: USAGE.prompt, candidatesTokenCount: USAGE.completion, totalTokenCount: USAGE.prompt + USAGE.completion } }
+      ? {
+          usageMetadata: {
+            promptTokenCount: USAGE.prompt,
+            candidatesTokenCount: USAGE.completion,
+            totalTokenCount: USAGE.prompt + USAGE.completion,
+          },
+        }
       : {}),
     modelVersion: model,
   };
@@ -169,7 +226,8 @@ function geminiResponse(model: string, text = TEXT_PARTS.join(''), usage = true)
 export const defaultHandler: Handler = async (req, res) => {
   const body = req.json ?? {};
   if (/\/chat\/completions$/.test(req.path) && !req.path.startsWith('/api/')) {
-    if (body.stream) return sendSse(res, openaiStreamEvents(body.model, !!body.stream_options?.include_usage), { done: true });
+    if (body.stream)
+      return sendSse(res, openaiStreamEvents(body.model, !!body.stream_options?.include_usage), { done: true });
     return sendJson(res, 200, openaiCompletion(body.model));
   }
   if (req.path.endsWith('/v1/messages')) {
@@ -182,19 +240,36 @@ export const defaultHandler: Handler = async (req, res) => {
     if (gem[2] === 'streamGenerateContent') {
       const parts = TEXT_PARTS.map((t, i) => ({
         candidates: [{ content: { role: 'model', parts: [{ text: t }] }, index: 0 }],
-        usageMetadata: { promptTokenCount: USAGE.prompt, candidatesTokenCount: i + 1, totalTokenCount: USAGE.prompt + i + 1 },
+        usageMetadata: {
+          promptTokenCount: USAGE.prompt,
+          candidatesTokenCount: i + 1,
+          totalTokenCount: USAGE.prompt + i + 1,
+        },
         modelVersion: model,
       }));
-      parts[parts.length - 1]!.usageMetadata = { promptTokenCount: USAGE.prompt, candidatesTokenCount: USAGE.completion, totalTokenCount: USAGE.prompt + USAGE.completion };
+      parts[parts.length - 1]!.usageMetadata = {
+        promptTokenCount: USAGE.prompt,
+        candidatesTokenCount: USAGE.completion,
+        totalTokenCount: USAGE.prompt + USAGE.completion,
+      };
       return sendSse(res, parts);
     }
     return sendJson(res, 200, geminiResponse(model));
   }
   if (req.path === '/api/chat') {
-    const final = { model: body.model, created_at: '2024-01-01T00:00:00Z', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: USAGE.prompt, eval_count: USAGE.completion };
-    if (body.stream === false) return sendJson(res, 200, { ...final, message: { role: 'assistant', content: TEXT_PARTS.join('') } });
+    const final = {
+      model: body.model,
+      created_at: '2024-01-01T00:00:00Z',
+      message: { role: 'assistant', content: '' },
+      done: true,
+      prompt_eval_count: USAGE.prompt,
+      eval_count: USAGE.completion,
+    };
+    if (body.stream === false)
+      return sendJson(res, 200, { ...final, message: { role: 'assistant', content: TEXT_PARTS.join('') } });
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    for (const t of TEXT_PARTS) res.write(JSON.stringify({ model: body.model, message: { role: 'assistant', content: t }, done: false }) + '\n');
+    for (const t of TEXT_PARTS)
+      res.write(JSON.stringify({ model: body.model, message: { role: 'assistant', content: t }, done: false }) + '\n');
     res.end(JSON.stringify(final) + '\n');
     return;
   }

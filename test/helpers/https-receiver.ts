@@ -95,7 +95,13 @@ export async function startHttpsReceiver(opts: { host?: string; handler?: Handle
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks), at: Date.now() };
+      const rec: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        raw: Buffer.concat(chunks),
+        at: Date.now(),
+      };
       requests.push(rec);
       for (const w of waiters.filter((w) => requests.length >= w.count)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -126,7 +132,10 @@ export async function startHttpsReceiver(opts: { host?: string; handler?: Handle
     waitFor: (count, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         if (requests.length >= count) return resolve(requests);
-        const t = setTimeout(() => reject(new Error(`receiver got ${requests.length} of ${count} requests in ${timeoutMs} ms`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`receiver got ${requests.length} of ${count} requests in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           count,
           resolve: () => {

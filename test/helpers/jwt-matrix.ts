@@ -24,8 +24,13 @@ function jwtExpected(row: JwtMatrixRow, who: ReadIdentity): number {
   return row.ok ?? 200;
 }
 
-export function describeJwtMatrix(ctx: () => { app: TestApp; t: SeededTenant; other: SeededTenant }, rows: JwtMatrixRow[]) {
-  const cases = rows.flatMap((row) => READ_IDENTITIES.map((who) => ({ row, who, name: row.name, expected: jwtExpected(row, who) })));
+export function describeJwtMatrix(
+  ctx: () => { app: TestApp; t: SeededTenant; other: SeededTenant },
+  rows: JwtMatrixRow[],
+) {
+  const cases = rows.flatMap((row) =>
+    READ_IDENTITIES.map((who) => ({ row, who, name: row.name, expected: jwtExpected(row, who) })),
+  );
   it.each(cases)('$name as $who → $expected', async ({ row, who, expected }) => {
     const { app, t, other } = ctx();
     const r = await api(app, row.method, await row.path(), { ...credentials(t, other, who), body: row.body });

@@ -8,8 +8,29 @@ import { api, mintJwt, type SeededTenant } from './auth';
  * organization's admin naming this organization gets 404, and so does this tenant's caller on
  * another organization's resource ids (`foreignPath`).
  */
-export type ReadIdentity = 'none' | 'expired' | 'garbage' | 'revoked_key' | 'full_key' | 'public_key' | 'viewer' | 'editor' | 'admin' | 'other_org';
-export const READ_IDENTITIES: ReadIdentity[] = ['none', 'expired', 'garbage', 'revoked_key', 'full_key', 'public_key', 'viewer', 'editor', 'admin', 'other_org'];
+export type ReadIdentity =
+  | 'none'
+  | 'expired'
+  | 'garbage'
+  | 'revoked_key'
+  | 'full_key'
+  | 'public_key'
+  | 'viewer'
+  | 'editor'
+  | 'admin'
+  | 'other_org';
+export const READ_IDENTITIES: ReadIdentity[] = [
+  'none',
+  'expired',
+  'garbage',
+  'revoked_key',
+  'full_key',
+  'public_key',
+  'viewer',
+  'editor',
+  'admin',
+  'other_org',
+];
 
 export interface ReadMatrixRow {
   /** `GET /api/v1/stats` style name, for test titles. */
@@ -26,7 +47,11 @@ export interface ReadMatrixRow {
   foreignPath?: () => Promise<string> | string;
 }
 
-export function credentials(t: SeededTenant, other: SeededTenant, who: ReadIdentity): { token?: string; orgId?: string } {
+export function credentials(
+  t: SeededTenant,
+  other: SeededTenant,
+  who: ReadIdentity,
+): { token?: string; orgId?: string } {
   switch (who) {
     case 'none':
       return {};
@@ -55,8 +80,13 @@ function expectedStatus(row: ReadMatrixRow, who: ReadIdentity): number {
 }
 
 /** Declares the jest cases of the matrix (call inside a describe whose beforeAll fills `ctx`). */
-export function describeReadMatrix(ctx: () => { app: TestApp; t: SeededTenant; other: SeededTenant }, rows: ReadMatrixRow[]) {
-  const cases = rows.flatMap((row) => READ_IDENTITIES.map((who) => ({ row, who, name: row.name, expected: expectedStatus(row, who) })));
+export function describeReadMatrix(
+  ctx: () => { app: TestApp; t: SeededTenant; other: SeededTenant },
+  rows: ReadMatrixRow[],
+) {
+  const cases = rows.flatMap((row) =>
+    READ_IDENTITIES.map((who) => ({ row, who, name: row.name, expected: expectedStatus(row, who) })),
+  );
   it.each(cases)('$name as $who → $expected', async ({ row, who, expected }) => {
     const { app, t, other } = ctx();
     const r = await api(app, row.method, await row.path(who), { ...credentials(t, other, who), body: row.body });
@@ -65,11 +95,14 @@ export function describeReadMatrix(ctx: () => { app: TestApp; t: SeededTenant; o
   });
   const foreign = rows.filter((r) => r.foreignPath);
   if (foreign.length)
-    it.each(foreign.map((row) => ({ row, name: row.name })))('$name on another organization’s ids → 404', async ({ row }) => {
-      const { app, t } = ctx();
-      for (const token of [t.admin.token, t.fullKey]) {
-        const r = await api(app, row.method, await row.foreignPath!(), { token, orgId: t.orgId, body: row.body });
-        expect(r.status).toBe(404);
-      }
-    });
+    it.each(foreign.map((row) => ({ row, name: row.name })))(
+      '$name on another organization’s ids → 404',
+      async ({ row }) => {
+        const { app, t } = ctx();
+        for (const token of [t.admin.token, t.fullKey]) {
+          const r = await api(app, row.method, await row.foreignPath!(), { token, orgId: t.orgId, body: row.body });
+          expect(r.status).toBe(404);
+        }
+      },
+    );
 }

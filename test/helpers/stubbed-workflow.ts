@@ -18,11 +18,22 @@ export interface StubbedEnv {
 
 export async function createStubbedEnv(taskQueue: string): Promise<StubbedEnv> {
   try {
-    Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
+    Runtime.install({
+      logger: {
+        log: () => undefined,
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: (m, meta) => console.error(m, meta),
+      },
+    });
   } catch {
     // already installed in this process
   }
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
+  });
   return { env, bundle: await workflowBundle(), taskQueue };
 }
 
@@ -31,9 +42,18 @@ let queues = 0;
  * A worker on a task queue of its own (a case that timed out cannot leave a worker behind on the
  * next case's queue); heartbeats (and so cancels) go out at once. Start workflows on `taskQueue`.
  */
-export async function stubWorker({ env, bundle, taskQueue }: StubbedEnv, activities: object): Promise<{ worker: Worker; taskQueue: string }> {
+export async function stubWorker(
+  { env, bundle, taskQueue }: StubbedEnv,
+  activities: object,
+): Promise<{ worker: Worker; taskQueue: string }> {
   const queue = `${taskQueue}-${++queues}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue: queue, workflowBundle: bundle, activities, maxHeartbeatThrottleInterval: '50 ms' });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: queue,
+    workflowBundle: bundle,
+    activities,
+    maxHeartbeatThrottleInterval: '50 ms',
+  });
   return { worker, taskQueue: queue };
 }
 
@@ -42,14 +62,21 @@ export async function stubWorker({ env, bundle, taskQueue }: StubbedEnv, activit
  * not skip time during an activity's retry backoff (it runs in real time), so cases that exhaust a
  * policy of several attempts use this. maximumAttempts still applies.
  */
-export const retryableSoon = (message: string, delay = '10 ms') => ApplicationFailure.create({ message, nextRetryDelay: delay });
+export const retryableSoon = (message: string, delay = '10 ms') =>
+  ApplicationFailure.create({ message, nextRetryDelay: delay });
 
 /** The arguments each run of a workflow id handed to its successor (continue-as-new), oldest first. */
-export async function continuedAsNewArgs(env: TestWorkflowEnvironment, workflowId: string, firstRunId: string): Promise<unknown[][]> {
+export async function continuedAsNewArgs(
+  env: TestWorkflowEnvironment,
+  workflowId: string,
+  firstRunId: string,
+): Promise<unknown[][]> {
   const out: unknown[][] = [];
   let runId: string | null | undefined = firstRunId;
   while (runId) {
-    const history: temporal.api.history.v1.IHistory = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const history: temporal.api.history.v1.IHistory = await env.client.workflow
+      .getHandle(workflowId, runId)
+      .fetchHistory();
     const can = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes;
     if (!can) break;
     out.push((can.input?.payloads ?? []).map((p) => defaultPayloadConverter.fromPayload(p)));
@@ -87,13 +114,21 @@ export const attemptNow = (): number => Context.current().info.attempt;
  */
 export async function scheduledRetryPolicies(env: TestWorkflowEnvironment, workflowId: string, runId: string) {
   const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const out: Record<string, { initialInterval: number; backoffCoefficient: number; maximumInterval: number; maximumAttempts: number }> = {};
+  const out: Record<
+    string,
+    { initialInterval: number; backoffCoefficient: number; maximumInterval: number; maximumAttempts: number }
+  > = {};
   for (const e of history.events ?? []) {
     const a = e.activityTaskScheduledEventAttributes;
     if (!a?.activityType?.name || !a.retryPolicy) continue;
     const p = a.retryPolicy;
     const secs = (d: typeof p.initialInterval) => Number(d?.seconds ?? 0) + (d?.nanos ?? 0) / 1e9;
-    out[a.activityType.name] = { initialInterval: secs(p.initialInterval), backoffCoefficient: p.backoffCoefficient ?? 0, maximumInterval: secs(p.maximumInterval), maximumAttempts: p.maximumAttempts ?? 0 };
+    out[a.activityType.name] = {
+      initialInterval: secs(p.initialInterval),
+      backoffCoefficient: p.backoffCoefficient ?? 0,
+      maximumInterval: secs(p.maximumInterval),
+      maximumAttempts: p.maximumAttempts ?? 0,
+    };
   }
   return out;
 }

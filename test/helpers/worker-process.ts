@@ -8,7 +8,10 @@ import { startRuntime } from '../../src/runtime';
  */
 async function main() {
   const config = loadConfig(process.env);
-  const runtime = await startRuntime(config, { role: (process.env.WORKER_ROLE as 'worker' | 'exports' | undefined) ?? 'worker', databaseUrl: config.DATABASE_URL! });
+  const runtime = await startRuntime(config, {
+    role: (process.env.WORKER_ROLE as 'worker' | 'exports' | undefined) ?? 'worker',
+    databaseUrl: config.DATABASE_URL!,
+  });
   process.stdout.write('ready\n');
   process.once('SIGTERM', () => void runtime.stop().then(() => process.exit(0)));
 }

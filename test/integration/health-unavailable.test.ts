@@ -12,7 +12,13 @@ async function health(url: string) {
 }
 
 function apiRuntime(env: Record<string, string>, databaseUrl: string) {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', MASTER_KEY: randomBytes(32).toString('hex'), ...env });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    ...env,
+  });
   return startRuntime(config, { role: 'api', databaseUrl, port: 0, logger: createLogger('silent') });
 }
 
@@ -44,7 +50,10 @@ describe('GET /health when a dependency is down', () => {
 
   it('answers 503 naming db when PostgreSQL cannot be reached', async () => {
     const dead = await freePort();
-    const rt = await apiRuntime({ TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS! }, `postgres://postgres@127.0.0.1:${dead}/nothing`);
+    const rt = await apiRuntime(
+      { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS! },
+      `postgres://postgres@127.0.0.1:${dead}/nothing`,
+    );
     try {
       const down = await health(rt.api!.url);
       expect(down.status).toBe(503);

@@ -20,7 +20,11 @@ describe('HTTP conventions', () => {
   it('answers unknown routes with a 404 JSON envelope', async () => {
     const res = await fetch(`${app.url}/api/v1/does-not-exist`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: false, error: 'No route for GET /api/v1/does-not-exist', code: 'route_not_found' });
+    expect(await res.json()).toEqual({
+      success: false,
+      error: 'No route for GET /api/v1/does-not-exist',
+      code: 'route_not_found',
+    });
   });
 
   it('answers malformed JSON with 400 invalid_json, not 500', async () => {
@@ -53,7 +57,8 @@ describe('error handler', () => {
     app.use(requestContext(pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) })));
     // Real PostgreSQL refusals, as a route whose contract let a bad value through would meet them.
     db = createDb(TEST_PG_URL, 2);
-    const cast = (sql: string, value: string | number) => async (_req: express.Request, res: express.Response) => res.json(await db.raw(sql, [value]));
+    const cast = (sql: string, value: string | number) => async (_req: express.Request, res: express.Response) =>
+      res.json(await db.raw(sql, [value]));
     app.get('/pg/uuid', cast('select ?::uuid as v', 'not-a-uuid'));
     app.get('/pg/date', cast('select ?::timestamptz as v', '-200000-01-01T00:00:00Z'));
     app.get('/pg/year0', cast('select ?::timestamptz as v', '0000-01-01T00:00:00Z'));
@@ -83,14 +88,23 @@ describe('error handler', () => {
     ['/pg/date', '22009', /date or time/],
     ['/pg/year0', '22008', /date or time/],
     ['/pg/number', '22003', /number/],
-  ])('maps PostgreSQL data exception %s to a 400 invalid_input without SQL, logged at warn', async (path, sqlstate, message) => {
-    const res = await fetch(`${server.url}${path}`);
-    const text = await res.text();
-    expect(res.status).toBe(400);
-    expect(JSON.parse(text)).toEqual({ success: false, error: expect.stringMatching(message), code: 'invalid_input' });
-    expect(text).not.toMatch(/select|::|not-a-uuid|200000|0000-01|70000/i);
-    expect(warnings).toContainEqual(expect.objectContaining({ sqlstate, msg: 'database refused input the route contract accepted' }));
-  });
+  ])(
+    'maps PostgreSQL data exception %s to a 400 invalid_input without SQL, logged at warn',
+    async (path, sqlstate, message) => {
+      const res = await fetch(`${server.url}${path}`);
+      const text = await res.text();
+      expect(res.status).toBe(400);
+      expect(JSON.parse(text)).toEqual({
+        success: false,
+        error: expect.stringMatching(message),
+        code: 'invalid_input',
+      });
+      expect(text).not.toMatch(/select|::|not-a-uuid|200000|0000-01|70000/i);
+      expect(warnings).toContainEqual(
+        expect.objectContaining({ sqlstate, msg: 'database refused input the route contract accepted' }),
+      );
+    },
+  );
 
   it('keeps other database errors a 500 without internals', async () => {
     const res = await fetch(`${server.url}/pg/table`);

@@ -19,7 +19,11 @@ describe('malformed input never reaches a 5xx', () => {
   const call = async (method: string, path: string, body?: string, token = t.admin.token) => {
     const res = await fetch(`${app.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'x-organization-id': t.orgId, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-organization-id': t.orgId,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body,
     });
     const json = (await res.json().catch(() => null)) as { success?: boolean; code?: string; error?: string } | null;
@@ -45,15 +49,26 @@ describe('malformed input never reaches a 5xx', () => {
     ['GET', '/api/v1/audit-logs?to=0000-01-01T00:00:00Z', undefined, 'query.to'],
     ['GET', '/api/v1/requests?project_id=not-a-uuid', undefined, 'query.project_id'],
     ['GET', '/api/v1/security/findings?request_id=not-a-uuid', undefined, 'query.request_id'],
-  ])('%s %s: an id or a time PostgreSQL cannot take is the contract’s 400, not a 500', async (method, path, body, field) => {
-    const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
-    expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({ success: false, code: 'validation_error', error: expect.stringContaining(`Invalid ${field}`) });
-  });
+  ])(
+    '%s %s: an id or a time PostgreSQL cannot take is the contract’s 400, not a 500',
+    async (method, path, body, field) => {
+      const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({
+        success: false,
+        code: 'validation_error',
+        error: expect.stringContaining(`Invalid ${field}`),
+      });
+    },
+  );
 
-  it.each(['min_latency_ms=1.5', 'max_latency_ms=99999999999', 'min_latency_ms=1e300'])('GET /api/v1/requests and /stats?%s: a latency bound the integer column cannot hold is still a bound, not a database error', async (q) => {
-    for (const path of ['/api/v1/requests', '/api/v1/stats']) expect({ path, status: (await call('GET', `${path}?${q}`)).status }).toEqual({ path, status: 200 });
-  });
+  it.each(['min_latency_ms=1.5', 'max_latency_ms=99999999999', 'min_latency_ms=1e300'])(
+    'GET /api/v1/requests and /stats?%s: a latency bound the integer column cannot hold is still a bound, not a database error',
+    async (q) => {
+      for (const path of ['/api/v1/requests', '/api/v1/stats'])
+        expect({ path, status: (await call('GET', `${path}?${q}`)).status }).toEqual({ path, status: 200 });
+    },
+  );
 
   it('refuses NUL and lone surrogates in body strings with 400 invalid_text, storing nothing', async () => {
     for (const name of ['a\u0000b', '\ud800x', 'x\udc00']) {

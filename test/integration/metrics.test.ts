@@ -16,7 +16,13 @@ describe('GET /metrics', () => {
     upstream = await startFakeUpstream();
     app = await startTestApp({
       role: 'all',
-      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, PROVIDER_OPENAI_BASE_URL: upstream.url, PROXY_LOG_FLUSH_MS: '10', METRICS_TOKEN: TOKEN },
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+        WEBHOOK_CA_FILE: caFile,
+        PROVIDER_OPENAI_BASE_URL: upstream.url,
+        PROXY_LOG_FLUSH_MS: '10',
+        METRICS_TOKEN: TOKEN,
+      },
     });
     t = await seedTenant(app);
   });
@@ -64,7 +70,10 @@ describe('GET /metrics', () => {
     });
     expect(proxied.status).toBe(200);
     await proxied.text();
-    const ingest = await api(app, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: `m-${Date.now()}`, name: 'metrics', start_time: new Date().toISOString() } });
+    const ingest = await api(app, 'POST', '/ingest/traces', {
+      token: t.fullKey,
+      body: { id: `m-${Date.now()}`, name: 'metrics', start_time: new Date().toISOString() },
+    });
     expect(ingest.status).toBeLessThan(300);
 
     // The delivery of request.created proves the row was stored and the workflow ran.
@@ -77,13 +86,17 @@ describe('GET /metrics', () => {
       if (value(text, 'gateway_webhook_attempts_total', { outcome: 'delivered' }) >= 1 || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(value(text, 'gateway_http_request_duration_seconds_count', { route: '/api/v1/webhooks', status: '201' })).toBeGreaterThanOrEqual(1);
+    expect(
+      value(text, 'gateway_http_request_duration_seconds_count', { route: '/api/v1/webhooks', status: '201' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(value(text, 'gateway_proxy_upstream_duration_seconds_count', { provider: 'openai', status: '200' })).toBe(1);
     expect(value(text, 'gateway_proxy_added_latency_seconds_count', { provider: 'openai' })).toBe(1);
     expect(value(text, 'gateway_request_log_rows_total', { outcome: 'stored' })).toBe(1);
     expect(value(text, 'gateway_request_log_flush_duration_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^gateway_request_log_queue_depth \d+/m);
-    expect(value(text, 'gateway_ingest_operations_total', { op: 'trace.create', source: 'sdk', outcome: 'ok' })).toBe(1);
+    expect(value(text, 'gateway_ingest_operations_total', { op: 'trace.create', source: 'sdk', outcome: 'ok' })).toBe(
+      1,
+    );
     expect(text).toMatch(/^gateway_outbox_backlog \d+/m);
     expect(text).toMatch(/^gateway_outbox_lag_seconds [\d.e+-]+/m);
     expect(value(text, 'gateway_webhook_attempts_total', { outcome: 'delivered', kind: 'delivery' })).toBe(1);

@@ -41,7 +41,10 @@ describe('OpenAPI document and reference page', () => {
     expect(routes.length).toBeGreaterThan(3);
     for (const r of routes) {
       const op = doc.paths[openApiPath(r.path)]?.[r.method];
-      expect({ route: `${r.method} ${r.path}`, documented: !!op }).toEqual({ route: `${r.method} ${r.path}`, documented: true });
+      expect({ route: `${r.method} ${r.path}`, documented: !!op }).toEqual({
+        route: `${r.method} ${r.path}`,
+        documented: true,
+      });
       expect(op['x-auth']).toBe(r.auth);
       expect(Array.isArray(op.security)).toBe(true);
       if (r.auth !== 'none') expect(op.security.length).toBeGreaterThan(0);
@@ -51,14 +54,19 @@ describe('OpenAPI document and reference page', () => {
       if (r.auth !== 'none') expect(statuses).toEqual(expect.arrayContaining(['401']));
       for (const [status, res] of Object.entries(op.responses)) {
         for (const media of Object.values(res.content ?? {})) {
-          expect({ route: `${r.method} ${r.path} ${status}`, example: media.example !== undefined }).toEqual({ route: `${r.method} ${r.path} ${status}`, example: true });
+          expect({ route: `${r.method} ${r.path} ${status}`, example: media.example !== undefined }).toEqual({
+            route: `${r.method} ${r.path} ${status}`,
+            example: true,
+          });
         }
       }
     }
   });
 
   it('lists no path that is not mounted', () => {
-    const mounted = new Set(buildRoutes(app.runtime.ctx, app.runtime.services!).map((r) => `${r.method} ${openApiPath(r.path)}`));
+    const mounted = new Set(
+      buildRoutes(app.runtime.ctx, app.runtime.services!).map((r) => `${r.method} ${openApiPath(r.path)}`),
+    );
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.filter((d) => !mounted.has(d))).toEqual([]);
   });

@@ -57,7 +57,8 @@ describe('graceful shutdown', () => {
     partial.socket.write('\r\n');
     await closed;
     const took = Date.now() - started;
-    for (let i = 0; i < 100 && ![idle, busy, partial].every((c) => c.got.closed); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && ![idle, busy, partial].every((c) => c.got.closed); i++)
+      await new Promise((r) => setTimeout(r, 10));
 
     // The process may exit as soon as the running call is done, not at the deadline.
     expect(took).toBeLessThan(3_000);
@@ -69,7 +70,10 @@ describe('graceful shutdown', () => {
     expect(partial.got.text).toMatch(/^HTTP\/1\.1 503 /);
     expect(partial.got.text).toMatch(/\r\nconnection: close\r\n/i);
     expect(partial.got.text).toMatch(/\r\nretry-after: 1\r\n/i);
-    expect(JSON.parse(partial.got.text.slice(partial.got.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, code: 'shutting_down' });
+    expect(JSON.parse(partial.got.text.slice(partial.got.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      success: false,
+      code: 'shutting_down',
+    });
   });
 
   it('runs drain hooks after the server stops accepting, then closes the pool', async () => {

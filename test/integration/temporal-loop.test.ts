@@ -19,7 +19,10 @@ describe('api → Temporal → worker → activity → PostgreSQL on the dev ser
   it('runs the system check workflow through the real worker', async () => {
     const { client } = app.runtime.ctx.temporal;
     const workflowId = `system-check-${randomUUID()}`;
-    const result = await client.workflow.execute(systemCheckWorkflow, { taskQueue: app.config.TEMPORAL_TASK_QUEUE, workflowId });
+    const result = await client.workflow.execute(systemCheckWorkflow, {
+      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+      workflowId,
+    });
     expect(result.workflowId).toBe(workflowId);
     expect(result.database).toBe(app.database.name);
     expect(Date.parse(result.now)).toBeGreaterThan(Date.now() - 60_000);
@@ -45,11 +48,24 @@ describe('time-skipping test server', () => {
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ db: database.db, config: {} as never, logger: createLogger('silent'), http: {} as never, keyring: { currentId: 'k', keys: new Map([['k', randomBytes(32)]]) }, metrics: createMetrics(), exportStore: {} as never, endpoints: {} as never }),
+      activities: createActivities({
+        db: database.db,
+        config: {} as never,
+        logger: createLogger('silent'),
+        http: {} as never,
+        keyring: { currentId: 'k', keys: new Map([['k', randomBytes(32)]]) },
+        metrics: createMetrics(),
+        exportStore: {} as never,
+        endpoints: {} as never,
+      }),
     });
     const wallStart = Date.now();
     const result = await worker.runUntil(
-      env.client.workflow.execute(systemCheckWorkflow, { taskQueue: 'ts-loop', workflowId: randomUUID(), args: [{ sleepMs: 6 * 3600_000 }] }),
+      env.client.workflow.execute(systemCheckWorkflow, {
+        taskQueue: 'ts-loop',
+        workflowId: randomUUID(),
+        args: [{ sleepMs: 6 * 3600_000 }],
+      }),
     );
     expect(result.database).toBe(database.name);
     // Six hours of workflow time passed; the database clock (wall time) shows far less.

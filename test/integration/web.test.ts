@@ -11,20 +11,38 @@ describe('dashboard serving and GET /api/v1/ui-config', () => {
   beforeAll(async () => {
     [app, oidc] = await Promise.all([
       startTestApp({ role: 'api', env: { WEB_DIR: DIST } }),
-      startTestApp({ role: 'api', env: { WEB_DIR: DIST, UI_OIDC_ISSUER: 'https://idp.example.test', UI_OIDC_CLIENT_ID: 'web', TEMPORAL_UI_URL: 'https://temporal.example.test' } }),
+      startTestApp({
+        role: 'api',
+        env: {
+          WEB_DIR: DIST,
+          UI_OIDC_ISSUER: 'https://idp.example.test',
+          UI_OIDC_CLIENT_ID: 'web',
+          TEMPORAL_UI_URL: 'https://temporal.example.test',
+        },
+      }),
     ]);
   });
   afterAll(async () => Promise.all([app?.stop(), oidc?.stop()]));
 
   it('answers how to sign in and where the Temporal UI is, without credentials', async () => {
-    expect(((await (await fetch(`${app.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({ oidc: null, temporal_ui_url: null });
-    expect(((await (await fetch(`${oidc.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({ oidc: { issuer: 'https://idp.example.test', client_id: 'web', scope: 'openid email profile' }, temporal_ui_url: 'https://temporal.example.test' });
+    expect(((await (await fetch(`${app.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({
+      oidc: null,
+      temporal_ui_url: null,
+    });
+    expect(((await (await fetch(`${oidc.url}/api/v1/ui-config`)).json()) as { data: unknown }).data).toEqual({
+      oidc: { issuer: 'https://idp.example.test', client_id: 'web', scope: 'openid email profile' },
+      temporal_ui_url: 'https://temporal.example.test',
+    });
   });
 
   it('serves index.html uncached for app URLs and hashed assets cached for a year', async () => {
     for (const p of ['/', '/requests?model=gpt-4o', '/traces/abc']) {
       const r = await fetch(`${app.url}${p}`, { headers: { accept: 'text/html' } });
-      expect([r.status, r.headers.get('content-type'), r.headers.get('cache-control')]).toEqual([200, 'text/html; charset=utf-8', 'no-cache']);
+      expect([r.status, r.headers.get('content-type'), r.headers.get('cache-control')]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+        'no-cache',
+      ]);
       expect(await r.text()).toContain('<div id="root"></div>');
     }
     const js = (await readdir(path.join(DIST, 'assets'))).find((f) => f.endsWith('.js'))!;
@@ -46,7 +64,11 @@ describe('dashboard serving and GET /api/v1/ui-config', () => {
   it('gives the app only to an Accept that names text/html; */* (curl, fetch) gets the 404 envelope', async () => {
     for (const accept of ['*/*', 'application/json, */*', 'text/*', 'text/html;q=0', '']) {
       const r = await fetch(`${app.url}/no-such-route`, { headers: accept ? { accept } : {} });
-      expect([accept, r.status, r.headers.get('content-type')]).toEqual([accept, 404, 'application/json; charset=utf-8']);
+      expect([accept, r.status, r.headers.get('content-type')]).toEqual([
+        accept,
+        404,
+        'application/json; charset=utf-8',
+      ]);
       expect(await r.json()).toMatchObject({ success: false, code: 'route_not_found' });
     }
     const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8';

@@ -5,7 +5,15 @@ import { configKeys } from '../../src/config';
 
 const root = path.resolve(__dirname, '../..');
 const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { build?: string; image?: string; depends_on?: string[] | Record<string, unknown>; environment?: Record<string, string> }>;
+  services: Record<
+    string,
+    {
+      build?: string;
+      image?: string;
+      depends_on?: string[] | Record<string, unknown>;
+      environment?: Record<string, string>;
+    }
+  >;
 };
 
 /** No Docker engine runs here, so the compose file is checked structurally. */
@@ -17,7 +25,8 @@ describe('docker-compose.yml', () => {
   it('only depends on services it declares', () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       const deps = Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
-      for (const dep of deps) expect({ service: name, dep, exists: dep in compose.services }).toEqual({ service: name, dep, exists: true });
+      for (const dep of deps)
+        expect({ service: name, dep, exists: dep in compose.services }).toEqual({ service: name, dep, exists: true });
     }
   });
 
@@ -32,7 +41,11 @@ describe('docker-compose.yml', () => {
   it('sets only environment variables the service reads', () => {
     for (const name of ['api', 'worker']) {
       for (const key of Object.keys(compose.services[name]!.environment ?? {})) {
-        expect({ service: name, key, known: (configKeys as string[]).includes(key) }).toEqual({ service: name, key, known: true });
+        expect({ service: name, key, known: (configKeys as string[]).includes(key) }).toEqual({
+          service: name,
+          key,
+          known: true,
+        });
       }
     }
   });
@@ -48,7 +61,8 @@ describe('docker-compose.yml', () => {
   it('names only files the Dockerfile can copy', () => {
     const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
     for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
-      for (const src of m[1]!.split(/\s+/)) expect({ src, exists: existsSync(path.join(root, src)) }).toEqual({ src, exists: true });
+      for (const src of m[1]!.split(/\s+/))
+        expect({ src, exists: existsSync(path.join(root, src)) }).toEqual({ src, exists: true });
     }
   });
 });

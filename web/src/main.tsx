@@ -34,8 +34,15 @@ function main() {
   const router = createAppRouter();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariables} defaultColorScheme="auto" colorSchemeManager={localStorageColorSchemeManager({ key: 'gw.theme' })}>
-        <Suspense><Notifications position="bottom-right" /></Suspense>
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariables}
+        defaultColorScheme="auto"
+        colorSchemeManager={localStorageColorSchemeManager({ key: 'gw.theme' })}
+      >
+        <Suspense>
+          <Notifications position="bottom-right" />
+        </Suspense>
         <ServicesProvider session={session} api={api}>
           <QueryClientProvider client={queryClient}>
             <RouterProvider router={router} />

@@ -16,12 +16,29 @@ export const theme = createTheme({
 });
 
 const LIGHT_TEXT: Record<string, string> = {
-  red: '#971f1f', green: '#20682f', yellow: '#8a4700', blue: '#124b80', indigo: '#283b95', grape: '#642275', teal: '#065f44', orange: '#a3360b', gray: '#343a40',
+  red: '#971f1f',
+  green: '#20682f',
+  yellow: '#8a4700',
+  blue: '#124b80',
+  indigo: '#283b95',
+  grape: '#642275',
+  teal: '#065f44',
+  orange: '#a3360b',
+  gray: '#343a40',
 };
 const DARK_TEXT: Record<string, string> = {
-  red: '#ffa8a8', green: '#8ce99a', yellow: '#ffe066', blue: '#74c0fc', indigo: '#a5b6ff', grape: '#e599f7', teal: '#63e6be', orange: '#ffc078', gray: '#dee2e6',
+  red: '#ffa8a8',
+  green: '#8ce99a',
+  yellow: '#ffe066',
+  blue: '#74c0fc',
+  indigo: '#a5b6ff',
+  grape: '#e599f7',
+  teal: '#63e6be',
+  orange: '#ffc078',
+  gray: '#dee2e6',
 };
-const lightColor = (table: Record<string, string>) => Object.fromEntries(Object.entries(table).map(([c, v]) => [`--mantine-color-${c}-light-color`, v]));
+const lightColor = (table: Record<string, string>) =>
+  Object.fromEntries(Object.entries(table).map(([c, v]) => [`--mantine-color-${c}-light-color`, v]));
 
 export const cssVariables: CSSVariablesResolver = () => ({
   variables: {},

@@ -32,7 +32,8 @@ export function wrapOpenAI<T extends OpenAILike>(client: T, tracer: GatewayClien
       overrideProperties(chat as object, {
         completions: (completions) =>
           overrideProperties(completions as object, {
-            create: (create) => recordedCreate(completions as object, create as (...a: unknown[]) => unknown, tracer, options),
+            create: (create) =>
+              recordedCreate(completions as object, create as (...a: unknown[]) => unknown, tracer, options),
           }),
       }),
   }) as T;
@@ -83,7 +84,12 @@ function recordedCreate(
         type: 'llm',
         model,
         input: params?.messages,
-        metadata: { ...options.metadata, provider: 'openai', stream: params?.stream === true, params: scalarParams(params) },
+        metadata: {
+          ...options.metadata,
+          provider: 'openai',
+          stream: params?.stream === true,
+          params: scalarParams(params),
+        },
       });
     } catch {
       // Recording must never stop the call.
@@ -153,7 +159,10 @@ function endWithCompletion(span: Span, value: unknown): void {
     output: messages.length === 1 ? messages[0] : messages,
     ...usageFields(completion.usage),
     ...(typeof completion.model === 'string' ? { model: completion.model } : {}),
-    metadata: responseMetadata(completion.id, choices.map((c) => c?.finish_reason)),
+    metadata: responseMetadata(
+      completion.id,
+      choices.map((c) => c?.finish_reason),
+    ),
   });
 }
 

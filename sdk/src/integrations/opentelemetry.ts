@@ -74,7 +74,9 @@ export function toSdk2Span<T>(span: T): T {
     ...(span as object),
     spanContext: () => ctx,
     instrumentationScope: s.instrumentationLibrary,
-    parentSpanContext: s.parentSpanContext ?? (s.parentSpanId ? { traceId: ctx.traceId, spanId: s.parentSpanId, traceFlags: ctx.traceFlags } : undefined),
+    parentSpanContext:
+      s.parentSpanContext ??
+      (s.parentSpanId ? { traceId: ctx.traceId, spanId: s.parentSpanId, traceFlags: ctx.traceFlags } : undefined),
   } as T;
 }
 
@@ -91,7 +93,10 @@ export function toSdk2Span<T>(span: T): T {
  * const plugin = new OpenTelemetryPlugin(temporalOtelPluginOptions({ resource, spanProcessor: processor }));
  * ```
  */
-export function temporalOtelPluginOptions(o: { resource: unknown; spanProcessor: SpanProcessorLike }): { resource: never; spanProcessor: never } {
+export function temporalOtelPluginOptions(o: { resource: unknown; spanProcessor: SpanProcessorLike }): {
+  resource: never;
+  spanProcessor: never;
+} {
   const inner = o.spanProcessor;
   const spanProcessor: SpanProcessorLike = {
     onStart: (span, parentContext) => inner.onStart(span, parentContext),

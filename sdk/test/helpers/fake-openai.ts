@@ -41,7 +41,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
             object: 'chat.completion',
             created: 1_700_000_000,
             model,
-            choices: [{ index: 0, message: { role: 'assistant', content: answer, refusal: null }, finish_reason: 'stop', logprobs: null }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: answer, refusal: null },
+                finish_reason: 'stop',
+                logprobs: null,
+              },
+            ],
             usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
           }),
         );
@@ -55,9 +62,27 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         send({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       }
       if (body.tools) {
-        send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }] }, finish_reason: null }] });
-        send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] }, finish_reason: null }] });
-        send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }, finish_reason: null }] });
+        send({
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }],
+              },
+              finish_reason: null,
+            },
+          ],
+        });
+        send({
+          choices: [
+            { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] }, finish_reason: null },
+          ],
+        });
+        send({
+          choices: [
+            { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }, finish_reason: null },
+          ],
+        });
       }
       send({ choices: [{ index: 0, delta: {}, finish_reason: body.tools ? 'tool_calls' : 'stop' }] });
       if (body.stream_options?.include_usage) {

@@ -130,13 +130,18 @@ export function recordingFetch(reply?: (req: Received) => { status: number; body
     const req: Received = {
       method: init?.method ?? 'GET',
       path: url.pathname,
-      headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
+      headers: Object.fromEntries(
+        Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+      ),
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       at: performance.now(),
     };
     requests.push(req);
     const { status, body } = reply ? reply(req) : successFor(req);
-    return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    return new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as typeof fetch;
   return { fetch: fetchImpl, requests };
 }

@@ -15,12 +15,18 @@ export const anomalySource: MeasureSource = {
   empty: (group) => ({ group, value: 0, requests: null }),
   async observe({ db }, rule, w) {
     const f = rule.alertFilter;
-    const q = db('anomalies').whereIn('project_id', rule.projectIds).andWhere('first_seen', '>=', w.from).andWhere('first_seen', '<', w.to);
+    const q = db('anomalies')
+      .whereIn('project_id', rule.projectIds)
+      .andWhere('first_seen', '>=', w.from)
+      .andWhere('first_seen', '<', w.to);
     if (f.measure) q.andWhere('measure', f.measure);
     if (f.model) q.andWhere({ dimension: 'model', dimension_value: f.model });
     if (f.user_id) q.andWhere({ dimension: 'user', dimension_value: f.user_id });
     const [row] = await q.count('* as n');
-    return { source: 'anomalies', observations: [{ group: '', value: Number((row as { n: unknown }).n), requests: null }] };
+    return {
+      source: 'anomalies',
+      observations: [{ group: '', value: Number((row as { n: unknown }).n), requests: null }],
+    };
   },
 };
 
@@ -32,7 +38,14 @@ export const securityFindingSource: MeasureSource = {
   empty: (group) => ({ group, value: 0, requests: null }),
   async observe({ db }, rule, w) {
     const f = rule.alertFilter;
-    const n = await countNewFindings(db, rule.projectIds, w.from, w.to, (f.severity as Severity | undefined) ?? SEVERITIES[0], f.finding_kind);
+    const n = await countNewFindings(
+      db,
+      rule.projectIds,
+      w.from,
+      w.to,
+      (f.severity as Severity | undefined) ?? SEVERITIES[0],
+      f.finding_kind,
+    );
     return { source: 'security_findings', observations: [{ group: '', value: n, requests: null }] };
   },
 };

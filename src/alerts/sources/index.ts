@@ -12,4 +12,4 @@ export const measureSources = {
 
 export type AlertType = keyof typeof measureSources;
 export const ALERT_TYPES = Object.keys(measureSources) as [AlertType, ...AlertType[]];
-export type { MeasureSource, Observation,   } from './types';
+export type { MeasureSource, Observation } from './types';

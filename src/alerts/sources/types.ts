@@ -47,5 +47,9 @@ export interface MeasureSource {
   filterKeys?: string[];
   /** The observation of a group that had no rows at all in the window. */
   empty: (group: string) => Observation;
-  observe(deps: SourceDeps, rule: RuleScope, window: { from: string; to: string }): Promise<{ source: string; observations: Observation[] }>;
+  observe(
+    deps: SourceDeps,
+    rule: RuleScope,
+    window: { from: string; to: string },
+  ): Promise<{ source: string; observations: Observation[] }>;
 }

@@ -180,7 +180,9 @@ export function encodeResponse(res: ExportTraceServiceResponse, format: 'protobu
 
 export function encodeStatus(status: RpcStatus, format: 'protobuf' | 'json'): Buffer | string {
   if (format === 'json') return JSON.stringify({ code: status.code, message: status.message, details: [] });
-  return Buffer.from(google.rpc.Status.encode(google.rpc.Status.fromObject({ code: status.code, message: status.message })).finish());
+  return Buffer.from(
+    google.rpc.Status.encode(google.rpc.Status.fromObject({ code: status.code, message: status.message })).finish(),
+  );
 }
 
 /** For tests and the benchmark: the same generated messages, encoding a request. */

@@ -53,19 +53,64 @@ const OPENINFERENCE_KINDS: Record<string, SpanType> = {
   CHAIN: 'chain',
 };
 const TRACELOOP_KINDS: Record<string, SpanType> = { workflow: 'chain', task: 'chain', agent: 'agent', tool: 'tool' };
-const LLM_REQUEST_TYPES: Record<string, SpanType> = { chat: 'llm', completion: 'llm', embedding: 'embedding', rerank: 'retrieval' };
-const VECTOR_DBS = new Set(['pinecone', 'chroma', 'qdrant', 'weaviate', 'milvus', 'lancedb', 'marqo', 'pgvector', 'faiss', 'elasticsearch', 'opensearch']);
+const LLM_REQUEST_TYPES: Record<string, SpanType> = {
+  chat: 'llm',
+  completion: 'llm',
+  embedding: 'embedding',
+  rerank: 'retrieval',
+};
+const VECTOR_DBS = new Set([
+  'pinecone',
+  'chroma',
+  'qdrant',
+  'weaviate',
+  'milvus',
+  'lancedb',
+  'marqo',
+  'pgvector',
+  'faiss',
+  'elasticsearch',
+  'opensearch',
+]);
 
-const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model', 'llm.model_name', 'llm.response.model', 'llm.request.model'];
-const INPUT_TOKEN_KEYS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.usage.prompt_tokens', 'llm.token_count.prompt'];
-const OUTPUT_TOKEN_KEYS = ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.usage.completion_tokens', 'llm.token_count.completion'];
+const MODEL_KEYS = [
+  'gen_ai.response.model',
+  'gen_ai.request.model',
+  'llm.model_name',
+  'llm.response.model',
+  'llm.request.model',
+];
+const INPUT_TOKEN_KEYS = [
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.prompt_tokens',
+  'llm.usage.prompt_tokens',
+  'llm.token_count.prompt',
+];
+const OUTPUT_TOKEN_KEYS = [
+  'gen_ai.usage.output_tokens',
+  'gen_ai.usage.completion_tokens',
+  'llm.usage.completion_tokens',
+  'llm.token_count.completion',
+];
 const TOTAL_TOKEN_KEYS = ['gen_ai.usage.total_tokens', 'llm.usage.total_tokens', 'llm.token_count.total'];
 export const SESSION_KEYS = ['session.id', 'gen_ai.conversation.id', 'langfuse.session.id'];
 export const USER_KEYS = ['user.id', 'enduser.id', 'langfuse.user.id'];
 
 /** Whole-value content attributes, in order of preference. */
-const INPUT_KEYS = ['gen_ai.input.messages', 'gen_ai.prompt', 'input.value', 'traceloop.entity.input', 'gen_ai.tool.call.arguments'];
-const OUTPUT_KEYS = ['gen_ai.output.messages', 'gen_ai.completion', 'output.value', 'traceloop.entity.output', 'gen_ai.tool.call.result'];
+const INPUT_KEYS = [
+  'gen_ai.input.messages',
+  'gen_ai.prompt',
+  'input.value',
+  'traceloop.entity.input',
+  'gen_ai.tool.call.arguments',
+];
+const OUTPUT_KEYS = [
+  'gen_ai.output.messages',
+  'gen_ai.completion',
+  'output.value',
+  'traceloop.entity.output',
+  'gen_ai.tool.call.result',
+];
 /** Indexed content attributes: `<prefix>.<n>.<field>` (Traceloop, OpenInference). */
 const INPUT_PREFIXES = ['gen_ai.prompt', 'llm.input_messages'];
 const OUTPUT_PREFIXES = ['gen_ai.completion', 'llm.output_messages'];
@@ -158,7 +203,12 @@ function spanTypeOf(attrs: Record<string, unknown>): SpanType {
   const rt = attrs['llm.request.type'];
   if (typeof rt === 'string' && LLM_REQUEST_TYPES[rt]) return LLM_REQUEST_TYPES[rt];
   if (typeof op === 'string' && op.length > 0) return 'other';
-  if (attrs['gen_ai.request.model'] !== undefined || attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined) return 'llm';
+  if (
+    attrs['gen_ai.request.model'] !== undefined ||
+    attrs['gen_ai.system'] !== undefined ||
+    attrs['gen_ai.provider.name'] !== undefined
+  )
+    return 'llm';
   const db = attrs['db.system'] ?? attrs['db.system.name'];
   if (typeof db === 'string' && VECTOR_DBS.has(db.toLowerCase())) return 'retrieval';
   return 'other';
@@ -218,13 +268,19 @@ export function mapGenAi(attrs: Record<string, unknown>, events: SpanEventLike[]
     events.forEach((e, i) => {
       const a = e.attributes;
       if (e.name === 'gen_ai.client.inference.operation.details') {
-        if (input === undefined && a['gen_ai.input.messages'] !== undefined) input = maybeJson(a['gen_ai.input.messages']);
-        if (output === undefined && a['gen_ai.output.messages'] !== undefined) output = maybeJson(a['gen_ai.output.messages']);
+        if (input === undefined && a['gen_ai.input.messages'] !== undefined)
+          input = maybeJson(a['gen_ai.input.messages']);
+        if (output === undefined && a['gen_ai.output.messages'] !== undefined)
+          output = maybeJson(a['gen_ai.output.messages']);
         consumedEvents.add(i);
       } else if (e.name === 'gen_ai.content.prompt' && input === undefined && a['gen_ai.prompt'] !== undefined) {
         input = maybeJson(a['gen_ai.prompt']);
         consumedEvents.add(i);
-      } else if (e.name === 'gen_ai.content.completion' && output === undefined && a['gen_ai.completion'] !== undefined) {
+      } else if (
+        e.name === 'gen_ai.content.completion' &&
+        output === undefined &&
+        a['gen_ai.completion'] !== undefined
+      ) {
         output = maybeJson(a['gen_ai.completion']);
         consumedEvents.add(i);
       } else if (MESSAGE_EVENTS[e.name]) {

@@ -27,7 +27,14 @@ export interface OtlpMapResult {
 export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: number): OtlpMapResult {
   const toIso = isoConverter();
   const spanOps: IngestOp[] = [];
-  const roots: { traceId: string; span: OtlpSpan; fields: SpanFields & { start_time: string }; resource: Record<string, unknown>; session?: string; user?: string }[] = [];
+  const roots: {
+    traceId: string;
+    span: OtlpSpan;
+    fields: SpanFields & { start_time: string };
+    resource: Record<string, unknown>;
+    session?: string;
+    user?: string;
+  }[] = [];
   // First session/user id seen per trace in this request (roots may not carry them).
   const traceLabels = new Map<string, { session?: string; user?: string }>();
   const errors = new Set<string>();
@@ -42,7 +49,9 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
     const resourceSession = pickString(resource, SESSION_KEYS);
     const resourceUser = pickString(resource, USER_KEYS);
     for (const ss of rs?.scopeSpans ?? []) {
-      const scope = ss?.scope ? { name: ss.scope.name ?? '', ...(ss.scope.version ? { version: ss.scope.version } : {}) } : undefined;
+      const scope = ss?.scope
+        ? { name: ss.scope.name ?? '', ...(ss.scope.version ? { version: ss.scope.version } : {}) }
+        : undefined;
       for (const span of ss?.spans ?? []) {
         if (!span) continue;
         const traceIdBytes = span.traceId;
@@ -76,7 +85,10 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
         const spanId = bytesToHex(spanIdBytes);
         const parentId = parent && parent.length === 8 && !isZero(parent) ? bytesToHex(parent) : undefined;
         const attrs = attributes(span.attributes);
-        const events: SpanEventLike[] = (span.events ?? []).map((e) => ({ name: e?.name ?? '', attributes: attributes(e?.attributes) }));
+        const events: SpanEventLike[] = (span.events ?? []).map((e) => ({
+          name: e?.name ?? '',
+          attributes: attributes(e?.attributes),
+        }));
         const g = mapGenAi(attrs, events);
 
         const labels = traceLabels.get(traceId) ?? {};
@@ -86,7 +98,12 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
 
         const metadata = spanMetadata(span, attrs, events, g.consumedKeys, g.consumedEvents, resource, scope);
         const isError = span.status?.code === STATUS_ERROR;
-        const fields: SpanFields & { trace_id: string; name: string; start_time: string; span_type: typeof g.spanType } = {
+        const fields: SpanFields & {
+          trace_id: string;
+          name: string;
+          start_time: string;
+          span_type: typeof g.spanType;
+        } = {
           trace_id: traceId,
           name: (span.name ?? '').slice(0, MAX_SPAN_NAME),
           span_type: g.spanType,
@@ -116,7 +133,12 @@ export function mapExportRequest(req: ExportTraceServiceRequest, maxFieldBytes: 
     const fields: TraceFields & { name: string; start_time: string } = {
       name: (r.span.name ?? '').slice(0, MAX_TRACE_NAME) || 'unnamed',
       start_time: r.fields.start_time,
-      ...(r.fields.end_time ? { end_time: r.fields.end_time, status: r.fields.status === 'error' ? ('error' as const) : ('completed' as const) } : {}),
+      ...(r.fields.end_time
+        ? {
+            end_time: r.fields.end_time,
+            status: r.fields.status === 'error' ? ('error' as const) : ('completed' as const),
+          }
+        : {}),
       ...(session ? { session_id: session.slice(0, MAX_LABEL) } : {}),
       ...(user ? { user_id: user.slice(0, MAX_LABEL) } : {}),
       ...(r.fields.input !== undefined ? { input: r.fields.input } : {}),
@@ -157,9 +179,17 @@ function spanMetadata(
   const keptEvents = (span.events ?? [])
     .map((e, i) => ({ e, i }))
     .filter(({ i }) => !consumedEvents.has(i))
-    .map(({ e, i }) => ({ name: events[i]!.name, time: nanosToIso(e?.timeUnixNano), attributes: events[i]!.attributes }));
+    .map(({ e, i }) => ({
+      name: events[i]!.name,
+      time: nanosToIso(e?.timeUnixNano),
+      attributes: events[i]!.attributes,
+    }));
   if (keptEvents.length) m.events = keptEvents;
-  const links = (span.links ?? []).map((l) => ({ trace_id: bytesToHex(l?.traceId), span_id: bytesToHex(l?.spanId), attributes: attributes(l?.attributes) }));
+  const links = (span.links ?? []).map((l) => ({
+    trace_id: bytesToHex(l?.traceId),
+    span_id: bytesToHex(l?.spanId),
+    attributes: attributes(l?.attributes),
+  }));
   if (links.length) m.links = links;
   const dropped = {
     attributes: span.droppedAttributesCount ?? 0,

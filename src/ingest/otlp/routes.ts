@@ -14,7 +14,6 @@ function formatOf(req: Request): Format | null {
   return null;
 }
 
-
 /**
  * OTLP/HTTP trace receiver, POST /v1/traces (docs/ingest.md). Binary protobuf or JSON, optionally
  * gzip/deflate/br compressed; the full-scope API key in `Authorization: Bearer`. Answered after the
@@ -49,7 +48,10 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
         req.log.error({ err }, 'otlp ingest failed');
       }
     }
-    res.status(status).type(CONTENT_TYPES[format]).send(encodeStatus({ code: grpcCode(status), message }, format));
+    res
+      .status(status)
+      .type(CONTENT_TYPES[format])
+      .send(encodeStatus({ code: grpcCode(status), message }, format));
   };
   const orStatus =
     (mw: RequestHandler): RequestHandler =>
@@ -60,7 +62,12 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
   const negotiateThenAuth: RequestHandler = (req, res, next) => {
     const format = formatOf(req);
     res.locals.otlpFormat = format ?? 'json';
-    if (!format) return sendError(new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/x-protobuf or application/json'), req, res);
+    if (!format)
+      return sendError(
+        new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/x-protobuf or application/json'),
+        req,
+        res,
+      );
     orStatus(ctx.auth.fullKey)(req, res, next);
   };
 
@@ -68,7 +75,8 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
     const format = res.locals.otlpFormat as Format;
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const out = await receiveExport(ingest, req.principal!, format, body);
-    if (out.rejected > 0) req.log.info({ rejected: out.rejected, accepted: out.accepted, errors: out.errors }, 'otlp spans rejected');
+    if (out.rejected > 0)
+      req.log.info({ rejected: out.rejected, accepted: out.accepted, errors: out.errors }, 'otlp spans rejected');
     res.status(200).type(CONTENT_TYPES[format]).send(encodeResponse(out.response, format));
   }
 
@@ -97,7 +105,11 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
         schema: rpcStatusSchema,
         example: { code: 16, message: 'Missing credentials: send Authorization: Bearer <token>', details: [] },
       },
-      errors: { 413: 'Body above OTLP_MAX_REQUEST_BYTES after decompression', 415: 'Content-Type or Content-Encoding not supported', 503: 'Storage unavailable or overloaded; retry after Retry-After' },
+      errors: {
+        413: 'Body above OTLP_MAX_REQUEST_BYTES after decompression',
+        415: 'Content-Type or Content-Encoding not supported',
+        503: 'Storage unavailable or overloaded; retry after Retry-After',
+      },
       handler: ({ req, res }) => receive(req, res).catch((err) => sendError(err, req, res)),
     }),
   ];

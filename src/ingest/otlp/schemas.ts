@@ -5,10 +5,17 @@ import type { Format } from './service';
 export const CONTENT_TYPES: Record<Format, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
 
 /** ExportTraceServiceResponse as JSON (protobuf carries the same fields). */
-export const exportResponseSchema = z.object({ partialSuccess: z.object({ rejectedSpans: z.union([z.number(), z.string()]), errorMessage: z.string() }).partial().optional() });
+export const exportResponseSchema = z.object({
+  partialSuccess: z
+    .object({ rejectedSpans: z.union([z.number(), z.string()]), errorMessage: z.string() })
+    .partial()
+    .optional(),
+});
 
 /** google.rpc.Status, the body of every OTLP refusal. */
-export const rpcStatusSchema = z.object({ code: z.number().int(), message: z.string(), details: z.array(z.unknown()).optional() }).meta({ id: 'RpcStatus', description: 'google.rpc.Status' });
+export const rpcStatusSchema = z
+  .object({ code: z.number().int(), message: z.string(), details: z.array(z.unknown()).optional() })
+  .meta({ id: 'RpcStatus', description: 'google.rpc.Status' });
 
 /** HTTP status → google.rpc.Code, for the Status body OTLP clients read. */
 export function grpcCode(status: number): number {

@@ -17,7 +17,12 @@ export interface ExportOutcome {
   errors: string[];
 }
 
-export async function receiveExport(ingest: IngestService, principal: Principal, format: Format, body: Buffer): Promise<ExportOutcome> {
+export async function receiveExport(
+  ingest: IngestService,
+  principal: Principal,
+  format: Format,
+  body: Buffer,
+): Promise<ExportOutcome> {
   let message: ExportTraceServiceRequest;
   try {
     message = format === 'protobuf' ? decodeProtobuf(body) : decodeJson(body);

@@ -57,7 +57,8 @@ function anyValue(v: AnyValue | null | undefined): unknown {
   if (v.stringValue !== null && v.stringValue !== undefined) return v.stringValue;
   if (v.boolValue !== null && v.boolValue !== undefined) return v.boolValue;
   if (v.intValue !== null && v.intValue !== undefined) return int64ToNumber(v.intValue);
-  if (v.doubleValue !== null && v.doubleValue !== undefined) return Number.isFinite(v.doubleValue) ? v.doubleValue : String(v.doubleValue);
+  if (v.doubleValue !== null && v.doubleValue !== undefined)
+    return Number.isFinite(v.doubleValue) ? v.doubleValue : String(v.doubleValue);
   if (v.arrayValue) return (v.arrayValue.values ?? []).map(anyValue);
   if (v.kvlistValue) return attributes(v.kvlistValue.values);
   if (v.bytesValue) return Buffer.from(v.bytesValue).toString('base64');

@@ -15,15 +15,47 @@ interface Marker {
 
 const ANY = '(?:all |any |the |your |my |these |those )?';
 const MARKERS: Marker[] = [
-  { category: 'instruction_override', weight: 3, pattern: new RegExp(`\\b(?:ignore|disregard|forget|override) ${ANY}(?:previous|prior|above|earlier|preceding|original|system) (?:instructions?|prompts?|rules|directions|guidelines|context)`, 'gi') },
-  { category: 'instruction_override', weight: 2, pattern: /\bforget (?:everything|all)(?: (?:you were|you've been|you have been) told| above| before)?\b/gi },
+  {
+    category: 'instruction_override',
+    weight: 3,
+    pattern: new RegExp(
+      `\\b(?:ignore|disregard|forget|override) ${ANY}(?:previous|prior|above|earlier|preceding|original|system) (?:instructions?|prompts?|rules|directions|guidelines|context)`,
+      'gi',
+    ),
+  },
+  {
+    category: 'instruction_override',
+    weight: 2,
+    pattern: /\bforget (?:everything|all)(?: (?:you were|you've been|you have been) told| above| before)?\b/gi,
+  },
   { category: 'instruction_override', weight: 1, pattern: /\bnew (?:system )?instructions\s*:/gi },
-  { category: 'system_prompt_extraction', weight: 3, pattern: new RegExp(`\\b(?:reveal|print|show|repeat|output|leak|tell me) ${ANY}(?:system prompt|initial (?:prompt|instructions)|hidden (?:prompt|instructions)|instructions above)`, 'gi') },
-  { category: 'jailbreak', weight: 3, pattern: /\b(?:you are now|act as|pretend to be) (?:DAN|a DAN|an? (?:unrestricted|unfiltered|uncensored|jailbroken) (?:AI|model|assistant))\b/gi },
+  {
+    category: 'system_prompt_extraction',
+    weight: 3,
+    pattern: new RegExp(
+      `\\b(?:reveal|print|show|repeat|output|leak|tell me) ${ANY}(?:system prompt|initial (?:prompt|instructions)|hidden (?:prompt|instructions)|instructions above)`,
+      'gi',
+    ),
+  },
+  {
+    category: 'jailbreak',
+    weight: 3,
+    pattern:
+      /\b(?:you are now|act as|pretend to be) (?:DAN|a DAN|an? (?:unrestricted|unfiltered|uncensored|jailbroken) (?:AI|model|assistant))\b/gi,
+  },
   { category: 'jailbreak', weight: 3, pattern: /\bdo anything now\b/gi },
   { category: 'jailbreak', weight: 2, pattern: /\b(?:developer|god|jailbreak) mode (?:enabled|activated|on)\b/gi },
-  { category: 'jailbreak', weight: 2, pattern: /\b(?:without|no|free of) (?:any )?(?:restrictions|filters|guidelines|content polic(?:y|ies)|ethical (?:guidelines|constraints))\b/gi },
-  { category: 'jailbreak', weight: 2, pattern: /\b(?:bypass|disable|turn off) ${ANY}(?:safety|content) (?:filters?|polic(?:y|ies)|guidelines)\b/gi },
+  {
+    category: 'jailbreak',
+    weight: 2,
+    pattern:
+      /\b(?:without|no|free of) (?:any )?(?:restrictions|filters|guidelines|content polic(?:y|ies)|ethical (?:guidelines|constraints))\b/gi,
+  },
+  {
+    category: 'jailbreak',
+    weight: 2,
+    pattern: /\b(?:bypass|disable|turn off) ${ANY}(?:safety|content) (?:filters?|polic(?:y|ies)|guidelines)\b/gi,
+  },
   { category: 'role_tag_injection', weight: 2, pattern: /<\|im_start\|>\s*system|<\|system\|>|\[\/?INST\]|<<SYS>>/g },
 ];
 const NEGATED = /\b(?:never|not|don't|do not|must not|won't|refuse to|cannot|can't)\s+(?:\w+\s+){0,2}$/i;
@@ -41,8 +73,16 @@ export function detectInjection(text: string): Detection[] {
   // One finding per text, named after its strongest marker; the phrase set is the fingerprint.
   const top = hits.reduce((a, b) => (b.m.weight > a.m.weight ? b : a));
   const phrases = [...new Set(hits.map((h) => h.phrase.toLowerCase().replace(/\s+/g, ' ')))].sort();
-  return [{
-    kind: 'prompt_injection', category: top.m.category, severity: score >= 5 ? 'high' : 'medium', detector: `heuristic:score=${score}`,
-    start: top.start, end: top.end, value: phrases.join(' | '), masked: top.phrase.slice(0, 120),
-  }];
+  return [
+    {
+      kind: 'prompt_injection',
+      category: top.m.category,
+      severity: score >= 5 ? 'high' : 'medium',
+      detector: `heuristic:score=${score}`,
+      start: top.start,
+      end: top.end,
+      value: phrases.join(' | '),
+      masked: top.phrase.slice(0, 120),
+    },
+  ];
 }

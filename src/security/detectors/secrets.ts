@@ -13,14 +13,27 @@ type Handler = { file?: (source: unknown) => void | Promise<void> };
 
 /** By the rule's short name; a secret the preset knows but this table does not is `high`. */
 const SEVERITY: Record<string, Severity> = {
-  aws: 'critical', gcp: 'critical', privatekey: 'critical', 'database-connection-string': 'critical', stripe: 'critical',
-  openai: 'critical', anthropic: 'critical', 'hashicorp-vault': 'critical', '1password': 'critical', jwt: 'medium', basicauth: 'high',
+  aws: 'critical',
+  gcp: 'critical',
+  privatekey: 'critical',
+  'database-connection-string': 'critical',
+  stripe: 'critical',
+  openai: 'critical',
+  anthropic: 'critical',
+  'hashicorp-vault': 'critical',
+  '1password': 'critical',
+  jwt: 'medium',
+  basicauth: 'high',
 };
 
 const EXTRA: { category: string; pattern: RegExp; check?: (v: string) => boolean }[] = [
   { category: 'stripe', pattern: /(?<![A-Za-z0-9_])(?:sk|rk)_live_[0-9A-Za-z]{24,99}(?![A-Za-z0-9_])/g },
   { category: 'google_api_key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
-  { category: 'jwt', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g, check: jwtHeaderNamesAlg },
+  {
+    category: 'jwt',
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g,
+    check: jwtHeaderNamesAlg,
+  },
 ];
 
 function jwtHeaderNamesAlg(token: string): boolean {
@@ -105,7 +118,8 @@ const normalise = (ruleId: string, v: string) => (ruleId === 'privatekey' ? v.re
 
 /** The props a rule's message names its find by (not `typeName`, nor gcp's `FILE_NAME`). */
 const NAMED = ['KEY', 'TOKEN', 'ID', 'URI', 'CREDENTIAL', 'URL'];
-const namedIn = (props: Record<string, unknown> | undefined) => NAMED.map((k) => props?.[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
+const namedIn = (props: Record<string, unknown> | undefined) =>
+  NAMED.map((k) => props?.[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
 
 /**
  * The preset's rules are driven directly with the small context they use (a translator and
@@ -121,8 +135,12 @@ function createRules(preset: Preset) {
     .filter(({ id }) => id !== 'filter-comments')
     .map(({ rule, id }) => {
       const context = {
-        createTranslator: () => (messageId: string, props?: Record<string, unknown>) => ({ messageId, named: namedIn(props) }),
-        report: (d: { message: { messageId: string; named?: string }; range: [number, number] }) => found.push({ ruleId: id, messageId: d.message.messageId, range: d.range, named: d.message.named }),
+        createTranslator: () => (messageId: string, props?: Record<string, unknown>) => ({
+          messageId,
+          named: namedIn(props),
+        }),
+        report: (d: { message: { messageId: string; named?: string }; range: [number, number] }) =>
+          found.push({ ruleId: id, messageId: d.message.messageId, range: d.range, named: d.message.named }),
       };
       return (rule.create as (c: unknown, o: object) => Handler)(context, options[id] ?? {});
     });
@@ -154,12 +172,30 @@ export function createSecretDetector(): SecretDetector {
         const value = text.slice(start, end);
         if (!value) continue;
         const category = m.ruleId;
-        out.push({ kind: 'secret', category, severity: SEVERITY[category] ?? 'high', detector: `secretlint:${category}/${m.messageId}`, start, end, value: normalise(category, value), masked: maskSecret(value, prefixed) });
+        out.push({
+          kind: 'secret',
+          category,
+          severity: SEVERITY[category] ?? 'high',
+          detector: `secretlint:${category}/${m.messageId}`,
+          start,
+          end,
+          value: normalise(category, value),
+          masked: maskSecret(value, prefixed),
+        });
       }
       for (const e of EXTRA) {
         for (const m of text.matchAll(e.pattern)) {
           if (e.check && !e.check(m[0])) continue;
-          out.push({ kind: 'secret', category: e.category, severity: SEVERITY[e.category] ?? 'high', detector: `pattern:${e.category}`, start: m.index, end: m.index + m[0].length, value: m[0], masked: maskSecret(m[0], true) });
+          out.push({
+            kind: 'secret',
+            category: e.category,
+            severity: SEVERITY[e.category] ?? 'high',
+            detector: `pattern:${e.category}`,
+            start: m.index,
+            end: m.index + m[0].length,
+            value: m[0],
+            masked: maskSecret(m[0], true),
+          });
         }
       }
       return out;

@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 
-export async function countOf(db: Knex, table: 'projects' | 'memberships' | 'api_keys', orgId: string): Promise<number> {
+export async function countOf(
+  db: Knex,
+  table: 'projects' | 'memberships' | 'api_keys',
+  orgId: string,
+): Promise<number> {
   const [row] = await db(table).where({ org_id: orgId }).count({ n: '*' });
   return Number(row!.n);
 }
@@ -21,6 +25,13 @@ export async function requestsThisMonth(db: Knex, orgId: string): Promise<number
 }
 
 export const recentPlanChanges = (db: Knex, orgId: string) =>
-  db('plan_changes').select('from_plan', 'to_plan', 'changed_by', 'created_at').where({ org_id: orgId }).orderBy('created_at', 'desc').limit(20);
+  db('plan_changes')
+    .select('from_plan', 'to_plan', 'changed_by', 'created_at')
+    .where({ org_id: orgId })
+    .orderBy('created_at', 'desc')
+    .limit(20);
 
-export const insertPlanChange = (trx: Knex.Transaction, row: { org_id: string; from_plan: string; to_plan: string; changed_by: string }) => trx('plan_changes').insert(row);
+export const insertPlanChange = (
+  trx: Knex.Transaction,
+  row: { org_id: string; from_plan: string; to_plan: string; changed_by: string },
+) => trx('plan_changes').insert(row);

@@ -18,8 +18,12 @@ export const billingSchema = z
       api_keys: z.number().int(),
       requests_this_month: z.number().int().nullable(),
     }),
-    plan_changes: z.array(z.object({ from_plan: plan, to_plan: plan, changed_by: z.uuid().nullable(), created_at: timestamp })),
+    plan_changes: z.array(
+      z.object({ from_plan: plan, to_plan: plan, changed_by: z.uuid().nullable(), created_at: timestamp }),
+    ),
   })
   .meta({ id: 'Billing' });
 
-export const planChangeSchema = z.object({ organization_id: z.uuid(), plan, previous_plan: plan }).meta({ id: 'PlanChange' });
+export const planChangeSchema = z
+  .object({ organization_id: z.uuid(), plan, previous_plan: plan })
+  .meta({ id: 'PlanChange' });

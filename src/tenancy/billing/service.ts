@@ -35,9 +35,22 @@ export async function changePlan(db: Knex, actor: Principal & { kind: 'user' }, 
     if (!org) throw notFound('Organization');
     if (org.plan !== plan) {
       await updateOrganization(trx, actor.orgId, { plan });
-      await q.insertPlanChange(trx, { org_id: actor.orgId, from_plan: org.plan, to_plan: plan, changed_by: actor.userId });
+      await q.insertPlanChange(trx, {
+        org_id: actor.orgId,
+        from_plan: org.plan,
+        to_plan: plan,
+        changed_by: actor.userId,
+      });
       const before = { id: org.id, plan: org.plan };
-      await recordAudit(trx, { orgId: actor.orgId, actor, action: 'billing.plan_changed', resourceType: 'organization', resourceId: actor.orgId, before, after: { id: actor.orgId, plan } });
+      await recordAudit(trx, {
+        orgId: actor.orgId,
+        actor,
+        action: 'billing.plan_changed',
+        resourceType: 'organization',
+        resourceId: actor.orgId,
+        before,
+        after: { id: actor.orgId, plan },
+      });
     }
     return { organization_id: actor.orgId, plan, previous_plan: org.plan };
   });

@@ -1,7 +1,18 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../auth/principal';
 
-const VIEW = ['id', 'org_id', 'email', 'role', 'invited_by', 'expires_at', 'accepted_at', 'accepted_by', 'revoked_at', 'created_at'];
+const VIEW = [
+  'id',
+  'org_id',
+  'email',
+  'role',
+  'invited_by',
+  'expires_at',
+  'accepted_at',
+  'accepted_by',
+  'revoked_at',
+  'created_at',
+];
 
 export interface InvitationRow {
   id: string;
@@ -17,27 +28,48 @@ export interface InvitationRow {
 }
 
 export const listInvitations = (db: Knex, orgId: string) =>
-  db('invitations').select(VIEW).where({ org_id: orgId }).orderBy('created_at', 'desc').limit(500) as Promise<InvitationRow[]>;
+  db('invitations').select(VIEW).where({ org_id: orgId }).orderBy('created_at', 'desc').limit(500) as Promise<
+    InvitationRow[]
+  >;
 
 export const memberWithEmail = (trx: Knex.Transaction, orgId: string, email: string) =>
-  trx('memberships as m').join('users as u', 'u.id', 'm.user_id').where('m.org_id', orgId).whereRaw('lower(u.email) = ?', [email]).first('m.user_id');
+  trx('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.org_id', orgId)
+    .whereRaw('lower(u.email) = ?', [email])
+    .first('m.user_id');
 
 /** Re-sending replaces: a still-pending invitation for the same email is revoked. */
 export const revokePendingFor = (trx: Knex.Transaction, orgId: string, email: string) =>
-  trx('invitations').where({ org_id: orgId }).whereRaw('lower(email) = ?', [email]).whereNull('accepted_at').whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+  trx('invitations')
+    .where({ org_id: orgId })
+    .whereRaw('lower(email) = ?', [email])
+    .whereNull('accepted_at')
+    .whereNull('revoked_at')
+    .update({ revoked_at: trx.fn.now() });
 
 export const insertInvitation = async (
   trx: Knex.Transaction,
   row: { org_id: string; email: string; role: Role; token_hash: string; invited_by: string },
   ttlHours: number,
-): Promise<InvitationRow> => (await trx('invitations').insert({ ...row, expires_at: trx.raw(`now() + make_interval(hours => ?)`, [ttlHours]) }).returning(VIEW))[0];
+): Promise<InvitationRow> =>
+  (
+    await trx('invitations')
+      .insert({ ...row, expires_at: trx.raw(`now() + make_interval(hours => ?)`, [ttlHours]) })
+      .returning(VIEW)
+  )[0];
 
 /** One invitation, locked, by id within an organization, by id alone, or by token hash. */
-export const lockInvitation = (trx: Knex.Transaction, by: { org_id: string; id: string } | { id: string } | { token_hash: string }) =>
-  trx('invitations').select(VIEW).where(by).forUpdate().first() as Promise<InvitationRow | undefined>;
+export const lockInvitation = (
+  trx: Knex.Transaction,
+  by: { org_id: string; id: string } | { id: string } | { token_hash: string },
+) => trx('invitations').select(VIEW).where(by).forUpdate().first() as Promise<InvitationRow | undefined>;
 
-export const updateInvitation = async (trx: Knex.Transaction, id: string, patch: Record<string, unknown>): Promise<InvitationRow> =>
-  (await trx('invitations').where({ id }).update(patch).returning(VIEW))[0];
+export const updateInvitation = async (
+  trx: Knex.Transaction,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<InvitationRow> => (await trx('invitations').where({ id }).update(patch).returning(VIEW))[0];
 
 /** Pending, unexpired invitations addressed to an email, with the organization's name. */
 export const pendingFor = (db: Knex, email: string) =>

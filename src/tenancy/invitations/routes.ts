@@ -14,9 +14,18 @@ import {
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from './service';
 
 const admin = { tag: 'Invitations', auth: 'jwt', roles: ['admin'], notFound: 'Invitation' } as const;
-const invitee = { tag: 'Invitations', auth: 'jwt_user', notFound: 'Invitation', response: acceptedInvitationSchema } as const;
+const invitee = {
+  tag: 'Invitations',
+  auth: 'jwt_user',
+  notFound: 'Invitation',
+  response: acceptedInvitationSchema,
+} as const;
 const base = '/api/v1/organizations/:orgId/invitations';
-const acceptErrors = { 403: 'The invitation is for another email, or the email is not verified', 409: 'Already accepted', 410: 'Revoked or expired' };
+const acceptErrors = {
+  403: 'The invitation is for another email, or the email is not verified',
+  409: 'Already accepted',
+  410: 'Revoked or expired',
+};
 
 /**
  * /api/v1/organizations/:orgId/invitations (admins) and /api/v1/invitations/... (the invitee).
@@ -43,7 +52,8 @@ export const invitationRoutes = ({ db, config }: AppContext) => [
     status: 201,
     response: createdInvitationSchema,
     errors: { 409: 'The email already belongs to a member' },
-    handler: ({ principal, body }) => createInvitation(db, asUser(principal), { ...body, ttlHours: config.INVITATION_TTL_HOURS }),
+    handler: ({ principal, body }) =>
+      createInvitation(db, asUser(principal), { ...body, ttlHours: config.INVITATION_TTL_HOURS }),
   }),
   route({
     ...admin,

@@ -18,7 +18,10 @@ export const meRoutes = ({ db }: AppContext) => [
     response: meSchema,
     handler: async ({ req }) => {
       const u = authUserOf(req);
-      return { user: { id: u.userId, sub: u.sub, email: u.email }, organizations: await listMyOrganizations(db, u.userId) };
+      return {
+        user: { id: u.userId, sub: u.sub, email: u.email },
+        organizations: await listMyOrganizations(db, u.userId),
+      };
     },
   }),
   route({

@@ -23,8 +23,10 @@ export async function changeMemberRole(db: Knex, actor: Principal, userId: strin
   return db.transaction(async (trx) => {
     const { target, admins, ownerId } = await lockedTarget(trx, actor.orgId, userId);
     if (target.role === role) return { user_id: userId, role };
-    if (target.role === 'admin' && admins <= 1) throw conflict('The last admin of an organization cannot be demoted', 'last_admin');
-    if (userId === ownerId) throw conflict('The owner must stay an admin; transfer ownership first', 'owner_must_be_admin');
+    if (target.role === 'admin' && admins <= 1)
+      throw conflict('The last admin of an organization cannot be demoted', 'last_admin');
+    if (userId === ownerId)
+      throw conflict('The owner must stay an admin; transfer ownership first', 'owner_must_be_admin');
     await q.setMemberRole(trx, actor.orgId, userId, role);
     await recordAudit(trx, {
       orgId: actor.orgId,
@@ -42,9 +44,18 @@ export async function changeMemberRole(db: Knex, actor: Principal, userId: strin
 export async function removeMember(db: Knex, actor: Principal, userId: string) {
   await db.transaction(async (trx) => {
     const { target, admins, ownerId } = await lockedTarget(trx, actor.orgId, userId);
-    if (target.role === 'admin' && admins <= 1) throw conflict('The last admin of an organization cannot be removed', 'last_admin');
-    if (userId === ownerId) throw conflict('The owner cannot be removed; transfer ownership first', 'owner_cannot_be_removed');
+    if (target.role === 'admin' && admins <= 1)
+      throw conflict('The last admin of an organization cannot be removed', 'last_admin');
+    if (userId === ownerId)
+      throw conflict('The owner cannot be removed; transfer ownership first', 'owner_cannot_be_removed');
     await q.deleteMembership(trx, actor.orgId, userId);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'member.removed', resourceType: 'member', resourceId: userId, before: { user_id: userId, role: target.role } });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'member.removed',
+      resourceType: 'member',
+      resourceId: userId,
+      before: { user_id: userId, role: target.role },
+    });
   });
 }

@@ -2,8 +2,21 @@ import { asUser, authUserOf } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { route } from '../../http/route';
 import { deletedSchema } from '../../http/schemas';
-import { createOrganizationBody, organizationSchema, orgParams, transferOwnershipBody, updateOrganizationBody } from './schemas';
-import { createOrganization, deleteOrganization, getOrganization, listMyOrganizations, renameOrganization, transferOwnership } from './service';
+import {
+  createOrganizationBody,
+  organizationSchema,
+  orgParams,
+  transferOwnershipBody,
+  updateOrganizationBody,
+} from './schemas';
+import {
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  listMyOrganizations,
+  renameOrganization,
+  transferOwnership,
+} from './service';
 
 const common = { tag: 'Organizations', notFound: 'Organization' } as const;
 const member = { ...common, auth: 'jwt', params: orgParams } as const;

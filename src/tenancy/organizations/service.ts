@@ -27,7 +27,11 @@ async function workspaceAllowance(db: Knex | Knex.Transaction, userId: string) {
 }
 
 const limitReached = (message: string, a: { owned: number; limit: number; effectivePlan: Plan }) =>
-  new HttpError(402, 'workspace_limit_reached', message, { owned: a.owned, limit: a.limit, effectivePlan: a.effectivePlan });
+  new HttpError(402, 'workspace_limit_reached', message, {
+    owned: a.owned,
+    limit: a.limit,
+    effectivePlan: a.effectivePlan,
+  });
 
 /**
  * Creates a workspace owned by the caller, who becomes its admin. The user row is locked first so
@@ -43,8 +47,22 @@ export async function createOrganization(db: Knex, user: AuthUser, name: string)
     }
     const org = await q.insertOrganization(trx, name, user.userId);
     await q.insertMembership(trx, org.id, user.userId, 'admin');
-    const actor: Principal = { kind: 'user', userId: user.userId, sub: user.sub, email: user.email, orgId: org.id, role: 'admin' };
-    await recordAudit(trx, { orgId: org.id, actor, action: 'organization.created', resourceType: 'organization', resourceId: org.id, after: org });
+    const actor: Principal = {
+      kind: 'user',
+      userId: user.userId,
+      sub: user.sub,
+      email: user.email,
+      orgId: org.id,
+      role: 'admin',
+    };
+    await recordAudit(trx, {
+      orgId: org.id,
+      actor,
+      action: 'organization.created',
+      resourceType: 'organization',
+      resourceId: org.id,
+      after: org,
+    });
     return { ...org, role: 'admin' as Role, is_owner: true };
   });
 }
@@ -54,7 +72,15 @@ export async function renameOrganization(db: Knex, actor: User, name: string) {
     const locked = await q.lockOrganization(trx, actor.orgId);
     const before = locked && { id: locked.id, name: locked.name };
     const org = await q.updateOrganization(trx, actor.orgId, { name });
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'organization.updated', resourceType: 'organization', resourceId: actor.orgId, before, after: { id: actor.orgId, name } });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'organization.updated',
+      resourceType: 'organization',
+      resourceId: actor.orgId,
+      before,
+      after: { id: actor.orgId, name },
+    });
     return org;
   });
 }
@@ -64,7 +90,8 @@ export async function deleteOrganization(db: Knex, actor: User): Promise<void> {
   await db.transaction(async (trx) => {
     const org = await q.lockOrganization(trx, actor.orgId);
     if (!org) return;
-    if (org.owner_user_id !== actor.userId) throw new HttpError(403, 'owner_required', 'Only the owner of the workspace can delete it');
+    if (org.owner_user_id !== actor.userId)
+      throw new HttpError(403, 'owner_required', 'Only the owner of the workspace can delete it');
     await q.deleteOrganizationRow(trx, actor.orgId);
   });
 }
@@ -75,17 +102,22 @@ export async function transferOwnership(db: Knex, actor: User, newOwnerId: strin
   return db.transaction(async (trx) => {
     const org = await q.lockOrganization(trx, orgId);
     if (!org) throw notFound('Organization');
-    if (org.owner_user_id !== actor.userId) throw new HttpError(403, 'owner_required', 'Only the owner can transfer ownership');
+    if (org.owner_user_id !== actor.userId)
+      throw new HttpError(403, 'owner_required', 'Only the owner can transfer ownership');
     const role = await q.memberRole(trx, orgId, newOwnerId);
     if (!role) throw notFound('Member');
-    if (role !== 'admin') throw new HttpError(409, 'new_owner_must_be_admin', 'The new owner must be an admin of the workspace');
+    if (role !== 'admin')
+      throw new HttpError(409, 'new_owner_must_be_admin', 'The new owner must be an admin of the workspace');
     // The new owner's own workspace allowance applies, under their user lock.
     await q.lockUser(trx, newOwnerId);
     const allowance = await workspaceAllowance(trx, newOwnerId);
     const effectivePlan = highestPlan([allowance.effectivePlan, org.plan]);
     const limit = WORKSPACE_LIMITS[effectivePlan];
     if (limit !== null && allowance.owned + 1 > limit) {
-      throw limitReached(`The new owner's ${effectivePlan} plan allows ${limit} workspaces and they own ${allowance.owned}.`, { owned: allowance.owned, limit, effectivePlan });
+      throw limitReached(
+        `The new owner's ${effectivePlan} plan allows ${limit} workspaces and they own ${allowance.owned}.`,
+        { owned: allowance.owned, limit, effectivePlan },
+      );
     }
     const updated = await q.updateOrganization(trx, orgId, { owner_user_id: newOwnerId });
     await recordAudit(trx, {

@@ -2,9 +2,15 @@ import type { Knex } from 'knex';
 
 const COLUMNS = ['id', 'org_id', 'name', 'created_at', 'updated_at'];
 
-export const listProjects = (db: Knex, orgId: string) => db('projects').select(COLUMNS).where({ org_id: orgId }).orderBy('created_at');
+export const listProjects = (db: Knex, orgId: string) =>
+  db('projects').select(COLUMNS).where({ org_id: orgId }).orderBy('created_at');
 
-export const findProject = async (db: Knex | Knex.Transaction, orgId: string, id: string, opts: { forUpdate?: boolean } = {}) => {
+export const findProject = async (
+  db: Knex | Knex.Transaction,
+  orgId: string,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+) => {
   const q = db('projects').select(COLUMNS).where({ org_id: orgId, id });
   if (opts.forUpdate) q.forUpdate();
   return (await q.first()) ?? null;

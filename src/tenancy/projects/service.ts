@@ -16,7 +16,14 @@ export async function requireProject(db: Knex | Knex.Transaction, orgId: string,
 export function createProject(db: Knex, actor: Principal, name: string) {
   return db.transaction(async (trx) => {
     const row = await q.insertProject(trx, actor.orgId, name);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'project.created', resourceType: 'project', resourceId: row.id, after: row });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'project.created',
+      resourceType: 'project',
+      resourceId: row.id,
+      after: row,
+    });
     return row;
   });
 }
@@ -26,7 +33,15 @@ export function renameProject(db: Knex, actor: Principal, id: string, name: stri
     const before = await q.findProject(trx, actor.orgId, id, { forUpdate: true });
     if (!before) throw notFound('Project');
     const row = await q.updateProjectName(trx, id, name);
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'project.updated', resourceType: 'project', resourceId: id, before, after: row });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'project.updated',
+      resourceType: 'project',
+      resourceId: id,
+      before,
+      after: row,
+    });
     return row;
   });
 }
@@ -36,6 +51,13 @@ export async function deleteProject(db: Knex, actor: Principal, id: string) {
   await db.transaction(async (trx) => {
     const before = await q.deleteProjectRow(trx, actor.orgId, id);
     if (!before) throw notFound('Project');
-    await recordAudit(trx, { orgId: actor.orgId, actor, action: 'project.deleted', resourceType: 'project', resourceId: id, before });
+    await recordAudit(trx, {
+      orgId: actor.orgId,
+      actor,
+      action: 'project.deleted',
+      resourceType: 'project',
+      resourceId: id,
+      before,
+    });
   });
 }

@@ -7,7 +7,12 @@ type Conn = Knex | Knex.Transaction;
 export type DeliveryRow = DeliveryRecord;
 
 /** A delivery of the webhook (the webhook was checked against the organization), locked for a redelivery when asked. */
-export async function findDelivery(db: Conn, webhookId: string, deliveryId: string, opts: { forUpdate?: boolean } = {}): Promise<DeliveryRow | null> {
+export async function findDelivery(
+  db: Conn,
+  webhookId: string,
+  deliveryId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<DeliveryRow | null> {
   const q = db('webhook_deliveries').where({ id: deliveryId, webhook_id: webhookId }).first();
   return ((await (opts.forUpdate ? q.forUpdate() : q)) as DeliveryRow | undefined) ?? null;
 }

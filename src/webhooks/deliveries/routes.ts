@@ -24,7 +24,8 @@ export const deliveryRoutes = (ctx: AppContext) => {
       ...common,
       method: 'post',
       path: `${PATH}/redeliver`,
-      summary: 'Run the delivery again (same body, delivery id and attempt rules) as a new workflow; any status, paused webhooks included',
+      summary:
+        'Run the delivery again (same body, delivery id and attempt rules) as a new workflow; any status, paused webhooks included',
       roles: ['admin', 'editor'],
       params: deliveryParams,
       headers: idempotencyHeaders,

@@ -9,8 +9,13 @@ export const deliveryParams = uuidParams('id', 'deliveryId');
 
 export const attemptSchema = z
   .object({
-    number: z.number().int().describe("the delivery's attempt number (they continue across redeliveries and recoveries)"),
-    source: z.enum(['delivery', 'test', 'redelivery', 'recovery']).describe('who made it: the delivery workflow, the test route, a redelivery run, a recovery'),
+    number: z
+      .number()
+      .int()
+      .describe("the delivery's attempt number (they continue across redeliveries and recoveries)"),
+    source: z
+      .enum(['delivery', 'test', 'redelivery', 'recovery'])
+      .describe('who made it: the delivery workflow, the test route, a redelivery run, a recovery'),
     redelivery: z.number().int().nullable().describe('the redelivery run (1, 2, …) of a `redelivery` attempt'),
     recovery_id: z.uuid().nullable().describe('the recovery of a `recovery` attempt'),
     started_at: timestamp,
@@ -31,7 +36,10 @@ export const deliveryDetailSchema = deliverySchema
   .extend({
     created_at: timestamp,
     redeliveries: z.number().int().describe('redelivery runs started by POST …/redeliver'),
-    workflow_id: z.string().nullable().describe('the latest workflow of this delivery: `webhook-delivery-<id>` or `…-redeliver-<n>`'),
+    workflow_id: z
+      .string()
+      .nullable()
+      .describe('the latest workflow of this delivery: `webhook-delivery-<id>` or `…-redeliver-<n>`'),
     attempts: attemptSchema.array().describe('oldest first; the 100 most recent when there were more'),
   })
   .meta({ id: 'WebhookDeliveryDetail' });

@@ -22,7 +22,12 @@ export interface DeliveryDeps {
   metrics: Pick<Metrics, 'workflowStarts'>;
 }
 
-export const deliveryDeps = (ctx: AppContext): DeliveryDeps => ({ db: ctx.db, temporal: ctx.temporal, taskQueue: ctx.temporal.settings.taskQueue, metrics: ctx.metrics });
+export const deliveryDeps = (ctx: AppContext): DeliveryDeps => ({
+  db: ctx.db,
+  temporal: ctx.temporal,
+  taskQueue: ctx.temporal.settings.taskQueue,
+  metrics: ctx.metrics,
+});
 
 const TEMPORAL_WAIT_MS = 5_000;
 /** Run numbers tried past one whose workflow exists without the record knowing (a start whose transaction then failed). */
@@ -49,12 +54,23 @@ export const attemptView = (a: AttemptRow): AttemptView => ({
   response_body_truncated: a.response_body_truncated,
 });
 
-export async function getDelivery(deps: DeliveryDeps, orgId: string, webhookId: string, deliveryId: string): Promise<DeliveryDetailView> {
+export async function getDelivery(
+  deps: DeliveryDeps,
+  orgId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryDetailView> {
   await requireWebhook(deps.db, orgId, webhookId);
   const d = await q.findDelivery(deps.db, webhookId, deliveryId);
   if (!d) throw notFound('Delivery');
   const attempts = await listAttempts(deps.db, deliveryId);
-  return { ...toDeliveryView(d), created_at: d.created_at.toISOString(), redeliveries: d.redeliveries, workflow_id: d.workflow_id, attempts: attempts.map(attemptView) };
+  return {
+    ...toDeliveryView(d),
+    created_at: d.created_at.toISOString(),
+    redeliveries: d.redeliveries,
+    workflow_id: d.workflow_id,
+    attempts: attempts.map(attemptView),
+  };
 }
 
 /** Temporal calls of the API answer within TEMPORAL_WAIT_MS or become 503 (the redelivery was not started). */
@@ -63,7 +79,11 @@ async function temporalCall<T>(deps: DeliveryDeps, fn: () => Promise<T>): Promis
     return await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, fn);
   } catch (err) {
     if (err instanceof HttpError || err instanceof WorkflowNotFoundError) throw err;
-    throw new HttpError(503, 'temporal_unavailable', `Temporal is unreachable: nothing was redelivered; try again (${(err as Error).message})`);
+    throw new HttpError(
+      503,
+      'temporal_unavailable',
+      `Temporal is unreachable: nothing was redelivered; try again (${(err as Error).message})`,
+    );
   }
 }
 
@@ -78,7 +98,11 @@ async function isRunning(deps: DeliveryDeps, workflowId: string): Promise<boolea
 }
 
 const inProgress = (why: string, workflowId?: string | null) =>
-  conflict(`This delivery is being delivered (${why}); redeliver it once that ends`, 'delivery_in_progress', workflowId ? { workflow_id: workflowId } : undefined);
+  conflict(
+    `This delivery is being delivered (${why}); redeliver it once that ends`,
+    'delivery_in_progress',
+    workflowId ? { workflow_id: workflowId } : undefined,
+  );
 
 /**
  * POST …/deliveries/:deliveryId/redeliver: runs the delivery again as workflow
@@ -87,20 +111,40 @@ const inProgress = (why: string, workflowId?: string | null) =>
  * delivery's row stays locked from the check to the commit, so of concurrent calls one starts a
  * run and the others find it running (409): never two workflows of one delivery at once.
  */
-export async function redeliver(deps: DeliveryDeps, actor: Principal, webhookId: string, deliveryId: string): Promise<RedeliveryView> {
+export async function redeliver(
+  deps: DeliveryDeps,
+  actor: Principal,
+  webhookId: string,
+  deliveryId: string,
+): Promise<RedeliveryView> {
   const hook = await requireWebhook(deps.db, actor.orgId, webhookId);
   return deps.db.transaction(async (trx) => {
     const d = await q.findDelivery(trx, webhookId, deliveryId, { forUpdate: true });
     if (!d) throw notFound('Delivery');
     // The dispatcher may still start the original workflow: a redelivery now would run beside it.
-    if (d.redeliveries === 0 && d.workflow_id && !d.workflow_started_at && d.status === 'pending') throw inProgress('its workflow has not started yet', d.workflow_id);
-    if (d.workflow_id && (await isRunning(deps, d.workflow_id))) throw inProgress(`workflow ${d.workflow_id} is running`, d.workflow_id);
+    if (d.redeliveries === 0 && d.workflow_id && !d.workflow_started_at && d.status === 'pending')
+      throw inProgress('its workflow has not started yet', d.workflow_id);
+    if (d.workflow_id && (await isRunning(deps, d.workflow_id)))
+      throw inProgress(`workflow ${d.workflow_id} is running`, d.workflow_id);
     const firstAttempt = d.attempt_count + 1;
     for (let n = d.redeliveries + 1; n <= d.redeliveries + ORPHAN_RUNS; n++) {
       const workflowId = redeliveryWorkflowId(deliveryId, n);
-      const target = { id: deliveryId, webhookId, orgId: d.org_id, eventType: d.event_type, url: hook.url, redelivery: n, firstAttempt };
-      const outcome = await temporalCall(deps, () => startDeliveryWorkflow(deps.temporal.client, deps.taskQueue, target));
-      deps.metrics.workflowStarts.inc({ workflow: WEBHOOK_DELIVERY_WORKFLOW, outcome: outcome === 'started' ? 'started' : 'already_started' });
+      const target = {
+        id: deliveryId,
+        webhookId,
+        orgId: d.org_id,
+        eventType: d.event_type,
+        url: hook.url,
+        redelivery: n,
+        firstAttempt,
+      };
+      const outcome = await temporalCall(deps, () =>
+        startDeliveryWorkflow(deps.temporal.client, deps.taskQueue, target),
+      );
+      deps.metrics.workflowStarts.inc({
+        workflow: WEBHOOK_DELIVERY_WORKFLOW,
+        outcome: outcome === 'started' ? 'started' : 'already_started',
+      });
       if (outcome === 'already') {
         // Run n exists though the record does not count it: running → 409; ended → an orphan, try n + 1.
         if (await isRunning(deps, workflowId)) throw inProgress(`workflow ${workflowId} is running`, workflowId);
@@ -108,7 +152,15 @@ export async function redeliver(deps: DeliveryDeps, actor: Principal, webhookId:
       }
       await q.startRedelivery(trx, deliveryId, n, workflowId);
       const view = { delivery_id: deliveryId, redelivery: n, workflow_id: workflowId, first_attempt: firstAttempt };
-      await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook_delivery.redelivered', resourceType: 'webhook_delivery', resourceId: deliveryId, before: { status: d.status, attempt_count: d.attempt_count }, after: { webhook_id: webhookId, ...view } });
+      await recordAudit(trx, {
+        orgId: actor.orgId,
+        actor,
+        action: 'webhook_delivery.redelivered',
+        resourceType: 'webhook_delivery',
+        resourceId: deliveryId,
+        before: { status: d.status, attempt_count: d.attempt_count },
+        after: { webhook_id: webhookId, ...view },
+      });
       return view;
     }
     throw inProgress('earlier redelivery runs exist that this record does not know of');

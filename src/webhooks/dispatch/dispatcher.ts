@@ -135,7 +135,8 @@ class OutboxDispatcher {
   private async sweepUnstarted(): Promise<number> {
     const rows = await unstartedDeliveries(this.opts.db, this.batchSize);
     const fresh = rows.filter((r) => !this.starter.isClaimed(r.id));
-    if (fresh.length) this.log.info({ count: fresh.length }, 'starting delivery workflows that could not be started before');
+    if (fresh.length)
+      this.log.info({ count: fresh.length }, 'starting delivery workflows that could not be started before');
     this.starter.enqueue(fresh);
     return rows.length;
   }

@@ -30,7 +30,17 @@ export interface DeliveryToDispatch {
  * created. `db` may be a transaction.
  */
 export async function fanOutOutbox(db: Conn, limit: number): Promise<DeliveryToDispatch[]> {
-  const { rows } = await db.raw<{ rows: { event_id: string; org_id: string; kind: string; payload: Record<string, unknown>; webhook_id: string | null; url: string | null; org_name: string | null }[] }>(
+  const { rows } = await db.raw<{
+    rows: {
+      event_id: string;
+      org_id: string;
+      kind: string;
+      payload: Record<string, unknown>;
+      webhook_id: string | null;
+      url: string | null;
+      org_name: string | null;
+    }[];
+  }>(
     `select e.id as event_id, e.org_id, e.kind, e.payload, w.id as webhook_id, w.url, o.name as org_name
        from (select id, org_id, kind, payload from event_outbox order by id limit ?) e
        left join webhooks w on w.org_id = e.org_id and ${subscribedWebhookSql('w', 'e.kind')}
@@ -68,7 +78,9 @@ export async function fanOutOutbox(db: Conn, limit: number): Promise<DeliveryToD
     [eventIds, dispatchedAt.toISOString(), JSON.stringify(records.map(({ url: _u, ...d }) => d))],
   );
   const created = new Set(inserted.map((r) => r.id));
-  return records.filter((r) => created.has(r.id)).map(({ id, webhook_id, org_id, event_type, url }) => ({ id, webhook_id, org_id, event_type, url }));
+  return records
+    .filter((r) => created.has(r.id))
+    .map(({ id, webhook_id, org_id, event_type, url }) => ({ id, webhook_id, org_id, event_type, url }));
 }
 
 /**
@@ -94,4 +106,7 @@ export const unstartedDeliveries = (db: Conn, limit: number): Promise<DeliveryTo
     .limit(limit);
 
 export const markWorkflowsStarted = (db: Conn, ids: string[]) =>
-  db.raw('update webhook_deliveries set workflow_started_at = now() where id = any(?::uuid[]) and workflow_started_at is null', [ids]);
+  db.raw(
+    'update webhook_deliveries set workflow_started_at = now() where id = any(?::uuid[]) and workflow_started_at is null',
+    [ids],
+  );

@@ -90,8 +90,13 @@ export class WorkflowStarter {
     const { client, taskQueue, eagerStart, metrics } = this.opts;
     const d = { id: r.id, webhookId: r.webhook_id, orgId: r.org_id, eventType: r.event_type, url: r.url };
     try {
-      const result = await this.opts.withDeadline(5_000, () => startDeliveryWorkflow(client, taskQueue, d, { eager: eagerStart }));
-      metrics.workflowStarts.inc({ workflow: WEBHOOK_DELIVERY_WORKFLOW, outcome: result === 'already' ? 'already_started' : 'started' });
+      const result = await this.opts.withDeadline(5_000, () =>
+        startDeliveryWorkflow(client, taskQueue, d, { eager: eagerStart }),
+      );
+      metrics.workflowStarts.inc({
+        workflow: WEBHOOK_DELIVERY_WORKFLOW,
+        outcome: result === 'already' ? 'already_started' : 'started',
+      });
       this.backoffMs = 0;
       this.startedIds.push(r.id);
       this.unmarked.add(r.id);
@@ -107,7 +112,10 @@ export class WorkflowStarter {
     this.backoffMs = Math.min(30_000, Math.max(1_000, this.backoffMs * 2));
     this.retryAt = Date.now() + this.backoffMs;
     this.clear();
-    this.opts.logger.warn({ err, retryInMs: this.backoffMs }, 'could not start delivery workflows (Temporal unavailable?); they stay queued in PostgreSQL');
+    this.opts.logger.warn(
+      { err, retryInMs: this.backoffMs },
+      'could not start delivery workflows (Temporal unavailable?); they stay queued in PostgreSQL',
+    );
   }
 
   private scheduleFlush(): void {
@@ -130,7 +138,10 @@ export class WorkflowStarter {
     while (this.startedIds.length) {
       const ids = this.startedIds.splice(0, 1000);
       await markWorkflowsStarted(this.opts.db, ids).catch((err) =>
-        this.opts.logger.warn({ err }, 'could not mark delivery workflows as started; the sweep will re-start them harmlessly'),
+        this.opts.logger.warn(
+          { err },
+          'could not mark delivery workflows as started; the sweep will re-start them harmlessly',
+        ),
       );
       for (const id of ids) this.unmarked.delete(id);
     }

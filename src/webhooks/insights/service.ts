@@ -26,12 +26,18 @@ export async function listWebhookAttempts(
   const { limit, cursor: raw, ...filter } = query;
   const after = raw ? (cursor.decode(raw) as [string, string, string]) : undefined;
   const rows = await q.selectWebhookAttempts(db, webhookId, { ...filter, after }, limit + 1);
-  return pageOf(rows, limit, cursor, (r) => [r.cursor_at, r.delivery_id, r.number], (r) => ({
-    ...attemptView(r),
-    delivery_id: r.delivery_id,
-    event_type: r.event_type,
-    workflow_id: r.workflow_id,
-  }));
+  return pageOf(
+    rows,
+    limit,
+    cursor,
+    (r) => [r.cursor_at, r.delivery_id, r.number],
+    (r) => ({
+      ...attemptView(r),
+      delivery_id: r.delivery_id,
+      event_type: r.event_type,
+      workflow_id: r.workflow_id,
+    }),
+  );
 }
 
 const WINDOWS: Record<StatsWindow, { unit: 'hour' | 'day'; buckets: number }> = {

@@ -30,18 +30,24 @@ export interface RecoveryCursor {
   id: string;
 }
 
-export const insertRecovery = (trx: Knex.Transaction, row: Partial<RecoveryRow>) => trx('webhook_recoveries').insert(row);
+export const insertRecovery = (trx: Knex.Transaction, row: Partial<RecoveryRow>) =>
+  trx('webhook_recoveries').insert(row);
 
 export const findRecovery = async (db: Conn, webhookId: string, id: string): Promise<RecoveryRow | null> =>
   ((await db('webhook_recoveries').where({ id, webhook_id: webhookId }).first()) as RecoveryRow | undefined) ?? null;
 
-export const recoveryById = async (db: Conn, id: string): Promise<(RecoveryRow & { webhook_deleted: boolean }) | null> =>
+export const recoveryById = async (
+  db: Conn,
+  id: string,
+): Promise<(RecoveryRow & { webhook_deleted: boolean }) | null> =>
   ((await db('webhook_recoveries as r')
     .join('webhooks as w', 'w.id', 'r.webhook_id')
     .where('r.id', id)
-    .first('r.*', db.raw('w.deleted_at is not null as webhook_deleted'))) as (RecoveryRow & { webhook_deleted: boolean }) | undefined) ?? null;
+    .first('r.*', db.raw('w.deleted_at is not null as webhook_deleted'))) as
+    (RecoveryRow & { webhook_deleted: boolean }) | undefined) ?? null;
 
-export const recoveryStatus = async (db: Conn, id: string): Promise<string | undefined> => (await db('webhook_recoveries').where({ id }).first('status'))?.status;
+export const recoveryStatus = async (db: Conn, id: string): Promise<string | undefined> =>
+  (await db('webhook_recoveries').where({ id }).first('status'))?.status;
 
 export const listRecoveryRows = async (db: Conn, webhookId: string, limit: number): Promise<RecoveryRow[]> =>
   db('webhook_recoveries')
@@ -56,8 +62,12 @@ export const runningRecoveries = (db: Conn, webhookId: string): Promise<Pick<Rec
   db('webhook_recoveries').select('id', 'workflow_id').where({ webhook_id: webhookId, status: 'running' });
 
 /** Ends a running recovery (a finished one keeps its status: the API's cancel and the workflow's end may both come). */
-export const endRecovery = (db: Conn, id: string, status: 'completed' | 'cancelled' | 'failed', error: string | null = null) =>
-  db('webhook_recoveries').where({ id, status: 'running' }).update({ status, error, finished_at: db.fn.now() });
+export const endRecovery = (
+  db: Conn,
+  id: string,
+  status: 'completed' | 'cancelled' | 'failed',
+  error: string | null = null,
+) => db('webhook_recoveries').where({ id, status: 'running' }).update({ status, error, finished_at: db.fn.now() });
 
 /**
  * Adds the claim rows that got an outcome since the last fold to the recovery's counters, each
@@ -81,7 +91,12 @@ export const foldCounters = (db: Conn, id: string) =>
   );
 
 /** The next page of the window's matching deliveries after `cursor`, in (created_at, id) order. Test deliveries are never recovered. */
-export async function recoverablePage(db: Conn, r: RecoveryRow, cursor: RecoveryCursor | null, limit: number): Promise<{ id: string; at: string }[]> {
+export async function recoverablePage(
+  db: Conn,
+  r: RecoveryRow,
+  cursor: RecoveryCursor | null,
+  limit: number,
+): Promise<{ id: string; at: string }[]> {
   const { rows } = await db.raw<{ rows: { id: string; at: string }[] }>(
     `select d.id, ${isoSql('d.created_at')} as at
        from webhook_deliveries d
@@ -108,7 +123,12 @@ export interface ClaimedItem {
  * racing for one delivery cannot both pass: the second insert of the claim row fails the whole
  * statement (primary key), its attempt-number update included.
  */
-export async function claimItem(db: Conn, recoveryId: string, deliveryId: string, statuses: string[]): Promise<ClaimedItem | null> {
+export async function claimItem(
+  db: Conn,
+  recoveryId: string,
+  deliveryId: string,
+  statuses: string[],
+): Promise<ClaimedItem | null> {
   type Row = Omit<HookToSend, 'id'> & { attempt: number; body: string; hook_id: string };
   const { rows } = await db.raw<{ rows: Row[] }>(
     `with claimed as (
@@ -128,11 +148,18 @@ export async function claimItem(db: Conn, recoveryId: string, deliveryId: string
   return { attempt, body, hook: { id: hook_id, ...hook } };
 }
 
-export const findItem = async (db: Conn, recoveryId: string, deliveryId: string): Promise<{ attempt: number | null; outcome: string | null } | null> =>
-  ((await db('webhook_recovery_items').where({ recovery_id: recoveryId, delivery_id: deliveryId }).first('attempt', 'outcome')) as
-    | { attempt: number | null; outcome: string | null }
-    | undefined) ?? null;
+export const findItem = async (
+  db: Conn,
+  recoveryId: string,
+  deliveryId: string,
+): Promise<{ attempt: number | null; outcome: string | null } | null> =>
+  ((await db('webhook_recovery_items')
+    .where({ recovery_id: recoveryId, delivery_id: deliveryId })
+    .first('attempt', 'outcome')) as { attempt: number | null; outcome: string | null } | undefined) ?? null;
 
 /** A matched delivery that no longer qualified when its turn came. */
 export const skipItem = (db: Conn, recoveryId: string, deliveryId: string) =>
-  db('webhook_recovery_items').insert({ recovery_id: recoveryId, delivery_id: deliveryId, outcome: 'skipped' }).onConflict(['recovery_id', 'delivery_id']).ignore();
+  db('webhook_recovery_items')
+    .insert({ recovery_id: recoveryId, delivery_id: deliveryId, outcome: 'skipped' })
+    .onConflict(['recovery_id', 'delivery_id'])
+    .ignore();

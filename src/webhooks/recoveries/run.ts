@@ -43,14 +43,47 @@ const INTERRUPTED = 'attempt interrupted: the worker stopped before its outcome 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** What a recovery attempt sets on the record: delivered ends it; a failure leaves the status (failed, dead_lettered) as it was. */
-function recoveryFields(ok: boolean, startedAt: Date, durationMs: number, httpStatus: number | null, errorMessage: string | null): DeliveryRecordFields {
-  const common = { http_status: httpStatus, error_message: errorMessage, duration_ms: durationMs, last_attempt_at: startedAt.toISOString() };
+function recoveryFields(
+  ok: boolean,
+  startedAt: Date,
+  durationMs: number,
+  httpStatus: number | null,
+  errorMessage: string | null,
+): DeliveryRecordFields {
+  const common = {
+    http_status: httpStatus,
+    error_message: errorMessage,
+    duration_ms: durationMs,
+    last_attempt_at: startedAt.toISOString(),
+  };
   if (!ok) return common;
-  return { ...common, status: 'delivered', delivered_at: new Date(startedAt.getTime() + durationMs).toISOString(), next_retry_at: null, dlq_at: null, dlq_reason: null };
+  return {
+    ...common,
+    status: 'delivered',
+    delivered_at: new Date(startedAt.getTime() + durationMs).toISOString(),
+    next_retry_at: null,
+    dlq_at: null,
+    dlq_reason: null,
+  };
 }
 
-function attemptOf(recoveryId: string, number: number, startedAt: Date, o: { durationMs: number; httpStatus: number | null; errorMessage: string | null }, evidence: AttemptEvidence): AttemptRecord {
-  return { number, source: 'recovery', recovery_id: recoveryId, started_at: startedAt, duration_ms: o.durationMs, http_status: o.httpStatus, error_message: o.errorMessage, evidence };
+function attemptOf(
+  recoveryId: string,
+  number: number,
+  startedAt: Date,
+  o: { durationMs: number; httpStatus: number | null; errorMessage: string | null },
+  evidence: AttemptEvidence,
+): AttemptRecord {
+  return {
+    number,
+    source: 'recovery',
+    recovery_id: recoveryId,
+    started_at: startedAt,
+    duration_ms: o.durationMs,
+    http_status: o.httpStatus,
+    error_message: o.errorMessage,
+    evidence,
+  };
 }
 
 /** One delivery of the page: claim, send, record; or skip it (claimed before, or no longer matching). */
@@ -69,7 +102,13 @@ async function redeliverItem(deps: RecoveryRunDeps, r: q.RecoveryRow, deliveryId
     // Claimed by an earlier run of this page that died before recording: it may have been sent.
     const startedAt = new Date();
     const o = { durationMs: 0, httpStatus: null, errorMessage: INTERRUPTED };
-    await recordAttempt(db, deliveryId, recoveryFields(false, startedAt, 0, null, INTERRUPTED), attemptOf(r.id, item.attempt, startedAt, o, NO_EVIDENCE), { recoveryId: r.id, outcome: 'interrupted' });
+    await recordAttempt(
+      db,
+      deliveryId,
+      recoveryFields(false, startedAt, 0, null, INTERRUPTED),
+      attemptOf(r.id, item.attempt, startedAt, o, NO_EVIDENCE),
+      { recoveryId: r.id, outcome: 'interrupted' },
+    );
     deps.metrics.webhookAttempts.inc({ outcome: 'interrupted', kind: 'recovery' });
     return;
   }
@@ -107,7 +146,12 @@ async function pool<T>(items: T[], n: number, stop: () => boolean, fn: (item: T)
  * RECOVERY_CONCURRENCY in flight), then the counters folded. `signal` (the activity's cancellation)
  * stops taking new deliveries; those in flight finish and are recorded.
  */
-export async function recoverPage(deps: RecoveryRunDeps, input: PageInput, signal: AbortSignal, beat: () => void): Promise<PageResult> {
+export async function recoverPage(
+  deps: RecoveryRunDeps,
+  input: PageInput,
+  signal: AbortSignal,
+  beat: () => void,
+): Promise<PageResult> {
   const r = await q.recoveryById(deps.db, input.recoveryId);
   if (!r || r.status !== 'running') return { count: 0, cursor: input.cursor, done: true, stopped: 'not_running' };
   if (r.webhook_deleted) return { count: 0, cursor: input.cursor, done: true, stopped: 'webhook_deleted' };
@@ -120,24 +164,41 @@ export async function recoverPage(deps: RecoveryRunDeps, input: PageInput, signa
   // heartbeat answer (throttled to seconds), so the row is looked at every second too.
   let halted = false;
   const watch = setInterval(() => {
-    q.recoveryStatus(deps.db, r.id).then((s) => (halted ||= s !== 'running'), () => undefined);
+    q.recoveryStatus(deps.db, r.id).then(
+      (s) => (halted ||= s !== 'running'),
+      () => undefined,
+    );
   }, 1_000);
   try {
-    await pool(rows, RECOVERY_CONCURRENCY, () => signal.aborted || halted, async (row) => {
-      await redeliverItem(deps, r, row.id);
-      beat();
-    });
+    await pool(
+      rows,
+      RECOVERY_CONCURRENCY,
+      () => signal.aborted || halted,
+      async (row) => {
+        await redeliverItem(deps, r, row.id);
+        beat();
+      },
+    );
   } finally {
     clearInterval(watch);
   }
   await q.foldCounters(deps.db, r.id);
   if (halted) return { count: rows.length, cursor: input.cursor, done: true, stopped: 'not_running' };
   const last = rows.at(-1);
-  return { count: rows.length, cursor: last ? { at: last.at, id: last.id } : input.cursor, done: rows.length < input.limit };
+  return {
+    count: rows.length,
+    cursor: last ? { at: last.at, id: last.id } : input.cursor,
+    done: rows.length < input.limit,
+  };
 }
 
 /** The recovery's end: counters folded a last time, status set unless it ended already (a cancel from the API). */
-export async function finishRecovery(db: Db, recoveryId: string, status: 'completed' | 'cancelled' | 'failed', error?: string): Promise<void> {
+export async function finishRecovery(
+  db: Db,
+  recoveryId: string,
+  status: 'completed' | 'cancelled' | 'failed',
+  error?: string,
+): Promise<void> {
   await q.foldCounters(db, recoveryId);
   await q.endRecovery(db, recoveryId, status, error ? error.slice(0, 1000) : null);
 }

@@ -36,7 +36,10 @@ export const recoverySchema = z
     redelivered: z.number().int().describe('of those, sent again (once each)'),
     delivered: z.number().int().describe('of those, answered 2xx'),
     failed: z.number().int().describe('of those, failed or interrupted (their status is left as it was)'),
-    skipped: z.number().int().describe('matched, then found changed when their turn came (e.g. a redelivery started meanwhile)'),
+    skipped: z
+      .number()
+      .int()
+      .describe('matched, then found changed when their turn came (e.g. a redelivery started meanwhile)'),
     workflow_id: z.string().describe('`webhook-recovery-<id>`'),
     error: z.string().nullable(),
     created_by: z.string().nullable(),

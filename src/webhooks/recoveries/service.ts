@@ -25,7 +25,12 @@ export interface RecoveryDeps {
   logger: Logger;
 }
 
-export const recoveryDeps = (ctx: AppContext): RecoveryDeps => ({ db: ctx.db, temporal: ctx.temporal, taskQueue: ctx.temporal.settings.taskQueue, logger: ctx.logger });
+export const recoveryDeps = (ctx: AppContext): RecoveryDeps => ({
+  db: ctx.db,
+  temporal: ctx.temporal,
+  taskQueue: ctx.temporal.settings.taskQueue,
+  logger: ctx.logger,
+});
 
 const TEMPORAL_WAIT_MS = 5_000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -62,7 +67,12 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
  * per webhook (a partial unique index): a second one over the same window would send its deliveries
  * twice, so it is 409 `recovery_running`. Paused webhooks too (an explicit operator action).
  */
-export async function createRecovery(deps: RecoveryDeps, actor: Principal, webhookId: string, input: RecoverInput): Promise<RecoveryView> {
+export async function createRecovery(
+  deps: RecoveryDeps,
+  actor: Principal,
+  webhookId: string,
+  input: RecoverInput,
+): Promise<RecoveryView> {
   const hook = await requireWebhook(deps.db, actor.orgId, webhookId);
   const until = input.until ? new Date(input.until) : new Date();
   const since = new Date(input.since);
@@ -72,14 +82,34 @@ export async function createRecovery(deps: RecoveryDeps, actor: Principal, webho
   const statuses = input.statuses ?? [...recoverableStatuses];
   try {
     await deps.db.transaction(async (trx) => {
-      await q.insertRecovery(trx, { id, webhook_id: hook.id, org_id: hook.org_id, since, until, statuses, workflow_id: workflowId, created_by: actorLabel(actor) });
+      await q.insertRecovery(trx, {
+        id,
+        webhook_id: hook.id,
+        org_id: hook.org_id,
+        since,
+        until,
+        statuses,
+        workflow_id: workflowId,
+        created_by: actorLabel(actor),
+      });
       const after = { since: since.toISOString(), until: until.toISOString(), statuses, workflow_id: workflowId };
-      await recordAudit(trx, { orgId: actor.orgId, actor, action: 'webhook_recovery.created', resourceType: 'webhook_recovery', resourceId: id, after: { webhook_id: hook.id, ...after } });
+      await recordAudit(trx, {
+        orgId: actor.orgId,
+        actor,
+        action: 'webhook_recovery.created',
+        resourceType: 'webhook_recovery',
+        resourceId: id,
+        after: { webhook_id: hook.id, ...after },
+      });
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const running = (await q.runningRecoveries(deps.db, hook.id))[0];
-    throw conflict('A recovery of this webhook is running; wait for it or cancel it first', 'recovery_running', running ? { recovery_id: running.id } : undefined);
+    throw conflict(
+      'A recovery of this webhook is running; wait for it or cancel it first',
+      'recovery_running',
+      running ? { recovery_id: running.id } : undefined,
+    );
   }
   try {
     await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, () =>
@@ -97,22 +127,42 @@ export async function createRecovery(deps: RecoveryDeps, actor: Principal, webho
       }),
     );
   } catch (err) {
-    await q.endRecovery(deps.db, id, 'failed', `could not start the workflow: ${(err as Error).message}`.slice(0, 1000));
-    throw new HttpError(503, 'temporal_unavailable', 'Temporal is unreachable: the recovery was not started (it is recorded as failed); try again');
+    await q.endRecovery(
+      deps.db,
+      id,
+      'failed',
+      `could not start the workflow: ${(err as Error).message}`.slice(0, 1000),
+    );
+    throw new HttpError(
+      503,
+      'temporal_unavailable',
+      'Temporal is unreachable: the recovery was not started (it is recorded as failed); try again',
+    );
   }
   return toRecoveryView((await q.findRecovery(deps.db, hook.id, id))!);
 }
 
-async function requireRecovery(deps: RecoveryDeps, orgId: string, webhookId: string, id: string): Promise<q.RecoveryRow> {
+async function requireRecovery(
+  deps: RecoveryDeps,
+  orgId: string,
+  webhookId: string,
+  id: string,
+): Promise<q.RecoveryRow> {
   await requireWebhook(deps.db, orgId, webhookId);
   const r = await q.findRecovery(deps.db, webhookId, id);
   if (!r) throw notFound('Recovery');
   return r;
 }
 
-export const getRecovery = async (deps: RecoveryDeps, orgId: string, webhookId: string, id: string) => toRecoveryView(await requireRecovery(deps, orgId, webhookId, id));
+export const getRecovery = async (deps: RecoveryDeps, orgId: string, webhookId: string, id: string) =>
+  toRecoveryView(await requireRecovery(deps, orgId, webhookId, id));
 
-export async function listRecoveries(deps: RecoveryDeps, orgId: string, webhookId: string, limit: number): Promise<RecoveryView[]> {
+export async function listRecoveries(
+  deps: RecoveryDeps,
+  orgId: string,
+  webhookId: string,
+  limit: number,
+): Promise<RecoveryView[]> {
   await requireWebhook(deps.db, orgId, webhookId);
   return (await q.listRecoveryRows(deps.db, webhookId, limit)).map(toRecoveryView);
 }
@@ -120,7 +170,9 @@ export async function listRecoveries(deps: RecoveryDeps, orgId: string, webhookI
 /** Cancels the workflow (gone or finished is fine) and marks the recovery cancelled: the next page would not start anyway. */
 async function stop(deps: RecoveryDeps, r: Pick<q.RecoveryRow, 'id' | 'workflow_id'>): Promise<void> {
   try {
-    await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, () => deps.temporal.client.workflow.getHandle(r.workflow_id).cancel());
+    await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, () =>
+      deps.temporal.client.workflow.getHandle(r.workflow_id).cancel(),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError) && !/not found|already completed/i.test((err as Error).message)) {
       // The row is marked anyway: every page re-reads it, so the recovery stops at the next page at the latest.
@@ -131,11 +183,24 @@ async function stop(deps: RecoveryDeps, r: Pick<q.RecoveryRow, 'id' | 'workflow_
 }
 
 /** POST …/recoveries/:rid/cancel: stops a running recovery (its sends in flight finish); a finished one is answered as it is. */
-export async function cancelRecovery(deps: RecoveryDeps, actor: Principal, webhookId: string, id: string): Promise<RecoveryView> {
+export async function cancelRecovery(
+  deps: RecoveryDeps,
+  actor: Principal,
+  webhookId: string,
+  id: string,
+): Promise<RecoveryView> {
   const r = await requireRecovery(deps, actor.orgId, webhookId, id);
   if (r.status === 'running') {
     await stop(deps, r);
-    await recordAudit(deps.db, { orgId: actor.orgId, actor, action: 'webhook_recovery.cancelled', resourceType: 'webhook_recovery', resourceId: id, before: { status: r.status }, after: { status: 'cancelled' } });
+    await recordAudit(deps.db, {
+      orgId: actor.orgId,
+      actor,
+      action: 'webhook_recovery.cancelled',
+      resourceType: 'webhook_recovery',
+      resourceId: id,
+      before: { status: r.status },
+      after: { status: 'cancelled' },
+    });
   }
   return getRecovery(deps, actor.orgId, webhookId, id);
 }

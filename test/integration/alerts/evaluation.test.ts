@@ -18,9 +18,13 @@ describe('alert evaluation', () => {
   let deps: EvalDeps;
   const at = (ms: number) => new Date(ms);
   const db = () => app.runtime.ctx.db;
-  const events = (ruleId: string) => db()('alert_events').where({ rule_id: ruleId }).orderBy([{ column: 'at' }, { column: 'kind' }]);
+  const events = (ruleId: string) =>
+    db()('alert_events')
+      .where({ rule_id: ruleId })
+      .orderBy([{ column: 'at' }, { column: 'kind' }]);
   const states = (ruleId: string) => db()('alert_states').where({ rule_id: ruleId }).orderBy('group_key');
-  const outbox = async (ruleId: string) => (await db()('event_outbox').where({ kind: 'alert.triggered' })).filter((r) => r.payload.alert.id === ruleId);
+  const outbox = async (ruleId: string) =>
+    (await db()('event_outbox').where({ kind: 'alert.triggered' })).filter((r) => r.payload.alert.id === ruleId);
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
@@ -34,18 +38,56 @@ describe('alert evaluation', () => {
   const iso = (ms: number) => new Date(ms).toISOString();
   const anomaly = (p: string, measure: string, dimension: string, value: string) =>
     db()('anomalies').insert({
-      org_id: t.orgId, project_id: p, measure, dimension, dimension_value: value, direction: 'up', expected_low: 0, expected_median: 1, expected_high: 2, observed: 9, score: 9,
-      baseline: JSON.stringify({ points: 7, seasonal: false, from: iso(T0 - 86_400_000), to: iso(T0) }), window_start: iso(T0 - 60 * MIN), window_end: iso(T0 - 5 * MIN),
-      first_seen: iso(T0 - 5 * MIN), last_seen: iso(T0 - 5 * MIN),
+      org_id: t.orgId,
+      project_id: p,
+      measure,
+      dimension,
+      dimension_value: value,
+      direction: 'up',
+      expected_low: 0,
+      expected_median: 1,
+      expected_high: 2,
+      observed: 9,
+      score: 9,
+      baseline: JSON.stringify({ points: 7, seasonal: false, from: iso(T0 - 86_400_000), to: iso(T0) }),
+      window_start: iso(T0 - 60 * MIN),
+      window_end: iso(T0 - 5 * MIN),
+      first_seen: iso(T0 - 5 * MIN),
+      last_seen: iso(T0 - 5 * MIN),
     });
   const finding = (p: string, severity: string, kind = 'secret') =>
     db()('security_findings').insert({
-      org_id: t.orgId, project_id: p, kind, category: 'github', severity, detector: 'test', fingerprint: `${Math.random()}`, excerpt: 'ghp_****', source: 'request', field: 'request_body',
-      direction: 'in', first_seen: iso(T0 - 5 * MIN), last_seen: iso(T0 - 5 * MIN), created_at: iso(T0 - 5 * MIN),
+      org_id: t.orgId,
+      project_id: p,
+      kind,
+      category: 'github',
+      severity,
+      detector: 'test',
+      fingerprint: `${Math.random()}`,
+      excerpt: 'ghp_****',
+      source: 'request',
+      field: 'request_body',
+      direction: 'in',
+      first_seen: iso(T0 - 5 * MIN),
+      last_seen: iso(T0 - 5 * MIN),
+      created_at: iso(T0 - 5 * MIN),
     });
-  const cases: { type: string; threshold: number; operator?: string; filter?: object; rows: (p: string) => Promise<void> }[] = [
+  const cases: {
+    type: string;
+    threshold: number;
+    operator?: string;
+    filter?: object;
+    rows: (p: string) => Promise<void>;
+  }[] = [
     { type: 'cost', threshold: 0.05, rows: (p) => seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.01 }) },
-    { type: 'error_rate', threshold: 0.5, rows: async (p) => (await seed(app, t, p, 3, T0 - 5 * MIN, { status_code: 500 }), seed(app, t, p, 1, T0 - 5 * MIN)) },
+    {
+      type: 'error_rate',
+      threshold: 0.5,
+      rows: async (p) => (
+        await seed(app, t, p, 3, T0 - 5 * MIN, { status_code: 500 }),
+        seed(app, t, p, 1, T0 - 5 * MIN)
+      ),
+    },
     { type: 'latency_p95', threshold: 1000, rows: (p) => seed(app, t, p, 5, T0 - 5 * MIN, { latency_ms: 2000 }) },
     { type: 'latency_p99', threshold: 1000, rows: (p) => seed(app, t, p, 5, T0 - 5 * MIN, { latency_ms: 3000 }) },
     { type: 'request_count', threshold: 5, rows: (p) => seed(app, t, p, 6, T0 - 5 * MIN) },
@@ -53,50 +95,103 @@ describe('alert evaluation', () => {
     {
       type: 'cost_per_user',
       threshold: 0.05,
-      rows: async (p) => (await seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.01, user_id: 'big-spender' }), seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.001, user_id: 'small' })),
+      rows: async (p) => (
+        await seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.01, user_id: 'big-spender' }),
+        seed(app, t, p, 10, T0 - 5 * MIN, { cost_usd: 0.001, user_id: 'small' })
+      ),
     },
     // One anomaly of the measure asked for (and one of another measure, not counted).
-    { type: 'anomaly', threshold: 0, filter: { measure: 'cost' }, rows: async (p) => { await anomaly(p, 'cost', 'model', 'gpt-4o'); await anomaly(p, 'requests', 'project', ''); } },
+    {
+      type: 'anomaly',
+      threshold: 0,
+      filter: { measure: 'cost' },
+      rows: async (p) => {
+        await anomaly(p, 'cost', 'model', 'gpt-4o');
+        await anomaly(p, 'requests', 'project', '');
+      },
+    },
     // Two findings at or above high (and a low one, not counted).
-    { type: 'security_finding', threshold: 1, filter: { severity: 'high' }, rows: async (p) => { await finding(p, 'critical'); await finding(p, 'high'); await finding(p, 'low'); } },
+    {
+      type: 'security_finding',
+      threshold: 1,
+      filter: { severity: 'high' },
+      rows: async (p) => {
+        await finding(p, 'critical');
+        await finding(p, 'high');
+        await finding(p, 'low');
+      },
+    },
   ];
 
-  it.each(cases)('$type triggers on its window, notifies once, and resolves when the window has moved past the rows', async ({ type, threshold, filter, rows }) => {
-    const p = await newProject(app, t);
-    await rows(p);
-    const rule = await createRule(app, t, { type, threshold, filter, project_id: p, window_minutes: 15, cooldown_minutes: 0 });
-    const first = await recordEvaluation(deps, rule.id, at(T0));
-    expect(first).toMatchObject({ events: 1, notified: 1 });
-    // still breaching a minute later: no second notification (cooldown 0: no reminders)
-    expect(await recordEvaluation(deps, rule.id, at(T0 + MIN))).toMatchObject({ events: 0, notified: 0 });
-    // 15 minutes on, the rows left the window
-    // sums are 0 without calls; ratios and percentiles have no value: no data, resolved by the default policy (ok)
-    const noValue = ['error_rate', 'latency_p95', 'latency_p99', 'cost_per_user'].includes(type);
-    expect(await recordEvaluation(deps, rule.id, at(T0 + 15 * MIN))).toMatchObject({ events: noValue ? 2 : 1, notified: 0 });
-    const ev = await events(rule.id);
-    expect(ev.map((e) => e.kind)).toEqual(noValue ? ['triggered', 'no_data', 'resolved'] : ['triggered', 'resolved']);
-    expect(ev[0].value).toBeGreaterThan(threshold);
-    expect((await states(rule.id))[0]).toMatchObject({ state: 'resolved' });
-    const sent = await outbox(rule.id);
-    expect(sent).toHaveLength(1);
-    expect(sent[0].payload.alert).toMatchObject({ id: rule.id, name: 'rule', type, threshold, window_minutes: 15, current_value: ev[0].value });
-    if (type === 'cost_per_user') expect(sent[0].payload.alert).toMatchObject({ user_id: 'big-spender', current_value: 0.1 });
-    if (type === 'anomaly') expect(ev[0].value).toBe(1);
-    if (type === 'security_finding') expect(ev[0].value).toBe(2);
-  });
+  it.each(cases)(
+    '$type triggers on its window, notifies once, and resolves when the window has moved past the rows',
+    async ({ type, threshold, filter, rows }) => {
+      const p = await newProject(app, t);
+      await rows(p);
+      const rule = await createRule(app, t, {
+        type,
+        threshold,
+        filter,
+        project_id: p,
+        window_minutes: 15,
+        cooldown_minutes: 0,
+      });
+      const first = await recordEvaluation(deps, rule.id, at(T0));
+      expect(first).toMatchObject({ events: 1, notified: 1 });
+      // still breaching a minute later: no second notification (cooldown 0: no reminders)
+      expect(await recordEvaluation(deps, rule.id, at(T0 + MIN))).toMatchObject({ events: 0, notified: 0 });
+      // 15 minutes on, the rows left the window
+      // sums are 0 without calls; ratios and percentiles have no value: no data, resolved by the default policy (ok)
+      const noValue = ['error_rate', 'latency_p95', 'latency_p99', 'cost_per_user'].includes(type);
+      expect(await recordEvaluation(deps, rule.id, at(T0 + 15 * MIN))).toMatchObject({
+        events: noValue ? 2 : 1,
+        notified: 0,
+      });
+      const ev = await events(rule.id);
+      expect(ev.map((e) => e.kind)).toEqual(noValue ? ['triggered', 'no_data', 'resolved'] : ['triggered', 'resolved']);
+      expect(ev[0].value).toBeGreaterThan(threshold);
+      expect((await states(rule.id))[0]).toMatchObject({ state: 'resolved' });
+      const sent = await outbox(rule.id);
+      expect(sent).toHaveLength(1);
+      expect(sent[0].payload.alert).toMatchObject({
+        id: rule.id,
+        name: 'rule',
+        type,
+        threshold,
+        window_minutes: 15,
+        current_value: ev[0].value,
+      });
+      if (type === 'cost_per_user')
+        expect(sent[0].payload.alert).toMatchObject({ user_id: 'big-spender', current_value: 0.1 });
+      if (type === 'anomaly') expect(ev[0].value).toBe(1);
+      if (type === 'security_finding') expect(ev[0].value).toBe(2);
+    },
+  );
 
   it('error_rate compares the exact ratio: 2 errors in 6 calls breach 0.333333 and report 2/6', async () => {
     const p = await newProject(app, t);
     await seed(app, t, p, 2, T0 - 5 * MIN, { status_code: 500 });
     await seed(app, t, p, 4, T0 - 5 * MIN);
-    const rule = await createRule(app, t, { type: 'error_rate', threshold: 0.333333, project_id: p, window_minutes: 15 });
+    const rule = await createRule(app, t, {
+      type: 'error_rate',
+      threshold: 0.333333,
+      project_id: p,
+      window_minutes: 15,
+    });
     expect(await recordEvaluation(deps, rule.id, at(T0))).toMatchObject({ events: 1 });
     expect((await events(rule.id)).map((e) => [e.kind, e.value])).toEqual([['triggered', 2 / 6]]);
   });
 
   it('request_count lt 1: a project with no rows at all is 0 requests (stopped traffic), not no data', async () => {
     const p = await newProject(app, t);
-    const rule = await createRule(app, t, { type: 'request_count', operator: 'lt', threshold: 1, project_id: p, window_minutes: 15, no_data: 'ok' });
+    const rule = await createRule(app, t, {
+      type: 'request_count',
+      operator: 'lt',
+      threshold: 1,
+      project_id: p,
+      window_minutes: 15,
+      no_data: 'ok',
+    });
     expect(await recordEvaluation(deps, rule.id, at(T0))).toMatchObject({ notified: 1 });
     expect((await events(rule.id)).map((e) => [e.kind, e.value])).toEqual([['triggered', 0]]);
     // traffic is back: resolved
@@ -110,14 +205,29 @@ describe('alert evaluation', () => {
     await seed(app, t, p, 3, T0 - 20 * MIN, { model: 'model-a' });
     await seed(app, t, p, 3, T0 - 20 * MIN, { model: 'model-b' });
     await seed(app, t, p, 3, T0 - 5 * MIN, { model: 'model-b' });
-    const rule = await createRule(app, t, { type: 'request_count', operator: 'lt', threshold: 1, project_id: p, window_minutes: 15, group_by: 'model' });
+    const rule = await createRule(app, t, {
+      type: 'request_count',
+      operator: 'lt',
+      threshold: 1,
+      project_id: p,
+      window_minutes: 15,
+      group_by: 'model',
+    });
     // 10 minutes earlier both models had calls in their window
     await recordEvaluation(deps, rule.id, at(T0 - 10 * MIN));
-    expect((await states(rule.id)).map((s) => [s.group_key, s.state])).toEqual([['model-a', 'ok'], ['model-b', 'ok']]);
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state])).toEqual([
+      ['model-a', 'ok'],
+      ['model-b', 'ok'],
+    ]);
     await recordEvaluation(deps, rule.id, at(T0));
-    expect((await states(rule.id)).map((s) => [s.group_key, s.state, s.last_value])).toEqual([['model-a', 'triggered', 0], ['model-b', 'ok', 3]]);
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state, s.last_value])).toEqual([
+      ['model-a', 'triggered', 0],
+      ['model-b', 'ok', 3],
+    ]);
     const sent = await outbox(rule.id);
-    expect(sent.map((s) => s.payload.alert)).toEqual([expect.objectContaining({ group_by: 'model', group: 'model-a', current_value: 0 })]);
+    expect(sent.map((s) => s.payload.alert)).toEqual([
+      expect.objectContaining({ group_by: 'model', group: 'model-a', current_value: 0 }),
+    ]);
   });
 
   it('group_by: a group gone quiet is resolved, then forgotten once at rest (states stay bounded)', async () => {
@@ -127,19 +237,34 @@ describe('alert evaluation', () => {
     await seed(app, t, p, 1, T0 + 14 * MIN, { model: 'cheap', cost_usd: 0.01 });
     const rule = await createRule(app, t, { type: 'cost', threshold: 2, project_id: p, group_by: 'model' });
     await recordEvaluation(deps, rule.id, at(T0));
-    expect((await states(rule.id)).map((s) => [s.group_key, s.state])).toEqual([['cheap', 'ok'], ['pricey', 'triggered']]);
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state])).toEqual([
+      ['cheap', 'ok'],
+      ['pricey', 'triggered'],
+    ]);
     await recordEvaluation(deps, rule.id, at(T0 + 15 * MIN)); // both batches of T0 − 2 left the window
-    expect((await states(rule.id)).map((s) => [s.group_key, s.state, s.last_value])).toEqual([['cheap', 'ok', 0.01], ['pricey', 'resolved', 0]]);
+    expect((await states(rule.id)).map((s) => [s.group_key, s.state, s.last_value])).toEqual([
+      ['cheap', 'ok', 0.01],
+      ['pricey', 'resolved', 0],
+    ]);
     await recordEvaluation(deps, rule.id, at(T0 + 16 * MIN));
     expect((await states(rule.id)).map((s) => s.group_key)).toEqual(['cheap']);
-    expect((await events(rule.id)).map((e) => [e.kind, e.group_key])).toEqual([['triggered', 'pricey'], ['resolved', 'pricey']]);
+    expect((await events(rule.id)).map((e) => [e.kind, e.group_key])).toEqual([
+      ['triggered', 'pricey'],
+      ['resolved', 'pricey'],
+    ]);
   });
 
   it('cooldown: while still triggered, notifies again only once the cooldown has passed; again after a resolve', async () => {
     const p = await newProject(app, t);
     await seed(app, t, p, 5, T0 - 2 * MIN, { cost_usd: 1 });
     await seed(app, t, p, 5, T0 + 8 * MIN, { cost_usd: 1 });
-    const rule = await createRule(app, t, { type: 'cost', threshold: 2, project_id: p, window_minutes: 15, cooldown_minutes: 10 });
+    const rule = await createRule(app, t, {
+      type: 'cost',
+      threshold: 2,
+      project_id: p,
+      window_minutes: 15,
+      cooldown_minutes: 10,
+    });
     const notified = async (minute: number) => (await recordEvaluation(deps, rule.id, at(T0 + minute * MIN))).notified;
     expect(await notified(0)).toBe(1);
     expect(await notified(5)).toBe(0);
@@ -150,14 +275,24 @@ describe('alert evaluation', () => {
     await seed(app, t, p, 5, T0 + 30 * MIN, { cost_usd: 1 });
     expect(await notified(31)).toBe(1); // triggered again after the resolve
     expect((await events(rule.id)).map((e) => [e.kind, e.notified])).toEqual([
-      ['triggered', true], ['triggered', true], ['resolved', false], ['triggered', true],
+      ['triggered', true],
+      ['triggered', true],
+      ['resolved', false],
+      ['triggered', true],
     ]);
     expect(await outbox(rule.id)).toHaveLength(3);
   });
 
   it.each([
     { no_data: 'ok', expected: [['no_data', false]], state: 'ok' },
-    { no_data: 'alert', expected: [['no_data', false], ['triggered', true]], state: 'triggered' },
+    {
+      no_data: 'alert',
+      expected: [
+        ['no_data', false],
+        ['triggered', true],
+      ],
+      state: 'triggered',
+    },
   ])('no_data $no_data: error_rate without calls', async ({ no_data, expected, state }) => {
     const p = await newProject(app, t);
     const rule = await createRule(app, t, { type: 'error_rate', threshold: 0.1, project_id: p, no_data });
@@ -190,7 +325,12 @@ describe('alert evaluation', () => {
     expect((await events(guarded.id)).map((e) => e.kind)).toEqual(['no_data']);
     await seed(app, t, p, 2, T0 + MIN);
     await recordEvaluation(deps, guarded.id, at(T0 + 2 * MIN)); // 4 calls, 50 % errors → threshold 0.5 not exceeded (gt)
-    const warn = await createRule(app, t, { type: 'error_rate', threshold: 0.6, warning_threshold: 0.4, project_id: p });
+    const warn = await createRule(app, t, {
+      type: 'error_rate',
+      threshold: 0.6,
+      warning_threshold: 0.4,
+      project_id: p,
+    });
     expect(await recordEvaluation(deps, warn.id, at(T0 + 2 * MIN))).toMatchObject({ events: 1, notified: 0 });
     expect((await events(warn.id)).map((e) => [e.kind, e.threshold])).toEqual([['warning', 0.4]]);
     await seed(app, t, p, 4, T0 + 2 * MIN, { status_code: 500 }); // 6 of 8 = 75 %
@@ -207,23 +347,44 @@ describe('alert evaluation', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_type: 'system', actor_label: 'alert-evaluator' });
     expect(audit[0].after).toMatchObject({ current_value: 3, threshold: 1 });
-    const read = await api(app, 'GET', `/api/v1/audit-logs?action=alert.triggered&resource_id=${rule.id}`, { token: t.admin.token, orgId: t.orgId });
+    const read = await api(app, 'GET', `/api/v1/audit-logs?action=alert.triggered&resource_id=${rule.id}`, {
+      token: t.admin.token,
+      orgId: t.orgId,
+    });
     expect(read.status).toBe(200);
-    expect(read.body.data).toEqual([expect.objectContaining({ actor_type: 'system', actor_id: null, action: 'alert.triggered', resource_type: 'alert' })]);
+    expect(read.body.data).toEqual([
+      expect.objectContaining({
+        actor_type: 'system',
+        actor_id: null,
+        action: 'alert.triggered',
+        resource_type: 'alert',
+      }),
+    ]);
     const off = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p, is_active: false });
     expect(await recordEvaluation(deps, off.id, at(T0))).toMatchObject({ skipped: 'rule inactive' });
-    expect(await recordEvaluation(deps, '00000000-0000-4000-8000-000000000000', at(T0))).toMatchObject({ skipped: 'rule not found' });
+    expect(await recordEvaluation(deps, '00000000-0000-4000-8000-000000000000', at(T0))).toMatchObject({
+      skipped: 'rule not found',
+    });
   });
 
   it('a window of whole hours ending on the hour reads the rollups; the same window a minute later reads raw rows', async () => {
     const p = await newProject(app, t);
     await seed(app, t, p, 4, T0 - 30 * MIN, { cost_usd: 0.5 });
-    const rule = await findRuleRow(db(), t.orgId, (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 60 })).id);
+    const rule = await findRuleRow(
+      db(),
+      t.orgId,
+      (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 60 })).id,
+    );
     const onHour = await previewEvaluation(deps, rule!, at(T0));
     const offHour = await previewEvaluation(deps, rule!, at(T0 + MIN));
-    expect(onHour).toMatchObject({ source: 'rollup', window: { from: new Date(T0 - 60 * MIN).toISOString(), to: new Date(T0).toISOString() } });
+    expect(onHour).toMatchObject({
+      source: 'rollup',
+      window: { from: new Date(T0 - 60 * MIN).toISOString(), to: new Date(T0).toISOString() },
+    });
     expect(offHour.source).toBe('raw');
-    expect(onHour.groups).toEqual([expect.objectContaining({ group: '', current_value: 2, requests: 4, level: 'alert', state: 'ok' })]);
+    expect(onHour.groups).toEqual([
+      expect.objectContaining({ group: '', current_value: 2, requests: 4, level: 'alert', state: 'ok' }),
+    ]);
     expect(offHour.groups[0]!.current_value).toBe(2);
   });
 
@@ -232,10 +393,19 @@ describe('alert evaluation', () => {
     await seed(app, t, p, 2, T0 - MIN);
     const rule = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p });
     await recordEvaluation(deps, rule.id, at(T0));
-    const renamed = await api(app, 'PATCH', `/api/v1/organizations/${t.orgId}`, { token: t.admin.token, orgId: t.orgId, body: { name: 'Renamed Org' } });
+    const renamed = await api(app, 'PATCH', `/api/v1/organizations/${t.orgId}`, {
+      token: t.admin.token,
+      orgId: t.orgId,
+      body: { name: 'Renamed Org' },
+    });
     expect(renamed.status).toBe(200);
     const created = await db().transaction((trx) => fanOutOutbox(trx, 1000));
-    const bodies = await db()('webhook_deliveries').whereIn('id', created.map((c) => c.id)).select('body');
+    const bodies = await db()('webhook_deliveries')
+      .whereIn(
+        'id',
+        created.map((c) => c.id),
+      )
+      .select('body');
     const mine = bodies.map((b) => JSON.parse(b.body)).filter((b) => b.alert.id === rule.id);
     expect(mine).toHaveLength(1);
     expect(mine[0].organization).toEqual({ name: 'Renamed Org' });
@@ -244,23 +414,51 @@ describe('alert evaluation', () => {
   it('a window spanning whole hours reads them from the rollups and only its ragged edges raw (mixed), matching the raw rows', async () => {
     const p = await newProject(app, t);
     const lat = (i: number) => 100 + i * 37;
-    for (const [offset, n] of [[-170, 7], [-150, 5], [-90, 11], [-30, 9], [3, 6]] as const)
+    for (const [offset, n] of [
+      [-170, 7],
+      [-150, 5],
+      [-90, 11],
+      [-30, 9],
+      [3, 6],
+    ] as const)
       await writeRowsAt(p, T0 + offset * MIN, n, lat);
-    const rule = await findRuleRow(db(), t.orgId, (await createRule(app, t, { type: 'latency_p95', threshold: 1, project_id: p, window_minutes: 180 })).id);
+    const rule = await findRuleRow(
+      db(),
+      t.orgId,
+      (await createRule(app, t, { type: 'latency_p95', threshold: 1, project_id: p, window_minutes: 180 })).id,
+    );
     const mixed = await previewEvaluation(deps, rule!, at(T0 + 7 * MIN));
     expect(mixed.source).toBe('mixed');
     const w = mixed.window;
-    const raw = await deps.store.requestStats({ projectIds: [p], filter: { from: w.from, to: w.to }, from: w.from, to: w.to, granularity: { unit: 'day', step: 1, ms: 86_400_000 }, tz: 'UTC', groupBy: null, top: 1, orderBy: 'requests', source: 'raw' });
+    const raw = await deps.store.requestStats({
+      projectIds: [p],
+      filter: { from: w.from, to: w.to },
+      from: w.from,
+      to: w.to,
+      granularity: { unit: 'day', step: 1, ms: 86_400_000 },
+      tz: 'UTC',
+      groupBy: null,
+      top: 1,
+      orderBy: 'requests',
+      source: 'raw',
+    });
     expect(mixed.groups[0]!.requests).toBe(raw.totals.requests);
     expect(raw.totals.requests).toBe(7 + 5 + 11 + 9 + 6);
-    expect(Math.abs(mixed.groups[0]!.current_value! - raw.totals.latency_p95_ms!) / raw.totals.latency_p95_ms!).toBeLessThan(0.02);
-    const cost = await findRuleRow(db(), t.orgId, (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 180 })).id);
+    expect(
+      Math.abs(mixed.groups[0]!.current_value! - raw.totals.latency_p95_ms!) / raw.totals.latency_p95_ms!,
+    ).toBeLessThan(0.02);
+    const cost = await findRuleRow(
+      db(),
+      t.orgId,
+      (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 180 })).id,
+    );
     const c = await previewEvaluation(deps, cost!, at(T0 + 7 * MIN));
     expect(c.source).toBe('mixed');
     expect(c.groups[0]!.current_value).toBeCloseTo(raw.totals.cost_usd, 10);
   });
 
   async function writeRowsAt(p: string, ms: number, n: number, lat: (i: number) => number) {
-    for (let i = 0; i < n; i++) await seed(app, t, p, 1, ms + i * 1000, { latency_ms: lat(i), cost_usd: 0.001 * (i + 1) });
+    for (let i = 0; i < n; i++)
+      await seed(app, t, p, 1, ms + i * 1000, { latency_ms: lat(i), cost_usd: 0.001 * (i + 1) });
   }
 });

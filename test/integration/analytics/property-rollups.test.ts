@@ -21,7 +21,8 @@ describe('custom property rollups', () => {
   type Cell = Record<string, number | string | null | object>;
   const PCTS = ['latency_p50_ms', 'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'ttft_p50_ms', 'ttft_p95_ms'];
   const UNIQ = ['unique_users', 'unique_sessions'];
-  const sums = (c: Cell) => Object.fromEntries(Object.entries(c).filter(([k]) => !PCTS.includes(k) && !UNIQ.includes(k) && k !== 'series'));
+  const sums = (c: Cell) =>
+    Object.fromEntries(Object.entries(c).filter(([k]) => !PCTS.includes(k) && !UNIQ.includes(k) && k !== 'series'));
   /** Same sums everywhere (totals, buckets, items, other); percentiles within 2 %. */
   const expectSame = (rolled: Cell & { series: Cell[] }, raw: Cell & { series: Cell[] }) => {
     expect(sums(rolled)).toEqual(sums(raw));
@@ -41,10 +42,14 @@ describe('custom property rollups', () => {
     expect(rolled.source).toBe(source);
     expectSame(rolled.totals && { ...rolled.totals, series: rolled.series }, { ...raw.totals, series: raw.series });
     // Under a dimension's filter the rollups leave unique users to source=raw (docs/analytics.md).
-    expect(rolled.totals.unique_users).toBe(source === 'rollup' && qs.includes('property=') ? null : raw.totals.unique_users);
+    expect(rolled.totals.unique_users).toBe(
+      source === 'rollup' && qs.includes('property=') ? null : raw.totals.unique_users,
+    );
     if (raw.breakdown) {
       expect(rolled.breakdown.items.map((i: Cell) => i.key)).toEqual(raw.breakdown.items.map((i: Cell) => i.key));
-      raw.breakdown.items.forEach((i: Cell & { series: Cell[] }, n: number) => expectSame(rolled.breakdown.items[n], i));
+      raw.breakdown.items.forEach((i: Cell & { series: Cell[] }, n: number) =>
+        expectSame(rolled.breakdown.items[n], i),
+      );
       if (raw.breakdown.other) expectSame(rolled.breakdown.other, raw.breakdown.other);
       else expect(rolled.breakdown.other).toBeNull();
     }
@@ -53,23 +58,40 @@ describe('custom property rollups', () => {
 
   it('registers the busiest few-valued keys, backfills them around pending batches, and answers like the raw rows', async () => {
     const db = app.database.db;
-    const projectId = (await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'props' } })).body.data.id as string;
+    const projectId = (
+      await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'props' } })
+    ).body.data.id as string;
     const base = { orgId: t.orgId, projectId };
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const TIERS = ['gold', 'free', 'pro', null];
     const row = (i: number, hour: number) =>
       requestRow(base, {
-        created_at: new Date(Date.parse('2026-06-01T00:00:00Z') + hour * 3_600_000 + Math.floor(rnd() * 3_600_000)).toISOString(),
-        latency_ms: Math.round(Math.exp(5 + 2 * rnd())), streamed: i % 3 === 0, ttfb_ms: i % 3 === 0 ? Math.round(30 + 300 * rnd()) : null,
-        status_code: i % 11 === 0 ? 500 : 200, cost_usd: i % 13 === 0 ? null : Math.round(rnd() * 1e6) / 1e8, self_hosted: i % 13 === 0,
-        cache_hit: i % 17 === 0, user_id: i % 5 === 0 ? null : `u${i % 7}`, model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini',
+        created_at: new Date(
+          Date.parse('2026-06-01T00:00:00Z') + hour * 3_600_000 + Math.floor(rnd() * 3_600_000),
+        ).toISOString(),
+        latency_ms: Math.round(Math.exp(5 + 2 * rnd())),
+        streamed: i % 3 === 0,
+        ttfb_ms: i % 3 === 0 ? Math.round(30 + 300 * rnd()) : null,
+        status_code: i % 11 === 0 ? 500 : 200,
+        cost_usd: i % 13 === 0 ? null : Math.round(rnd() * 1e6) / 1e8,
+        self_hosted: i % 13 === 0,
+        cache_hit: i % 17 === 0,
+        user_id: i % 5 === 0 ? null : `u${i % 7}`,
+        model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini',
         // tier: 3 values and absent; req: a value per call (never rolled up); some calls carry nothing.
         properties: i % 9 === 0 ? null : { ...(TIERS[i % 4] ? { tier: TIERS[i % 4]! } : {}), req: `r${i}` },
       });
-    await writeRows(db, Array.from({ length: 600 }, (_, i) => row(i, i % 6)));
+    await writeRows(
+      db,
+      Array.from({ length: 600 }, (_, i) => row(i, i % 6)),
+    );
     // Unfolded batches while the key is registered: the backfill must skip them, the fold add them.
-    await writeRows(db, Array.from({ length: 120 }, (_, i) => row(1000 + i, (i % 3) + 1)), { fold: false });
+    await writeRows(
+      db,
+      Array.from({ length: 120 }, (_, i) => row(1000 + i, (i % 3) + 1)),
+      { fold: false },
+    );
     const span = `project_id=${projectId}&from=2026-06-01T00:00:00Z&to=2026-06-01T08:00:00Z`;
     const range = `${span}&granularity=hour`;
     await compare(`${range}&group_by=property:tier`, 'raw');
@@ -90,7 +112,9 @@ describe('custom property rollups', () => {
     await compare(`${range}&property=TIER:free&group_by=property:tier`, 'rollup');
     await compare(`${span}&granularity=day&tz=Europe/Paris&group_by=property:tier`, 'rollup');
     // 15-minute buckets: raw rows, ranked by the rollups; the same answer as source=raw.
-    expect(await stats(`${span}&group_by=property:tier&top=2`)).toEqual(await stats(`${span}&group_by=property:tier&top=2&source=raw`));
+    expect(await stats(`${span}&group_by=property:tier&top=2`)).toEqual(
+      await stats(`${span}&group_by=property:tier&top=2&source=raw`),
+    );
     await compare(`${range}&property=req:r5`, 'raw');
     await compare(`${range}&property=tier:gold&model=gpt-4o`, 'raw');
 
@@ -102,15 +126,26 @@ describe('custom property rollups', () => {
     expect(folded.breakdown.items.map((i: Cell) => i.key)).toContain('trial');
 
     // A repair rebuild recounts the property rows too.
-    const snapshot = async () => (await db.raw(`select * from request_rollups where project_id = ? and dim like 'property:%' order by dim, bucket, value`, [projectId])).rows;
+    const snapshot = async () =>
+      (
+        await db.raw(
+          `select * from request_rollups where project_id = ? and dim like 'property:%' order by dim, bucket, value`,
+          [projectId],
+        )
+      ).rows;
     const kept = await snapshot();
     expect(kept.length).toBeGreaterThan(0);
     await db.raw(`select rebuild_request_rollups('2026-06-01', '2026-06-02')`);
     expect(await snapshot()).toEqual(kept);
 
     // The key grows past the policy's values: dropped with its rows, answers from the raw rows again.
-    await writeRows(db, ['a', 'b', 'c'].map((v) => ({ ...row(3000, 5), properties: { tier: v } })));
-    expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).dropped).toEqual([{ projectId, names: ['tier'] }]);
+    await writeRows(
+      db,
+      ['a', 'b', 'c'].map((v) => ({ ...row(3000, 5), properties: { tier: v } })),
+    );
+    expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).dropped).toEqual([
+      { projectId, names: ['tier'] },
+    ]);
     expect(await snapshot()).toEqual([]);
     await compare(`${range}&group_by=property:tier`, 'raw');
   });

@@ -4,7 +4,10 @@ import { foldAll } from '../../../src/analytics/fold';
 import { insertRequestRows, type RequestRow } from '../../../src/requests/writer';
 
 /** A request row as the proxy writes it; tests override what they check. */
-export function requestRow(base: { orgId: string; projectId: string; apiKeyId?: string | null }, over: Partial<RequestRow> = {}): RequestRow {
+export function requestRow(
+  base: { orgId: string; projectId: string; apiKeyId?: string | null },
+  over: Partial<RequestRow> = {},
+): RequestRow {
   return {
     id: randomUUID(),
     org_id: base.orgId,
@@ -50,7 +53,12 @@ export function requestRow(base: { orgId: string; projectId: string; apiKeyId?: 
 export async function writeRows(db: Knex, rows: RequestRow[], opts: { fold?: boolean } = {}): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
     const batch = rows.slice(i, i + 500);
-    await db.transaction((trx) => insertRequestRows(trx, batch.map((row) => ({ row }))));
+    await db.transaction((trx) =>
+      insertRequestRows(
+        trx,
+        batch.map((row) => ({ row })),
+      ),
+    );
   }
   if (opts.fold !== false) await foldAll(db);
 }

@@ -36,7 +36,9 @@ describe('spans view and one end user, against plain SQL', () => {
     const from = '2026-07-01T00:00:00Z';
     const to = '2026-07-05T00:00:00Z';
     const tz = 'America/New_York';
-    const s = await get(`/api/v1/stats?view=spans&project_id=${t.projectId}&from=${from}&to=${to}&granularity=day&tz=${tz}&group_by=span_type`);
+    const s = await get(
+      `/api/v1/stats?view=spans&project_id=${t.projectId}&from=${from}&to=${to}&granularity=day&tz=${tz}&group_by=span_type`,
+    );
     const { rows } = await db.raw(
       `select g, b, grouping(g, b) as gs, count(*)::int as count, count(*) filter (where status = 'error')::int as errors, coalesce(sum(total_tokens), 0)::int as total_tokens,
               coalesce(sum(cost_usd), 0)::float8 as cost, avg(duration_ms) as avg,
@@ -50,12 +52,23 @@ describe('spans view and one end user, against plain SQL', () => {
     const expected = (r: Record<string, unknown>) => {
       const p = r.p as number[];
       return {
-        count: r.count, errors: r.errors, total_tokens: r.total_tokens, cost_usd: Math.round((r.cost as number) * 1e10) / 1e10,
-        duration_avg_ms: r3(Number(r.avg)), duration_p50_ms: r3(p[0]!), duration_p90_ms: r3(p[1]!), duration_p95_ms: r3(p[2]!), duration_p99_ms: r3(p[3]!),
-        unique_users: null, unique_sessions: null,
+        count: r.count,
+        errors: r.errors,
+        total_tokens: r.total_tokens,
+        cost_usd: Math.round((r.cost as number) * 1e10) / 1e10,
+        duration_avg_ms: r3(Number(r.avg)),
+        duration_p50_ms: r3(p[0]!),
+        duration_p90_ms: r3(p[1]!),
+        duration_p95_ms: r3(p[2]!),
+        duration_p99_ms: r3(p[3]!),
+        unique_users: null,
+        unique_sessions: null,
       };
     };
-    const find = (gs: number, g: string | null, b: number | null) => (rows as Record<string, unknown>[]).find((r) => Number(r.gs) === gs && r.g === g && (b === null || Number(r.b) === b))!;
+    const find = (gs: number, g: string | null, b: number | null) =>
+      (rows as Record<string, unknown>[]).find(
+        (r) => Number(r.gs) === gs && r.g === g && (b === null || Number(r.b) === b),
+      )!;
     expect(s.totals).toMatchObject(expected(find(3, null, null)));
     expect(s.series.length).toBe(5); // local days of New York touched by the UTC range
     for (const p of s.series) {
@@ -74,21 +87,34 @@ describe('spans view and one end user, against plain SQL', () => {
     }
   });
 
-  it('/users/:id counts the user\'s sessions per bucket like the raw rows', async () => {
+  it("/users/:id counts the user's sessions per bucket like the raw rows", async () => {
     const base = { orgId: t.orgId, projectId: t.projectId };
     const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     await writeRows(app.database.db, [
       ...Array.from({ length: 40 }, (_, i) =>
-        requestRow(base, { created_at: new Date(hour - (i % 5) * 86_400_000 - i * 60_000).toISOString(), user_id: 'dora', session_id: i % 6 ? `d-s${i % 4}` : null })),
+        requestRow(base, {
+          created_at: new Date(hour - (i % 5) * 86_400_000 - i * 60_000).toISOString(),
+          user_id: 'dora',
+          session_id: i % 6 ? `d-s${i % 4}` : null,
+        }),
+      ),
       requestRow(base, { created_at: new Date(hour - 3_600_000).toISOString(), user_id: 'eve', session_id: 'd-s1' }),
     ]);
     const detail = await get('/api/v1/users/dora?granularity=day');
     const range = `from=${detail.stats.from}&to=${detail.stats.to}&granularity=day&project_id=${t.projectId}&user_id=dora`;
     const raw = await get(`/api/v1/stats?${range}&source=raw`);
     expect(detail.stats.source).toBe('rollup');
-    expect(detail.stats.totals).toMatchObject({ requests: 40, unique_users: 1, unique_sessions: raw.totals.unique_sessions });
+    expect(detail.stats.totals).toMatchObject({
+      requests: 40,
+      unique_users: 1,
+      unique_sessions: raw.totals.unique_sessions,
+    });
     expect(raw.totals.unique_sessions).toBe(4);
-    const pick = (p: { requests: number; unique_users: number; unique_sessions: number }) => [p.requests, p.unique_users, p.unique_sessions];
+    const pick = (p: { requests: number; unique_users: number; unique_sessions: number }) => [
+      p.requests,
+      p.unique_users,
+      p.unique_sessions,
+    ];
     expect(detail.stats.series.map(pick)).toEqual(raw.series.map(pick));
   });
 });

@@ -15,10 +15,12 @@ describe('end users over several days (daily per-user rollups)', () => {
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
     t = await seedTenant(app);
-    projectId = (await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'days' } })).body.data.id;
+    projectId = (
+      await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'days' } })
+    ).body.data.id;
     const base = { orgId: t.orgId, projectId };
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     // Four days, 12 users with distinct weights (no ties in the ranking), log-normal latencies.
     const rows = Array.from({ length: 2400 }, (_, i) => {
       const u = Math.floor(12 * rnd() ** 2);
@@ -41,7 +43,10 @@ describe('end users over several days (daily per-user rollups)', () => {
   afterAll(() => app.stop());
 
   const stats = async (qs: string) => {
-    const r = await api(app, 'GET', `/api/v1/stats?project_id=${projectId}&${qs}`, { token: t.admin.token, orgId: t.orgId });
+    const r = await api(app, 'GET', `/api/v1/stats?project_id=${projectId}&${qs}`, {
+      token: t.admin.token,
+      orgId: t.orgId,
+    });
     if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
     return r.body.data;
   };
@@ -59,7 +64,9 @@ describe('end users over several days (daily per-user rollups)', () => {
       const qs = `${range}&granularity=hour&group_by=user&top=4&order_by=${order}`;
       const [rolled, raw] = [await stats(qs), await stats(`${qs}&source=raw`)];
       expect(rolled.source).toBe('rollup');
-      expect(rolled.breakdown.items.map((i: { key: string }) => i.key)).toEqual(raw.breakdown.items.map((i: { key: string }) => i.key));
+      expect(rolled.breakdown.items.map((i: { key: string }) => i.key)).toEqual(
+        raw.breakdown.items.map((i: { key: string }) => i.key),
+      );
       rolled.breakdown.items.forEach((item: Record<string, number>, i: number) => near(item, raw.breakdown.items[i]));
       near(rolled.breakdown.other, raw.breakdown.other);
       near(rolled.totals, raw.totals);
@@ -72,7 +79,9 @@ describe('end users over several days (daily per-user rollups)', () => {
         const [rolled, raw] = [await stats(`${range}&${g}`), await stats(`${range}&${g}&source=raw`)];
         expect(rolled.source).toBe('rollup');
         expect(rolled.totals.unique_users).toBe(raw.totals.unique_users);
-        expect(rolled.series.map((p: { unique_users: number }) => p.unique_users)).toEqual(raw.series.map((p: { unique_users: number }) => p.unique_users));
+        expect(rolled.series.map((p: { unique_users: number }) => p.unique_users)).toEqual(
+          raw.series.map((p: { unique_users: number }) => p.unique_users),
+        );
       }
     };
     expect(Number((await app.database.db('rollup_pending').count('* as n'))[0]!.n)).toBeGreaterThan(0);
@@ -84,7 +93,8 @@ describe('end users over several days (daily per-user rollups)', () => {
   it('rebuilding the end-user tables gives the daily rollups the fold kept', async () => {
     await foldAll(app.database.db);
     const db = app.database.db;
-    const snapshot = async () => (await db.raw(`select * from end_user_days where project_id = ? order by day, user_id`, [projectId])).rows;
+    const snapshot = async () =>
+      (await db.raw(`select * from end_user_days where project_id = ? order by day, user_id`, [projectId])).rows;
     const kept = await snapshot();
     expect(kept.length).toBeGreaterThan(30);
     await db.raw('select rebuild_end_users()');

@@ -3,9 +3,22 @@ import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporal
 import { WorkflowFailedError } from '@temporalio/client';
 import type { EvalRunActivities } from '../../../activities/eval-runs';
 import { TARGETS_PER_EXECUTION, type evalRunWorkflow } from '../../../workflows/eval-run';
-import { attemptNow, blockUntilCancelled, continuedAsNewArgs, createStubbedEnv, retryableSoon, scheduledRetryPolicies, stubWorker, waitFor, type StubbedEnv } from '../../helpers/stubbed-workflow';
+import {
+  attemptNow,
+  blockUntilCancelled,
+  continuedAsNewArgs,
+  createStubbedEnv,
+  retryableSoon,
+  scheduledRetryPolicies,
+  stubWorker,
+  waitFor,
+  type StubbedEnv,
+} from '../../helpers/stubbed-workflow';
 
-type Stubbed = Pick<EvalRunActivities, 'prepareEvalRun' | 'nextEvalTargets' | 'evaluateEvalTarget' | 'failEvalTarget' | 'finishEvalRun'>;
+type Stubbed = Pick<
+  EvalRunActivities,
+  'prepareEvalRun' | 'nextEvalTargets' | 'evaluateEvalTarget' | 'failEvalTarget' | 'finishEvalRun'
+>;
 type Evaluate = (targetId: string, attempt: number) => Promise<void>;
 
 /**
@@ -24,7 +37,11 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
   const targetsOf = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, '0')}`);
 
   /** Stubs over `total` targets served by keyset cursor; every call is logged in order. */
-  function stubs(total: number, evaluate: Evaluate = async () => undefined, opts: { prepare?: () => Promise<void>; next?: (attempt: number, after: string | null) => Promise<void> } = {}) {
+  function stubs(
+    total: number,
+    evaluate: Evaluate = async () => undefined,
+    opts: { prepare?: () => Promise<void>; next?: (attempt: number, after: string | null) => Promise<void> } = {},
+  ) {
     const targets = targetsOf(total);
     const log: string[] = [];
     const evals: string[] = [];
@@ -56,13 +73,18 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
         }
       },
       failEvalTarget: async (_runId, targetId, message) => void log.push(`fail:${targetId}:${message}`),
-      finishEvalRun: async (_runId, status, error) => void log.push(`finish:${status}`, ...(error ? [`finish:error:${error}`] : [])),
+      finishEvalRun: async (_runId, status, error) =>
+        void log.push(`finish:${status}`, ...(error ? [`finish:error:${error}`] : [])),
     };
     return { targets, log, evals, attempts, activities, maxInFlight: () => maxInFlight, inFlight: () => inFlight };
   }
 
   const start = (taskQueue: string, runId: string, concurrency: number) =>
-    s.env.client.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', { taskQueue, workflowId: `eval-run-${runId}`, args: [runId, concurrency] });
+    s.env.client.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', {
+      taskQueue,
+      workflowId: `eval-run-${runId}`,
+      args: [runId, concurrency],
+    });
 
   async function run(st: ReturnType<typeof stubs>, concurrency = 8) {
     const { worker, taskQueue } = await stubWorker(s, st.activities);
@@ -71,7 +93,12 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
       const handle = await start(taskQueue, runId, concurrency);
       const result = await handle.result().catch((err: unknown) => err);
       const policies = () => scheduledRetryPolicies(s.env, handle.workflowId, handle.firstExecutionRunId);
-      return { result, runId, policies, handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId) };
+      return {
+        result,
+        runId,
+        policies,
+        handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId),
+      };
     });
   }
 
@@ -83,7 +110,13 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     const { result, handed } = await run(st, 3);
     expect(result).toEqual({ status: 'completed' });
     expect(handed).toEqual([]);
-    expect(st.log.filter((l) => !l.startsWith('eval:'))).toEqual(['prepare', 'next:null', 'next:t0099', 'next:t0129', 'finish:completed']);
+    expect(st.log.filter((l) => !l.startsWith('eval:'))).toEqual([
+      'prepare',
+      'next:null',
+      'next:t0099',
+      'next:t0129',
+      'finish:completed',
+    ]);
     expect(st.evals.slice().sort()).toEqual(st.targets);
     expect(st.maxInFlight()).toBe(3);
     // A page is evaluated in full before the next one is read.
@@ -122,7 +155,12 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     expect(st.attempts.get('t0003')).toEqual([1, 2, 3]);
     // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only shortens the wait.
     const p = await policies();
-    expect(p.evaluateEvalTarget).toEqual({ initialInterval: 2, backoffCoefficient: 2, maximumInterval: 60, maximumAttempts: 6 });
+    expect(p.evaluateEvalTarget).toEqual({
+      initialInterval: 2,
+      backoffCoefficient: 2,
+      maximumInterval: 60,
+      maximumAttempts: 6,
+    });
     expect(p.nextEvalTargets).toMatchObject({ initialInterval: 1, maximumAttempts: 10 });
     expect([...st.attempts.entries()].filter(([t]) => t !== 't0003').every(([, a]) => a.length === 1)).toBe(true);
     expect(st.log.filter((l) => l.startsWith('fail:'))).toEqual([]);
@@ -136,7 +174,9 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     const { result } = await run(st);
     expect(result).toEqual({ status: 'completed' });
     expect(st.attempts.get('t0002')).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(st.log.filter((l) => l.startsWith('fail:'))).toEqual(['fail:t0002:gave up after retries: judge answered 503']);
+    expect(st.log.filter((l) => l.startsWith('fail:'))).toEqual([
+      'fail:t0002:gave up after retries: judge answered 503',
+    ]);
     expect(st.evals.slice().sort()).toEqual(['t0000', 't0001', 't0003', 't0004']);
     expect(st.log.at(-1)).toBe('finish:completed');
   });
@@ -148,7 +188,9 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     const { result } = await run(st);
     expect(result).toEqual({ status: 'completed' });
     expect(st.attempts.get('t0001')).toEqual([1]);
-    expect(st.log.filter((l) => l.startsWith('fail:'))).toEqual(['fail:t0001:gave up after retries: the evaluator was deleted']);
+    expect(st.log.filter((l) => l.startsWith('fail:'))).toEqual([
+      'fail:t0001:gave up after retries: the evaluator was deleted',
+    ]);
     expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:completed']);
   });
 
@@ -193,16 +235,25 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     const st = failingSecondPage();
     const { result } = await run(st);
     expect(result).toBeInstanceOf(WorkflowFailedError);
-    expect(((result as WorkflowFailedError).cause?.cause as Error | undefined)?.message).toBe('relation "eval_run_items" does not exist');
+    expect(((result as WorkflowFailedError).cause?.cause as Error | undefined)?.message).toBe(
+      'relation "eval_run_items" does not exist',
+    );
     expect(st.evals.slice().sort()).toEqual(st.targets.slice(0, 100));
-    expect(st.log.filter((l) => !l.startsWith('eval:') && !l.startsWith('finish:'))).toEqual(['prepare', 'next:null', 'next:t0099']);
+    expect(st.log.filter((l) => !l.startsWith('eval:') && !l.startsWith('finish:'))).toEqual([
+      'prepare',
+      'next:null',
+      'next:t0099',
+    ]);
   });
 
   // A failure no retry mends ends the run failed (it once stayed `running` forever).
   it('a run whose workflow fails for good is recorded failed (finishEvalRun "failed", once)', async () => {
     const st = failingSecondPage();
     await run(st);
-    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:failed', 'finish:error:relation "eval_run_items" does not exist']);
+    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual([
+      'finish:failed',
+      'finish:error:relation "eval_run_items" does not exist',
+    ]);
   });
 
   // Last: its evaluations, cancelled without waiting (TRY_CANCEL), complete after the workflow closed, and

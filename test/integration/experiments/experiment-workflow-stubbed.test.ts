@@ -3,9 +3,22 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ExperimentActivities } from '../../../activities/experiments';
 import type { experimentWorkflow } from '../../../workflows/experiment';
-import { attemptNow, blockUntilCancelled, continuedAsNewArgs, createStubbedEnv, retryableSoon, scheduledRetryPolicies, stubWorker, waitFor, type StubbedEnv } from '../../helpers/stubbed-workflow';
+import {
+  attemptNow,
+  blockUntilCancelled,
+  continuedAsNewArgs,
+  createStubbedEnv,
+  retryableSoon,
+  scheduledRetryPolicies,
+  stubWorker,
+  waitFor,
+  type StubbedEnv,
+} from '../../helpers/stubbed-workflow';
 
-type Stubbed = Pick<ExperimentActivities, 'nextExperimentItems' | 'runExperimentItem' | 'failExperimentItem' | 'finishExperiment'>;
+type Stubbed = Pick<
+  ExperimentActivities,
+  'nextExperimentItems' | 'runExperimentItem' | 'failExperimentItem' | 'finishExperiment'
+>;
 interface Row {
   item_id: string;
   repetition: number;
@@ -32,10 +45,18 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
   /** `items` items with `reps` repetitions each, in key order as pendingItems answers them. */
   const rowsOf = (items: number, reps = 2): Row[] =>
     Array.from({ length: items }, (_, i) => `i${String(i).padStart(3, '0')}`).flatMap((item_id) =>
-      Array.from({ length: reps }, (_, r) => ({ item_id, repetition: r + 1, key: `${item_id}#${String(r + 1).padStart(2, '0')}` })),
+      Array.from({ length: reps }, (_, r) => ({
+        item_id,
+        repetition: r + 1,
+        key: `${item_id}#${String(r + 1).padStart(2, '0')}`,
+      })),
     );
 
-  function stubs(rows: Row[], runItem: RunItem = async () => undefined, next?: (attempt: number, after: string | null) => Promise<void>) {
+  function stubs(
+    rows: Row[],
+    runItem: RunItem = async () => undefined,
+    next?: (attempt: number, after: string | null) => Promise<void>,
+  ) {
     const log: string[] = [];
     const ran: string[] = [];
     const attempts = new Map<string, number[]>();
@@ -61,14 +82,32 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
           inFlight--;
         }
       },
-      failExperimentItem: async (_id, itemId, repetition, message) => (log.push(`fail:${itemId}#${repetition}:${message}`), true),
-      finishExperiment: async (_id, status, error) => (log.push(`finish:${status}`, ...(error ? [`finish:error:${error}`] : [])), true),
+      failExperimentItem: async (_id, itemId, repetition, message) => (
+        log.push(`fail:${itemId}#${repetition}:${message}`),
+        true
+      ),
+      finishExperiment: async (_id, status, error) => (
+        log.push(`finish:${status}`, ...(error ? [`finish:error:${error}`] : [])),
+        true
+      ),
     };
-    return { log, ran, attempts, activities, keys: rows.map((r) => r.key), maxInFlight: () => maxInFlight, inFlight: () => inFlight };
+    return {
+      log,
+      ran,
+      attempts,
+      activities,
+      keys: rows.map((r) => r.key),
+      maxInFlight: () => maxInFlight,
+      inFlight: () => inFlight,
+    };
   }
 
   const start = (taskQueue: string, id: string, concurrency: number) =>
-    s.env.client.workflow.start<typeof experimentWorkflow>('experimentWorkflow', { taskQueue, workflowId: `experiment-${id}`, args: [id, concurrency] });
+    s.env.client.workflow.start<typeof experimentWorkflow>('experimentWorkflow', {
+      taskQueue,
+      workflowId: `experiment-${id}`,
+      args: [id, concurrency],
+    });
 
   async function run(st: ReturnType<typeof stubs>, concurrency = 8) {
     const { worker, taskQueue } = await stubWorker(s, st.activities);
@@ -77,7 +116,12 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
       const handle = await start(taskQueue, id, concurrency);
       const result = await handle.result().catch((err: unknown) => err);
       const policies = () => scheduledRetryPolicies(s.env, handle.workflowId, handle.firstExecutionRunId);
-      return { result, id, policies, handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId) };
+      return {
+        result,
+        id,
+        policies,
+        handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId),
+      };
     });
   }
   const fails = (log: string[]) => log.filter((l) => l.startsWith('fail:'));
@@ -90,7 +134,12 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     const { result, handed } = await run(st, 3);
     expect(result).toEqual({ status: 'completed' });
     expect(handed).toEqual([]);
-    expect(st.log.filter((l) => !l.startsWith('run:'))).toEqual(['next:null', 'next:i049#02', 'next:i064#02', 'finish:completed']);
+    expect(st.log.filter((l) => !l.startsWith('run:'))).toEqual([
+      'next:null',
+      'next:i049#02',
+      'next:i064#02',
+      'finish:completed',
+    ]);
     expect(st.ran.slice().sort()).toEqual(st.keys);
     expect(st.maxInFlight()).toBe(3);
     // A page is run in full before the next one is read.
@@ -128,7 +177,12 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     expect(st.attempts.get('i001#02')).toEqual([1, 2, 3]);
     // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only shortens the wait.
     const p = await policies();
-    expect(p.runExperimentItem).toEqual({ initialInterval: 2, backoffCoefficient: 2, maximumInterval: 60, maximumAttempts: 6 });
+    expect(p.runExperimentItem).toEqual({
+      initialInterval: 2,
+      backoffCoefficient: 2,
+      maximumInterval: 60,
+      maximumAttempts: 6,
+    });
     expect(p.nextExperimentItems).toMatchObject({ maximumAttempts: 10 });
     expect([...st.attempts.values()].filter((a) => a.length === 1)).toHaveLength(5);
     expect(fails(st.log)).toEqual([]);
@@ -185,14 +239,20 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     expect(cause).toBeInstanceOf(ActivityFailure);
     expect((cause?.cause as Error | undefined)?.message).toBe('relation "experiment_items" does not exist');
     expect(st.ran.slice().sort()).toEqual(st.keys.slice(0, 100));
-    expect(st.log.filter((l) => !l.startsWith('run:') && !l.startsWith('finish:'))).toEqual(['next:null', 'next:i049#02']);
+    expect(st.log.filter((l) => !l.startsWith('run:') && !l.startsWith('finish:'))).toEqual([
+      'next:null',
+      'next:i049#02',
+    ]);
   });
 
   // A failure no retry mends ends the run failed (it once stayed `running` forever).
   it('an experiment whose workflow fails for good is recorded failed (finishExperiment "failed", once)', async () => {
     const st = failingSecondPage();
     await run(st);
-    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:failed', 'finish:error:relation "experiment_items" does not exist']);
+    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual([
+      'finish:failed',
+      'finish:error:relation "experiment_items" does not exist',
+    ]);
   });
 
   // Last: its item runs, cancelled without waiting (TRY_CANCEL), complete after the workflow closed, and

@@ -28,8 +28,16 @@ describe('exports: cancel races', () => {
   const running = async () => {
     const id = randomUUID();
     await app.database.db('exports').insert({
-      id, org_id: t.orgId, project_ids: [t.projectId], resource: 'requests', format: 'csv', filter: JSON.stringify({ model: 'gpt-4o' }), columns: ['id', 'model'],
-      status: 'running', workflow_id: `export-${id}`, link_key: randomBytes(32).toString('base64url'),
+      id,
+      org_id: t.orgId,
+      project_ids: [t.projectId],
+      resource: 'requests',
+      format: 'csv',
+      filter: JSON.stringify({ model: 'gpt-4o' }),
+      columns: ['id', 'model'],
+      status: 'running',
+      workflow_id: `export-${id}`,
+      link_key: randomBytes(32).toString('base64url'),
     });
     expect(await writePart(deps, id, 0, null, 0, () => undefined)).toEqual({ cursor: null, rows: 3 });
     return id;
@@ -41,9 +49,21 @@ describe('exports: cancel races', () => {
     t = await seedTenant(app);
     const body = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(2000) }] });
     const base = Date.parse('2026-10-01T00:00:00Z');
-    await writeRows(app.database.db, Array.from({ length: ROWS }, (_, i) => requestRow({ orgId: t.orgId, projectId: t.projectId }, {
-      created_at: new Date(base + i * 1000).toISOString(), log_mode: 'full', request_body: body, model: i < 3 ? 'gpt-4o' : 'gpt-4o-mini',
-    })), { fold: false });
+    await writeRows(
+      app.database.db,
+      Array.from({ length: ROWS }, (_, i) =>
+        requestRow(
+          { orgId: t.orgId, projectId: t.projectId },
+          {
+            created_at: new Date(base + i * 1000).toISOString(),
+            log_mode: 'full',
+            request_body: body,
+            model: i < 3 ? 'gpt-4o' : 'gpt-4o-mini',
+          },
+        ),
+      ),
+      { fold: false },
+    );
     const { ctx } = app.runtime;
     deps = { db: app.database.db, store: ctx.exportStore, logger: ctx.logger, ttlHours: 1, partRows: 1000 };
   }, 60_000);
@@ -53,7 +73,12 @@ describe('exports: cancel races', () => {
   });
 
   it('cancelled mid-part: no more progress, no parts, no files', async () => {
-    const id = (await api(app, 'POST', '/api/v1/exports', { ...ed(), body: { resource: 'requests', format: 'csv', include_bodies: true } })).body.data.id as string;
+    const id = (
+      await api(app, 'POST', '/api/v1/exports', {
+        ...ed(),
+        body: { resource: 'requests', format: 'csv', include_bodies: true },
+      })
+    ).body.data.id as string;
     await waitUntil(async () => (await get(id)).rows_written > 0, 30_000, 'first rows');
     const c = (await api(app, 'POST', `/api/v1/exports/${id}/cancel`, ed())).body.data;
     expect(c.status).toBe('cancelled');
@@ -71,10 +96,24 @@ describe('exports: cancel races', () => {
     const cancel = await app.database.db.transaction();
     try {
       await cancel('exports').where({ id }).update({ status: 'cancelled' });
-      const joining = finalize(deps, id, 1, () => undefined).then(() => 'completed', (err: unknown) => err);
+      const joining = finalize(deps, id, 1, () => undefined).then(
+        () => 'completed',
+        (err: unknown) => err,
+      );
       // finalize writes the file, then waits for the row the cancel holds.
       await waitUntil(async () => (await filesOf(id)).includes('export.csv'), 10_000, 'the file written');
-      await waitUntil(async () => Number((await app.database.db.raw(`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n) > 0, 10_000, 'finalize to wait for the row');
+      await waitUntil(
+        async () =>
+          Number(
+            (
+              await app.database.db.raw(
+                `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+              )
+            ).rows[0].n,
+          ) > 0,
+        10_000,
+        'finalize to wait for the row',
+      );
       await cancel.commit();
       expect(await joining).toBeInstanceOf(ExportStopped);
     } finally {

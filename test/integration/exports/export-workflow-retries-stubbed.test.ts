@@ -3,7 +3,17 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ExportActivities } from '../../../activities/exports';
 import { PARTS_PER_EXECUTION, type exportWorkflow } from '../../../workflows/export';
-import { attemptNow, blockUntilCancelled, continuedAsNewArgs, createStubbedEnv, retryableSoon, scheduledRetryPolicies, stubWorker, waitFor, type StubbedEnv } from '../../helpers/stubbed-workflow';
+import {
+  attemptNow,
+  blockUntilCancelled,
+  continuedAsNewArgs,
+  createStubbedEnv,
+  retryableSoon,
+  scheduledRetryPolicies,
+  stubWorker,
+  waitFor,
+  type StubbedEnv,
+} from '../../helpers/stubbed-workflow';
 
 type Stubbed = Pick<ExportActivities, 'prepareExport' | 'writeExportPart' | 'finalizeExport' | 'endExport'>;
 type Write = (part: number, attempt: number) => Promise<void>;
@@ -20,7 +30,11 @@ describe('exportWorkflow retries, failures and cancels across runs (stubbed, tim
   });
   afterAll(() => s?.env.teardown());
 
-  function stubs(total: number, write: Write = async () => undefined, opts: { proceed?: boolean; finalize?: (attempt: number) => Promise<void> } = {}) {
+  function stubs(
+    total: number,
+    write: Write = async () => undefined,
+    opts: { proceed?: boolean; finalize?: (attempt: number) => Promise<void> } = {},
+  ) {
     const log: string[] = [];
     const writes: [number, string | null, number, number][] = [];
     const ended: [string, string | undefined][] = [];
@@ -48,11 +62,21 @@ describe('exportWorkflow retries, failures and cancels across runs (stubbed, tim
     const { worker, taskQueue } = await stubWorker(s, st.activities);
     const exportId = randomUUID();
     return worker.runUntil(async () => {
-      const handle = await s.env.client.workflow.start<typeof exportWorkflow>('exportWorkflow', { taskQueue, workflowId: `export-${exportId}`, args: [exportId, taskQueue] });
+      const handle = await s.env.client.workflow.start<typeof exportWorkflow>('exportWorkflow', {
+        taskQueue,
+        workflowId: `export-${exportId}`,
+        args: [exportId, taskQueue],
+      });
       await during?.(handle.workflowId);
       const result = await handle.result().catch((err: unknown) => err);
       const policies = () => scheduledRetryPolicies(s.env, handle.workflowId, handle.firstExecutionRunId);
-      return { result, exportId, taskQueue, policies, handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId) };
+      return {
+        result,
+        exportId,
+        taskQueue,
+        policies,
+        handed: await continuedAsNewArgs(s.env, handle.workflowId, handle.firstExecutionRunId),
+      };
     });
   }
 
@@ -75,7 +99,12 @@ describe('exportWorkflow retries, failures and cancels across runs (stubbed, tim
     expect(st.log.slice(-2)).toEqual(['part:4', 'finalize:5']);
     expect(st.ended).toEqual([]);
     const p = await r.policies();
-    expect(p.writeExportPart).toEqual({ initialInterval: 2, backoffCoefficient: 2, maximumInterval: 60, maximumAttempts: 8 });
+    expect(p.writeExportPart).toEqual({
+      initialInterval: 2,
+      backoffCoefficient: 2,
+      maximumInterval: 60,
+      maximumAttempts: 8,
+    });
     expect(p.prepareExport).toMatchObject({ initialInterval: 1, maximumAttempts: 5 });
   });
 
@@ -86,7 +115,9 @@ describe('exportWorkflow retries, failures and cancels across runs (stubbed, tim
     const r = await run(st);
     expect(r.result).toBeInstanceOf(WorkflowFailedError);
     expect((r.result as WorkflowFailedError).cause).toBeInstanceOf(ActivityFailure);
-    expect(st.writes.filter(([part]) => part === 1).map(([, , , attempt]) => attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(st.writes.filter(([part]) => part === 1).map(([, , , attempt]) => attempt)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
     expect(st.writes.filter(([part]) => part !== 1)).toEqual([[0, null, 0, 1]]);
     expect(st.ended).toEqual([['failed', 'object store answered 503']]);
     expect(st.log.filter((l) => l.startsWith('finalize'))).toEqual([]);
@@ -125,7 +156,13 @@ describe('exportWorkflow retries, failures and cancels across runs (stubbed, tim
     });
     expect(r.result).toBeInstanceOf(WorkflowFailedError);
     expect((r.result as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    expect(r.handed).toEqual([[r.exportId, r.taskQueue, { part: PARTS_PER_EXECUTION, cursor: `c${PARTS_PER_EXECUTION}`, rows: PARTS_PER_EXECUTION * 10 }]]);
+    expect(r.handed).toEqual([
+      [
+        r.exportId,
+        r.taskQueue,
+        { part: PARTS_PER_EXECUTION, cursor: `c${PARTS_PER_EXECUTION}`, rows: PARTS_PER_EXECUTION * 10 },
+      ],
+    ]);
     expect(st.writes.map(([part]) => part)).toEqual(Array.from({ length: blocked + 1 }, (_, i) => i));
     expect(st.log.slice(st.log.indexOf('CANCEL'))).toEqual(['CANCEL', 'end:cancelled']);
     expect(st.ended).toEqual([['cancelled', undefined]]);

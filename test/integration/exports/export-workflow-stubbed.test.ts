@@ -19,7 +19,9 @@ describe('exportWorkflow with stubbed activities (time-skipping)', () => {
   const taskQueue = `export-stub-${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
     quietTemporalRuntime();
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } } });
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
+    });
     bundle = await workflowBundle();
   });
   afterAll(() => env?.teardown());
@@ -28,19 +30,32 @@ describe('exportWorkflow with stubbed activities (time-skipping)', () => {
     const calls = { parts: [] as number[], finalized: [] as number[], ended: [] as string[] };
     const activities: Stubbed = {
       prepareExport: async () => ({ proceed: true }) as Awaited<ReturnType<Activities['prepareExport']>>,
-      writeExportPart: async (_id, part) => (calls.parts.push(part), write(part)) as ReturnType<Activities['writeExportPart']>,
+      writeExportPart: async (_id, part) =>
+        (calls.parts.push(part), write(part)) as ReturnType<Activities['writeExportPart']>,
       finalizeExport: async (_id, parts) => void calls.finalized.push(parts),
       endExport: async (_id, status) => void calls.ended.push(status),
     };
     return { calls, activities };
   }
   const start = (workflowId: string) =>
-    env.client.workflow.start<typeof exportWorkflow>('exportWorkflow', { taskQueue, workflowId, args: [randomUUID(), taskQueue] });
+    env.client.workflow.start<typeof exportWorkflow>('exportWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [randomUUID(), taskQueue],
+    });
 
   it('continues as new after PARTS_PER_EXECUTION parts and completes: every part once, never marked failed', async () => {
     const total = PARTS_PER_EXECUTION + 5;
-    const { calls, activities } = stubs(async (part) => ({ cursor: part + 1 < total ? `c${part + 1}` : null, rows: 10 }));
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const { calls, activities } = stubs(async (part) => ({
+      cursor: part + 1 < total ? `c${part + 1}` : null,
+      rows: 10,
+    }));
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     const handle = await start(`export-${randomUUID()}`);
     const result = await worker.runUntil(handle.result());
     expect(result).toEqual({ status: 'completed', rows: total * 10 });
@@ -57,7 +72,12 @@ describe('exportWorkflow with stubbed activities (time-skipping)', () => {
       if (part === 2) throw ApplicationFailure.nonRetryable('disk full');
       return { cursor: `c${part + 1}`, rows: 1 };
     });
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await expect(worker.runUntil(async () => (await start(`export-${randomUUID()}`)).result())).rejects.toThrow();
     expect(calls.ended).toEqual(['failed']);
     expect(calls.finalized).toEqual([]);
@@ -69,7 +89,12 @@ describe('exportWorkflow with stubbed activities (time-skipping)', () => {
       if (part === 1) await new Promise<void>((r) => (release = r));
       return { cursor: `c${part + 1}`, rows: 1 };
     });
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     await worker.runUntil(async () => {
       const handle = await start(`export-${randomUUID()}`);
       while (!calls.parts.includes(1)) await new Promise((r) => setTimeout(r, 20));

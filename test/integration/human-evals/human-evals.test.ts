@@ -14,24 +14,67 @@ describe('human evals and the annotation queue', () => {
   let campaign: string;
   const reqs: string[] = [];
   const as = (role: 'admin' | 'editor' | 'viewer') => ({ token: t[role].token, orgId: t.orgId });
-  const next = async (role: 'admin' | 'editor' | 'viewer', id = campaign) => (await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${id}`, as(role))).body.data;
-  const answer = (role: 'admin' | 'editor', item: { human_eval: { id: string }; target_key: string }, label: string, stars = 4) =>
-    api(app, 'POST', '/api/v1/annotation/queue', { ...as(role), body: { human_eval_id: item.human_eval.id, target_key: item.target_key, scores: [{ config_id: quality, string_value: label }, { config_id: rating, value: stars }] } });
+  const next = async (role: 'admin' | 'editor' | 'viewer', id = campaign) =>
+    (await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${id}`, as(role))).body.data;
+  const answer = (
+    role: 'admin' | 'editor',
+    item: { human_eval: { id: string }; target_key: string },
+    label: string,
+    stars = 4,
+  ) =>
+    api(app, 'POST', '/api/v1/annotation/queue', {
+      ...as(role),
+      body: {
+        human_eval_id: item.human_eval.id,
+        target_key: item.target_key,
+        scores: [
+          { config_id: quality, string_value: label },
+          { config_id: rating, value: stars },
+        ],
+      },
+    });
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
     [t, other] = await Promise.all([seedTenant(app), seedTenant(app)]);
-    const cfg = async (body: Record<string, unknown>) => (await api(app, 'POST', '/api/v1/score-configs', { ...as('admin'), body })).body.data.id as string;
-    quality = await cfg({ name: 'quality', data_type: 'categorical', categories: [{ label: 'good', value: 1 }, { label: 'bad', value: 0 }] });
+    const cfg = async (body: Record<string, unknown>) =>
+      (await api(app, 'POST', '/api/v1/score-configs', { ...as('admin'), body })).body.data.id as string;
+    quality = await cfg({
+      name: 'quality',
+      data_type: 'categorical',
+      categories: [
+        { label: 'good', value: 1 },
+        { label: 'bad', value: 0 },
+      ],
+    });
     rating = await cfg({ name: 'rating', data_type: 'numeric', min: 1, max: 5 });
-    const rows = Array.from({ length: 4 }, (_, i) => requestRow({ orgId: t.orgId, projectId: t.projectId }, { log_mode: 'full', request_body: JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }] }), response_body: JSON.stringify({ choices: [{ message: { content: `a${i}` } }] }) }));
+    const rows = Array.from({ length: 4 }, (_, i) =>
+      requestRow(
+        { orgId: t.orgId, projectId: t.projectId },
+        {
+          log_mode: 'full',
+          request_body: JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }] }),
+          response_body: JSON.stringify({ choices: [{ message: { content: `a${i}` } }] }),
+        },
+      ),
+    );
     await writeRows(app.database.db, rows);
     reqs.push(...rows.map((r) => r.id));
     const adminId = (await app.database.db('users').where({ email: t.admin.email }).first('id')).id;
-    campaign = (await api(app, 'POST', '/api/v1/human-evals', {
-      ...as('admin'),
-      body: { name: 'review', instructions: 'Judge the answers', score_config_ids: [quality, rating], reviewers: [{ email: t.editor.email.toUpperCase() }, { user_id: adminId }], reviewers_per_item: 2, lease_seconds: 60, targets: { items: reqs.map((request_id) => ({ request_id })) } },
-    })).body.data.id;
+    campaign = (
+      await api(app, 'POST', '/api/v1/human-evals', {
+        ...as('admin'),
+        body: {
+          name: 'review',
+          instructions: 'Judge the answers',
+          score_config_ids: [quality, rating],
+          reviewers: [{ email: t.editor.email.toUpperCase() }, { user_id: adminId }],
+          reviewers_per_item: 2,
+          lease_seconds: 60,
+          targets: { items: reqs.map((request_id) => ({ request_id })) },
+        },
+      })
+    ).body.data.id;
   });
   afterAll(() => app?.stop());
 
@@ -46,14 +89,27 @@ describe('human evals and the annotation queue', () => {
     expect(new Set(slots.map((s) => s.slot)).size).toBe(2);
     // Asking again hands back the live reservation.
     expect((await next('admin')).target_key).toBe(a.target_key);
-    expect((await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${campaign}`, as('viewer'))).body.code).toBe('not_a_reviewer');
+    expect((await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${campaign}`, as('viewer'))).body.code).toBe(
+      'not_a_reviewer',
+    );
     expect((await api(app, 'GET', '/api/v1/annotation/queue', as('viewer'))).body.data).toBeNull();
   });
 
   it('answers are validated and recorded as annotation scores; the next item comes back', async () => {
     const a = await next('admin');
     expect((await answer('admin', a, 'good', 9)).body.code).toBe('invalid_score_value');
-    expect((await api(app, 'POST', '/api/v1/annotation/queue', { ...as('admin'), body: { human_eval_id: campaign, target_key: a.target_key, scores: [{ config_id: quality, string_value: 'good' }] } })).body.code).toBe('scores_incomplete');
+    expect(
+      (
+        await api(app, 'POST', '/api/v1/annotation/queue', {
+          ...as('admin'),
+          body: {
+            human_eval_id: campaign,
+            target_key: a.target_key,
+            scores: [{ config_id: quality, string_value: 'good' }],
+          },
+        })
+      ).body.code,
+    ).toBe('scores_incomplete');
     // Items 1–3: agreement on 0, 1 and 2; on item 3 the reviewers disagree.
     const labels = { admin: ['good', 'good', 'bad', 'good'], editor: ['good', 'good', 'bad', 'bad'] };
     for (const role of ['admin', 'editor'] as const) {
@@ -68,7 +124,11 @@ describe('human evals and the annotation queue', () => {
     }
     const scores = await app.database.db('scores').where({ project_id: t.projectId, source: 'annotation' });
     expect(scores).toHaveLength(16);
-    expect(scores.find((s) => s.name === 'quality' && s.string_value === 'bad')).toMatchObject({ value: 0, config_id: quality, target_type: 'request' });
+    expect(scores.find((s) => s.name === 'quality' && s.string_value === 'bad')).toMatchObject({
+      value: 0,
+      config_id: quality,
+      target_type: 'request',
+    });
     const h = (await api(app, 'GET', `/api/v1/human-evals/${campaign}`, as('viewer'))).body.data;
     expect(h.progress).toMatchObject({ slots: 8, done: 8, reserved: 0, open: 0 });
     expect(h.progress.by_reviewer.map((r: { done: number }) => r.done)).toEqual([4, 4]);
@@ -76,24 +136,52 @@ describe('human evals and the annotation queue', () => {
 
   it("agreement: Fleiss' kappa by hand, and the judge's agreement with the reviewers' majority", async () => {
     // A judge scored items 0–2 the way the reviewers did.
-    await app.database.db('scores').insert(['good', 'good', 'bad'].map((label, i) => ({
-      id: randomUUID(), org_id: t.orgId, project_id: t.projectId, name: 'quality', data_type: 'categorical', value: label === 'good' ? 1 : 0, string_value: label, source: 'eval', target_type: 'request', request_id: reqs[i],
-    })));
+    await app.database.db('scores').insert(
+      ['good', 'good', 'bad'].map((label, i) => ({
+        id: randomUUID(),
+        org_id: t.orgId,
+        project_id: t.projectId,
+        name: 'quality',
+        data_type: 'categorical',
+        value: label === 'good' ? 1 : 0,
+        string_value: label,
+        source: 'eval',
+        target_type: 'request',
+        request_id: reqs[i],
+      })),
+    );
     const ag = (await api(app, 'GET', `/api/v1/human-evals/${campaign}/agreement`, as('viewer'))).body.data.configs;
     const q = ag.find((c: { name: string }) => c.name === 'quality');
     // counts [2,0],[2,0],[0,2],[1,1]: P̄ = 0.75, p = (5/8, 3/8), Pe = 34/64 → κ = (0.75 − 0.53125) / 0.46875.
-    expect(q).toMatchObject({ items_rated: 4, ratings: 8, judge: { evaluator_scores: 3, percent_agreement: 1, kappa: 1 } });
+    expect(q).toMatchObject({
+      items_rated: 4,
+      ratings: 8,
+      judge: { evaluator_scores: 3, percent_agreement: 1, kappa: 1 },
+    });
     expect(q.fleiss_kappa).toBeCloseTo(0.21875 / 0.46875, 6);
     const r = ag.find((c: { name: string }) => c.name === 'rating');
     expect(r).toMatchObject({ data_type: 'numeric', fleiss_kappa: null, krippendorff_alpha: 1, judge: null });
   });
 
   it('a lapsed reservation goes back to the pool; its holder can no longer answer', async () => {
-    const one = (await api(app, 'POST', '/api/v1/human-evals', { ...as('admin'), body: { name: 'one', score_config_ids: [quality, rating], targets: { items: [{ request_id: reqs[0] }] }, lease_seconds: 30 } })).body.data.id;
+    const one = (
+      await api(app, 'POST', '/api/v1/human-evals', {
+        ...as('admin'),
+        body: {
+          name: 'one',
+          score_config_ids: [quality, rating],
+          targets: { items: [{ request_id: reqs[0] }] },
+          lease_seconds: 30,
+        },
+      })
+    ).body.data.id;
     const e = await next('editor', one);
     expect(e).not.toBeNull();
     expect(await next('admin', one)).toBeNull();
-    await app.database.db('annotation_slots').where({ human_eval_id: one }).update({ reserved_until: app.database.db.raw(`now() - interval '1 second'`) });
+    await app.database
+      .db('annotation_slots')
+      .where({ human_eval_id: one })
+      .update({ reserved_until: app.database.db.raw(`now() - interval '1 second'`) });
     const a = await next('admin', one);
     expect(a.target_key).toBe(e.target_key);
     expect((await answer('editor', e, 'good')).body.code).toBe('reservation_lost');
@@ -101,11 +189,30 @@ describe('human evals and the annotation queue', () => {
   });
 
   it('skip hides an item from the reviewer; release gives it back', async () => {
-    const two = (await api(app, 'POST', '/api/v1/human-evals', { ...as('admin'), body: { name: 'two', score_config_ids: [quality, rating], targets: { items: [{ request_id: reqs[0] }, { request_id: reqs[1] }] } } })).body.data.id;
+    const two = (
+      await api(app, 'POST', '/api/v1/human-evals', {
+        ...as('admin'),
+        body: {
+          name: 'two',
+          score_config_ids: [quality, rating],
+          targets: { items: [{ request_id: reqs[0] }, { request_id: reqs[1] }] },
+        },
+      })
+    ).body.data.id;
     const first = await next('viewer', two);
-    const afterRelease = (await api(app, 'POST', '/api/v1/annotation/queue/release', { ...as('viewer'), body: { human_eval_id: two, target_key: first.target_key } })).body.data;
+    const afterRelease = (
+      await api(app, 'POST', '/api/v1/annotation/queue/release', {
+        ...as('viewer'),
+        body: { human_eval_id: two, target_key: first.target_key },
+      })
+    ).body.data;
     expect(afterRelease.target_key).toBe(first.target_key);
-    const afterSkip = (await api(app, 'POST', '/api/v1/annotation/queue/skip', { ...as('viewer'), body: { human_eval_id: two, target_key: first.target_key } })).body.data;
+    const afterSkip = (
+      await api(app, 'POST', '/api/v1/annotation/queue/skip', {
+        ...as('viewer'),
+        body: { human_eval_id: two, target_key: first.target_key },
+      })
+    ).body.data;
     expect(afterSkip.target_key).toBe(`request:${reqs[1]}`);
     expect((await next('editor', two)).target_key).toBe(first.target_key);
   });
@@ -113,7 +220,9 @@ describe('human evals and the annotation queue', () => {
   it('adds targets to a campaign: new ones queue after the others, ones it has keep their answers', async () => {
     const body = (items: string[]) => ({ targets: { items: items.map((request_id) => ({ request_id })) } });
     const campaignBody = {
-      name: 'grow', score_config_ids: [quality, rating], reviewers_per_item: 2,
+      name: 'grow',
+      score_config_ids: [quality, rating],
+      reviewers_per_item: 2,
       ...body([reqs[0]!]),
     };
     const grow = (await api(app, 'POST', '/api/v1/human-evals', { ...as('admin'), body: campaignBody })).body.data.id;
@@ -136,26 +245,72 @@ describe('human evals and the annotation queue', () => {
   });
 
   describe('role matrix', () => {
-    describeJwtMatrix(() => ({ app, t, other }), [
-      { name: 'GET /human-evals', method: 'GET', path: () => '/api/v1/human-evals' },
-      { name: 'POST /human-evals', method: 'POST', path: () => '/api/v1/human-evals', write: true, ok: 201, get body() { return { name: 'm', score_config_ids: [quality], targets: { items: [{ request_id: reqs[0] }] } }; } },
-      { name: 'GET /human-evals/:id', method: 'GET', path: () => `/api/v1/human-evals/${campaign}` },
-      { name: 'PATCH /human-evals/:id', method: 'PATCH', path: () => `/api/v1/human-evals/${campaign}`, write: true, body: { instructions: 'x' } },
-      // The campaign has this target already: nothing changes, the answer is the campaign.
-      {
-        name: 'POST /human-evals/:id/items', method: 'POST', write: true,
-        path: () => `/api/v1/human-evals/${campaign}/items`,
-        get body() { return { targets: { items: [{ request_id: reqs[0] }] } }; },
-      },
-      { name: 'GET /human-evals/:id/agreement', method: 'GET', path: () => `/api/v1/human-evals/${campaign}/agreement` },
-      // The viewer is not among this campaign's reviewers: 403.
-      { name: 'GET /annotation/queue', method: 'GET', path: () => `/api/v1/annotation/queue?human_eval_id=${campaign}`, write: true },
-      // Every item of the campaign is answered: reviewers hold no reservation (409); the viewer reviews nothing here (403).
-      ...(['', '/skip', '/release'] as const).map((suffix) => ({
-        name: `POST /annotation/queue${suffix}`, method: 'POST', path: () => `/api/v1/annotation/queue${suffix}`, write: true, ok: 409,
-        get body() { return suffix ? { human_eval_id: campaign, target_key: `request:${reqs[0]}` } : { human_eval_id: campaign, target_key: `request:${reqs[0]}`, scores: [{ config_id: quality, string_value: 'good' }, { config_id: rating, value: 3 }] }; },
-      })),
-    ]);
+    describeJwtMatrix(
+      () => ({ app, t, other }),
+      [
+        { name: 'GET /human-evals', method: 'GET', path: () => '/api/v1/human-evals' },
+        {
+          name: 'POST /human-evals',
+          method: 'POST',
+          path: () => '/api/v1/human-evals',
+          write: true,
+          ok: 201,
+          get body() {
+            return { name: 'm', score_config_ids: [quality], targets: { items: [{ request_id: reqs[0] }] } };
+          },
+        },
+        { name: 'GET /human-evals/:id', method: 'GET', path: () => `/api/v1/human-evals/${campaign}` },
+        {
+          name: 'PATCH /human-evals/:id',
+          method: 'PATCH',
+          path: () => `/api/v1/human-evals/${campaign}`,
+          write: true,
+          body: { instructions: 'x' },
+        },
+        // The campaign has this target already: nothing changes, the answer is the campaign.
+        {
+          name: 'POST /human-evals/:id/items',
+          method: 'POST',
+          write: true,
+          path: () => `/api/v1/human-evals/${campaign}/items`,
+          get body() {
+            return { targets: { items: [{ request_id: reqs[0] }] } };
+          },
+        },
+        {
+          name: 'GET /human-evals/:id/agreement',
+          method: 'GET',
+          path: () => `/api/v1/human-evals/${campaign}/agreement`,
+        },
+        // The viewer is not among this campaign's reviewers: 403.
+        {
+          name: 'GET /annotation/queue',
+          method: 'GET',
+          path: () => `/api/v1/annotation/queue?human_eval_id=${campaign}`,
+          write: true,
+        },
+        // Every item of the campaign is answered: reviewers hold no reservation (409); the viewer reviews nothing here (403).
+        ...(['', '/skip', '/release'] as const).map((suffix) => ({
+          name: `POST /annotation/queue${suffix}`,
+          method: 'POST',
+          path: () => `/api/v1/annotation/queue${suffix}`,
+          write: true,
+          ok: 409,
+          get body() {
+            return suffix
+              ? { human_eval_id: campaign, target_key: `request:${reqs[0]}` }
+              : {
+                  human_eval_id: campaign,
+                  target_key: `request:${reqs[0]}`,
+                  scores: [
+                    { config_id: quality, string_value: 'good' },
+                    { config_id: rating, value: 3 },
+                  ],
+                };
+          },
+        })),
+      ],
+    );
     it("another organization's campaign is a 404 for its reads and the queue", async () => {
       const o = { token: other.admin.token, orgId: other.orgId };
       expect((await api(app, 'GET', `/api/v1/human-evals/${campaign}`, o)).status).toBe(404);

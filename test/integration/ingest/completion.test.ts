@@ -22,7 +22,8 @@ describe('trace.completed', () => {
   const iso = (ms: number) => new Date(ms).toISOString();
   const post = (path: string, body: unknown) => api(app, 'POST', path, { token: t.fullKey, body });
   const patch = (path: string, body: unknown) => api(app, 'PATCH', path, { token: t.fullKey, body });
-  const flag = async (id: string) => (await app.database.db('traces').where({ project_id: t.projectId, id }).first()).completed_event_at as Date | null;
+  const flag = async (id: string) =>
+    (await app.database.db('traces').where({ project_id: t.projectId, id }).first()).completed_event_at as Date | null;
 
   it('fires when the last open span closes after the trace ended, with id, status, ended_at and duration_ms', async () => {
     const traceId = uid('tr');
@@ -37,7 +38,9 @@ describe('trace.completed', () => {
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(0);
     await patch(`/ingest/spans/${traceId}-b`, { end_time: iso(t0 + 1600), status: 'ok' });
     const events = await traceCompletedEvents(app, traceId);
-    expect(events).toEqual([{ trace: { id: traceId, status: 'completed', ended_at: '2026-06-01T00:00:01.500Z', duration_ms: 1500 } }]);
+    expect(events).toEqual([
+      { trace: { id: traceId, status: 'completed', ended_at: '2026-06-01T00:00:01.500Z', duration_ms: 1500 } },
+    ]);
     expect(await flag(traceId)).toBeInstanceOf(Date);
   });
 
@@ -45,13 +48,25 @@ describe('trace.completed', () => {
     const traceId = uid('tr');
     const t0 = Date.now();
     await post('/ingest/traces', { id: traceId, name: 'x', start_time: iso(t0) });
-    await post('/ingest/spans', { id: `${traceId}-a`, trace_id: traceId, name: 'a', start_time: iso(t0), end_time: iso(t0 + 5) });
+    await post('/ingest/spans', {
+      id: `${traceId}-a`,
+      trace_id: traceId,
+      name: 'a',
+      start_time: iso(t0),
+      end_time: iso(t0 + 5),
+    });
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(0); // trace not ended
     await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 10), status: 'error' });
     expect((await traceCompletedEvents(app, traceId)).map((e) => e.trace.status)).toEqual(['error']);
     // late updates: status flip, re-sent end, a late closed span, a replayed create
     await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 20), status: 'completed' });
-    await post('/ingest/spans', { id: `${traceId}-late`, trace_id: traceId, name: 'late', start_time: iso(t0), end_time: iso(t0 + 1) });
+    await post('/ingest/spans', {
+      id: `${traceId}-late`,
+      trace_id: traceId,
+      name: 'late',
+      start_time: iso(t0),
+      end_time: iso(t0 + 1),
+    });
     await post('/ingest/traces', { id: traceId, name: 'x', start_time: iso(t0) });
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(1);
   });
@@ -81,12 +96,20 @@ describe('trace.completed', () => {
     await post('/ingest/batch', {
       operations: traces.flatMap((id) => [
         { op: 'trace.create', id, body: { name: 'race', start_time: iso(t0) } },
-        ...[0, 1, 2, 3].map((i) => ({ op: 'span.create', id: `${id}-${i}`, body: { trace_id: id, name: `s${i}`, start_time: iso(t0) } })),
+        ...[0, 1, 2, 3].map((i) => ({
+          op: 'span.create',
+          id: `${id}-${i}`,
+          body: { trace_id: id, name: `s${i}`, start_time: iso(t0) },
+        })),
       ]),
     });
     // every close and every trace end in its own request and its own transaction (no group commit),
     // eight transactions at a time, plus a duplicate of each
-    const solo = await startTestApp({ role: 'api', database: app.database, env: { INGEST_WRITER_MAX_BATCH_OPS: '1', INGEST_WRITER_CONCURRENCY: '8' } });
+    const solo = await startTestApp({
+      role: 'api',
+      database: app.database,
+      env: { INGEST_WRITER_MAX_BATCH_OPS: '1', INGEST_WRITER_CONCURRENCY: '8' },
+    });
     const patch = (path: string, body: unknown) => api(solo, 'PATCH', path, { token: t.fullKey, body });
     const requests = traces.flatMap((id) => [
       ...[0, 1, 2, 3].flatMap((i) => [
@@ -114,19 +137,29 @@ describe('trace.completed', () => {
     const unit = (ops: IngestOp[]) => [{ orgId: t.orgId, projectId: t.projectId, source: 'sdk' as const, ops }];
     const price = createSpanPricer();
     const trxA = await db.transaction();
-    const a = await applyUnits(trxA, unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]), price);
+    const a = await applyUnits(
+      trxA,
+      unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]),
+      price,
+    );
     let bDone = false;
     const b = (async () => {
       const trxB = await db.transaction();
-      const r = await applyUnits(trxB, unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]), price);
+      const r = await applyUnits(
+        trxB,
+        unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]),
+        price,
+      );
       await trxB.commit();
       bDone = true;
       return r;
     })();
     // until B either finished or waits on a lock
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
       if (bDone) break;
-      const { rows } = await db.raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      const { rows } = await db.raw(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
       if (rows[0].n > 0) break;
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -140,7 +173,12 @@ describe('trace.completed', () => {
     const traceId = uid('tr');
     const t0 = Date.now() - 60_000;
     await post('/ingest/traces', { id: traceId, name: 'stuck', start_time: iso(t0) });
-    await post('/ingest/spans', { id: `${traceId}-open`, trace_id: traceId, name: 'never closes', start_time: iso(t0) });
+    await post('/ingest/spans', {
+      id: `${traceId}-open`,
+      trace_id: traceId,
+      name: 'never closes',
+      start_time: iso(t0),
+    });
     await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 1000), status: 'completed' });
     const openTrace = uid('tr');
     await post('/ingest/traces', { id: openTrace, name: 'not ended', start_time: iso(t0) });
@@ -163,7 +201,10 @@ describe('trace.completed', () => {
     const other = await seedTenant(app);
     const traceId = uid('tr');
     const t0 = Date.now();
-    await api(app, 'POST', '/ingest/traces', { token: other.fullKey, body: { id: traceId, name: 'x', start_time: iso(t0), end_time: iso(t0 + 1), status: 'completed' } });
+    await api(app, 'POST', '/ingest/traces', {
+      token: other.fullKey,
+      body: { id: traceId, name: 'x', start_time: iso(t0), end_time: iso(t0 + 1), status: 'completed' },
+    });
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(0);
     const row = await app.database.db('traces').where({ project_id: other.projectId, id: traceId }).first();
     expect(row.completed_event_at).toBeInstanceOf(Date);

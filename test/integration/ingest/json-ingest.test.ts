@@ -16,7 +16,8 @@ describe('JSON ingest /ingest/*', () => {
   const as = () => ({ token: t.fullKey });
   const post = (path: string, body: unknown) => api(app, 'POST', path, { ...as(), body });
   const patch = (path: string, body: unknown) => api(app, 'PATCH', path, { ...as(), body });
-  const getTrace = async (id: string) => (await api(app, 'GET', `/api/v1/traces/${encodeURIComponent(id)}`, as())).body.data;
+  const getTrace = async (id: string) =>
+    (await api(app, 'GET', `/api/v1/traces/${encodeURIComponent(id)}`, as())).body.data;
   const iso = (ms: number) => new Date(ms).toISOString();
   const counts = async () => {
     const [tr] = await app.database.db('traces').count<{ c: number }[]>('* as c');
@@ -27,13 +28,31 @@ describe('JSON ingest /ingest/*', () => {
   it('creates a trace with nested spans and derives durations', async () => {
     const traceId = uid('tr');
     const t0 = Date.parse('2026-05-01T12:00:00.000Z');
-    const created = await post('/ingest/traces', { id: traceId, name: 'checkout-agent', session_id: 'sess-1', user_id: 'u-1', metadata: { env: 'test' }, input: { q: 'hi' }, start_time: iso(t0) });
+    const created = await post('/ingest/traces', {
+      id: traceId,
+      name: 'checkout-agent',
+      session_id: 'sess-1',
+      user_id: 'u-1',
+      metadata: { env: 'test' },
+      input: { q: 'hi' },
+      start_time: iso(t0),
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ success: true, data: { id: traceId, object: 'trace', created: true } });
 
     const parent = uid('sp');
     const child = uid('sp');
-    expect((await post('/ingest/spans', { id: parent, trace_id: traceId, name: 'plan', span_type: 'agent', start_time: iso(t0 + 10) })).status).toBe(201);
+    expect(
+      (
+        await post('/ingest/spans', {
+          id: parent,
+          trace_id: traceId,
+          name: 'plan',
+          span_type: 'agent',
+          start_time: iso(t0 + 10),
+        })
+      ).status,
+    ).toBe(201);
     const c = await post('/ingest/spans', {
       id: child,
       trace_id: traceId,
@@ -46,18 +65,46 @@ describe('JSON ingest /ingest/*', () => {
     });
     expect(c.status).toBe(201);
     expect(c.body.data).toEqual({ id: child, object: 'span', trace_id: traceId, created: true });
-    const upd = await patch(`/ingest/spans/${child}`, { end_time: iso(t0 + 270), output: { content: 'hello' }, status: 'ok', promptTokens: 100, completionTokens: 20 });
+    const upd = await patch(`/ingest/spans/${child}`, {
+      end_time: iso(t0 + 270),
+      output: { content: 'hello' },
+      status: 'ok',
+      promptTokens: 100,
+      completionTokens: 20,
+    });
     expect(upd.status).toBe(200);
     expect(upd.body.data).toEqual({ id: child, object: 'span', pending_create: false });
     await patch(`/ingest/spans/${parent}`, { end_time: iso(t0 + 300) });
-    await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 500), status: 'completed', output: { answer: 'done' } });
+    await patch(`/ingest/traces/${traceId}`, {
+      end_time: iso(t0 + 500),
+      status: 'completed',
+      output: { answer: 'done' },
+    });
 
     const tr = await getTrace(traceId);
-    expect(tr).toMatchObject({ id: traceId, name: 'checkout-agent', status: 'completed', session_id: 'sess-1', user_id: 'u-1', duration_ms: 500, span_count: 2, total_tokens: 120 });
+    expect(tr).toMatchObject({
+      id: traceId,
+      name: 'checkout-agent',
+      status: 'completed',
+      session_id: 'sess-1',
+      user_id: 'u-1',
+      duration_ms: 500,
+      span_count: 2,
+      total_tokens: 120,
+    });
     expect(tr.input).toEqual({ q: 'hi' });
     expect(tr.output).toEqual({ answer: 'done' });
     const cs = tr.spans.find((s: { id: string }) => s.id === child);
-    expect(cs).toMatchObject({ parent_span_id: parent, span_type: 'llm', duration_ms: 250, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, status: 'ok', output: { content: 'hello' } });
+    expect(cs).toMatchObject({
+      parent_span_id: parent,
+      span_type: 'llm',
+      duration_ms: 250,
+      prompt_tokens: 100,
+      completion_tokens: 20,
+      total_tokens: 120,
+      status: 'ok',
+      output: { content: 'hello' },
+    });
     expect(cs.cost_usd).toBeGreaterThan(0); // model from the create, tokens from the update
     expect(tr.tree).toHaveLength(1);
     expect(tr.tree[0]).toMatchObject({ id: parent, children: [{ id: child }] });
@@ -82,25 +129,72 @@ describe('JSON ingest /ingest/*', () => {
     const traceId = uid('tr');
     const spanId = uid('sp');
     const t0 = Date.parse('2026-05-02T08:00:00.000Z');
-    const early = await patch(`/ingest/spans/${spanId}`, { end_time: iso(t0 + 40), output: 'early output', metadata: { a: 1 } });
+    const early = await patch(`/ingest/spans/${spanId}`, {
+      end_time: iso(t0 + 40),
+      output: 'early output',
+      metadata: { a: 1 },
+    });
     expect(early.status).toBe(200);
     expect(early.body.data.pending_create).toBe(true);
-    const earlyTrace = await patch(`/ingest/traces/${traceId}`, { output: 'trace output', metadata: { from: 'update' } });
+    const earlyTrace = await patch(`/ingest/traces/${traceId}`, {
+      output: 'trace output',
+      metadata: { from: 'update' },
+    });
     expect(earlyTrace.body.data.pending_create).toBe(true);
     const placeholder = await getTrace(traceId);
     expect(placeholder).toMatchObject({ pending_create: true, status: 'running', name: null });
 
-    expect((await post('/ingest/spans', { id: spanId, trace_id: traceId, name: 'late create', span_type: 'tool', output: 'create output', metadata: { a: 0, b: 2 }, start_time: iso(t0) })).status).toBe(201);
-    expect((await post('/ingest/traces', { id: traceId, name: 'late trace', metadata: { from: 'create', c: 3 }, start_time: iso(t0 - 5) })).status).toBe(201);
+    expect(
+      (
+        await post('/ingest/spans', {
+          id: spanId,
+          trace_id: traceId,
+          name: 'late create',
+          span_type: 'tool',
+          output: 'create output',
+          metadata: { a: 0, b: 2 },
+          start_time: iso(t0),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post('/ingest/traces', {
+          id: traceId,
+          name: 'late trace',
+          metadata: { from: 'create', c: 3 },
+          start_time: iso(t0 - 5),
+        })
+      ).status,
+    ).toBe(201);
     const tr = await getTrace(traceId);
-    expect(tr).toMatchObject({ name: 'late trace', pending_create: false, output: 'trace output', metadata: { from: 'update', c: 3 } });
+    expect(tr).toMatchObject({
+      name: 'late trace',
+      pending_create: false,
+      output: 'trace output',
+      metadata: { from: 'update', c: 3 },
+    });
     expect(tr.start_time).toBe('2026-05-02T07:59:59.995000Z');
-    expect(tr.spans[0]).toMatchObject({ id: spanId, name: 'late create', span_type: 'tool', output: 'early output', duration_ms: 40, metadata: { a: 1, b: 2 }, pending_create: false });
+    expect(tr.spans[0]).toMatchObject({
+      id: spanId,
+      name: 'late create',
+      span_type: 'tool',
+      output: 'early output',
+      duration_ms: 40,
+      metadata: { a: 1, b: 2 },
+      pending_create: false,
+    });
   });
 
   it('merges metadata on update and keeps fields an update does not send', async () => {
     const traceId = uid('tr');
-    await post('/ingest/traces', { id: traceId, name: 'm', metadata: { a: 1, b: 1 }, input: 'in', start_time: iso(Date.now()) });
+    await post('/ingest/traces', {
+      id: traceId,
+      name: 'm',
+      metadata: { a: 1, b: 1 },
+      input: 'in',
+      start_time: iso(Date.now()),
+    });
     await patch(`/ingest/traces/${traceId}`, { metadata: { b: 2, c: 3 }, name: null });
     const tr = await getTrace(traceId);
     expect(tr).toMatchObject({ name: 'm', input: 'in', metadata: { a: 1, b: 2, c: 3 } });
@@ -117,7 +211,13 @@ describe('JSON ingest /ingest/*', () => {
 
   it('stores text PostgreSQL would refuse (NUL, lone surrogates) instead of failing', async () => {
     const traceId = uid('tr');
-    const r = await post('/ingest/traces', { id: traceId, name: 'nul\u0000name', input: { text: 'a\u0000b \ud800 c' }, metadata: { 'k\u0000': 'v' }, start_time: iso(Date.now()) });
+    const r = await post('/ingest/traces', {
+      id: traceId,
+      name: 'nul\u0000name',
+      input: { text: 'a\u0000b \ud800 c' },
+      metadata: { 'k\u0000': 'v' },
+      start_time: iso(Date.now()),
+    });
     expect(r.status).toBe(201);
     const tr = await getTrace(traceId);
     expect(tr.name).toBe('nulname');
@@ -132,7 +232,11 @@ describe('JSON ingest /ingest/*', () => {
       const r = await post('/ingest/batch', {
         operations: [
           { op: 'trace.create', id: traceId, body: { name: 'batched', start_time: iso(now) } },
-          { op: 'span.create', id: spanId, body: { trace_id: traceId, name: 'step', span_type: 'chain', start_time: iso(now + 1) } },
+          {
+            op: 'span.create',
+            id: spanId,
+            body: { trace_id: traceId, name: 'step', span_type: 'chain', start_time: iso(now + 1) },
+          },
           { op: 'span.update', id: spanId, body: { end_time: iso(now + 5), status: 'ok' } },
           { op: 'span.update', id: spanId, body: { output: 'out' } },
           { op: 'trace.update', id: traceId, body: { end_time: iso(now + 10), status: 'completed' } },
@@ -182,7 +286,9 @@ describe('JSON ingest /ingest/*', () => {
       expect((await post('/ingest/batch', {})).status).toBe(400);
       expect((await post('/ingest/batch', { operations: 'x' })).status).toBe(400);
       expect((await post('/ingest/batch', { operations: [] })).status).toBe(400);
-      const tooMany = await post('/ingest/batch', { operations: Array.from({ length: 1001 }, (_, i) => ({ op: 'trace.update', id: `t${i}`, body: {} })) });
+      const tooMany = await post('/ingest/batch', {
+        operations: Array.from({ length: 1001 }, (_, i) => ({ op: 'trace.update', id: `t${i}`, body: {} })),
+      });
       expect(tooMany.status).toBe(413);
       expect(tooMany.body).toMatchObject({ code: 'too_many_operations', limit: 1000 });
       expect(await counts()).toEqual(before);
@@ -193,7 +299,11 @@ describe('JSON ingest /ingest/*', () => {
       const now = Date.now();
       const operations = [
         { op: 'trace.create', id: traceId, body: { name: 'big', start_time: iso(now) } },
-        ...Array.from({ length: 999 }, (_, i) => ({ op: 'span.create', id: `${traceId}-s${i}`, body: { trace_id: traceId, name: `s${i}`, start_time: iso(now), end_time: iso(now + i) } })),
+        ...Array.from({ length: 999 }, (_, i) => ({
+          op: 'span.create',
+          id: `${traceId}-s${i}`,
+          body: { trace_id: traceId, name: `s${i}`, start_time: iso(now), end_time: iso(now + i) },
+        })),
       ];
       const r = await post('/ingest/batch', { operations });
       expect(r.status).toBe(200);
@@ -202,11 +312,19 @@ describe('JSON ingest /ingest/*', () => {
       // the same large batch again (a retry): every create is a replay, nothing is duplicated
       const again = await post('/ingest/batch', { operations });
       expect(again.status).toBe(200);
-      expect(again.body.data.results.every((x: { status: number; created: boolean }) => x.status === 200 && x.created === false)).toBe(true);
+      expect(
+        again.body.data.results.every(
+          (x: { status: number; created: boolean }) => x.status === 200 && x.created === false,
+        ),
+      ).toBe(true);
       // a large batch mixing new spans with one that already exists
       const mixed = await post('/ingest/batch', {
         operations: [
-          ...Array.from({ length: 60 }, (_, i) => ({ op: 'span.create', id: `${traceId}-new${i}`, body: { trace_id: traceId, name: 'n', start_time: iso(now) } })),
+          ...Array.from({ length: 60 }, (_, i) => ({
+            op: 'span.create',
+            id: `${traceId}-new${i}`,
+            body: { trace_id: traceId, name: 'n', start_time: iso(now) },
+          })),
           { op: 'span.create', id: `${traceId}-s0`, body: { trace_id: traceId, name: 'dup', start_time: iso(now) } },
         ],
       });
@@ -217,7 +335,11 @@ describe('JSON ingest /ingest/*', () => {
 
   describe('malformed requests', () => {
     const raw = (path: string, body: string, type = 'application/json', method = 'POST') =>
-      fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': type }, body });
+      fetch(`${app.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': type },
+        body,
+      });
 
     it.each([
       ['/ingest/traces', '{"id": "x", "name": '],
@@ -226,7 +348,10 @@ describe('JSON ingest /ingest/*', () => {
       ['/ingest/traces', '"just a string"'],
       ['/ingest/traces', '[]'],
       ['/ingest/spans', '{"id":"s","trace_id":"t","name":"n","start_time":"2026-13-45T00:00:00Z"}'],
-      ['/ingest/spans', '{"id":"s","trace_id":"t","name":"n","start_time":"2026-01-01T00:00:00Z","prompt_tokens":"12"}'],
+      [
+        '/ingest/spans',
+        '{"id":"s","trace_id":"t","name":"n","start_time":"2026-01-01T00:00:00Z","prompt_tokens":"12"}',
+      ],
     ])('POST %s %s → 400, nothing stored', async (path, body) => {
       const before = await counts();
       const r = await raw(path, body);
@@ -239,20 +364,36 @@ describe('JSON ingest /ingest/*', () => {
 
     it('refuses other content types with 415 and empty PATCH bodies with 400', async () => {
       expect((await raw('/ingest/traces', 'id=x', 'application/x-www-form-urlencoded')).status).toBe(415);
-      const empty = await fetch(`${app.url}/ingest/traces/abc`, { method: 'PATCH', headers: { authorization: `Bearer ${t.fullKey}` } });
+      const empty = await fetch(`${app.url}/ingest/traces/abc`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${t.fullKey}` },
+      });
       expect(empty.status).toBe(400);
     });
 
     it('names the field that exceeds the per-field limit (413)', async () => {
-      const r = await post('/ingest/spans', { id: uid('sp'), trace_id: uid('tr'), name: 'n', start_time: iso(Date.now()), input: 'x'.repeat(1024 * 1024 + 1) });
+      const r = await post('/ingest/spans', {
+        id: uid('sp'),
+        trace_id: uid('tr'),
+        name: 'n',
+        start_time: iso(Date.now()),
+        input: 'x'.repeat(1024 * 1024 + 1),
+      });
       expect(r.status).toBe(413);
       expect(r.body).toMatchObject({ code: 'field_too_large', field: 'body.input', limit_bytes: 1024 * 1024 });
     });
 
     it('refuses a request over the body limit with 413 saying which limit', async () => {
-      const small = await startTestApp({ role: 'api', env: { INGEST_MAX_REQUEST_BYTES: '4096' }, database: app.database });
+      const small = await startTestApp({
+        role: 'api',
+        env: { INGEST_MAX_REQUEST_BYTES: '4096' },
+        database: app.database,
+      });
       try {
-        const r = await api(small, 'POST', '/ingest/traces', { token: t.fullKey, body: { id: 'big', name: 'n', start_time: iso(Date.now()), input: 'x'.repeat(5000) } });
+        const r = await api(small, 'POST', '/ingest/traces', {
+          token: t.fullKey,
+          body: { id: 'big', name: 'n', start_time: iso(Date.now()), input: 'x'.repeat(5000) },
+        });
         expect(r.status).toBe(413);
         expect(r.body).toMatchObject({ code: 'request_too_large', limit_bytes: 4096 });
       } finally {
@@ -266,10 +407,17 @@ describe('JSON ingest /ingest/*', () => {
     const now = Date.now();
     await post('/ingest/traces', { id: traceId, name: 'concurrent', start_time: iso(now) });
     const ids = Array.from({ length: 60 }, (_, i) => `${traceId}-c${i}`);
-    const results = await Promise.all(ids.map((id) => post('/ingest/spans', { id, trace_id: traceId, name: id, start_time: iso(now), end_time: iso(now + 1) })));
+    const results = await Promise.all(
+      ids.map((id) =>
+        post('/ingest/spans', { id, trace_id: traceId, name: id, start_time: iso(now), end_time: iso(now + 1) }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(ids.map(() => 201));
     // acknowledged means committed: visible right away, no waiting
-    const [row] = await app.database.db('spans').where({ project_id: t.projectId, trace_id: traceId }).count<{ c: number }[]>('* as c');
+    const [row] = await app.database
+      .db('spans')
+      .where({ project_id: t.projectId, trace_id: traceId })
+      .count<{ c: number }[]>('* as c');
     expect(Number(row!.c)).toBe(60);
   });
 
@@ -278,12 +426,19 @@ describe('JSON ingest /ingest/*', () => {
     const k = { token: tenant.fullKey };
     const now = Date.now();
     await api(app, 'POST', '/ingest/traces', { ...k, body: { id: 'doomed', name: 'x', start_time: iso(now) } });
-    await api(app, 'POST', '/ingest/spans', { ...k, body: { id: 'doomed-s', trace_id: 'doomed', name: 's', start_time: iso(now) } });
+    await api(app, 'POST', '/ingest/spans', {
+      ...k,
+      body: { id: 'doomed-s', trace_id: 'doomed', name: 's', start_time: iso(now) },
+    });
     await api(app, 'POST', '/ingest/traces', { ...k, body: { id: 'kept', name: 'x', start_time: iso(now) } });
-    await api(app, 'POST', '/ingest/spans', { ...k, body: { id: 'kept-s', trace_id: 'kept', name: 's', start_time: iso(now) } });
+    await api(app, 'POST', '/ingest/spans', {
+      ...k,
+      body: { id: 'kept-s', trace_id: 'kept', name: 's', start_time: iso(now) },
+    });
     await api(app, 'PATCH', '/ingest/spans/orphan-update', { ...k, body: { output: 'no trace known' } });
     const db = app.database.db;
-    const spanIds = async () => (await db('spans').where({ project_id: tenant.projectId }).orderBy('id')).map((r) => r.id);
+    const spanIds = async () =>
+      (await db('spans').where({ project_id: tenant.projectId }).orderBy('id')).map((r) => r.id);
     expect(await spanIds()).toEqual(['doomed-s', 'kept-s', 'orphan-update']);
     await db('traces').where({ project_id: tenant.projectId, id: 'doomed' }).delete();
     expect(await spanIds()).toEqual(['kept-s', 'orphan-update']);

@@ -12,44 +12,66 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 
 async function agent(tracer: Tracer, fail: boolean): Promise<string> {
-  return tracer.startActiveSpan('support-agent', { attributes: { 'session.id': 'sess-otlp', 'user.id': 'user-42' } }, async (root) => {
-    await tracer.startActiveSpan(
-      'chat gpt-4o-mini',
-      {
-        attributes: {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': 'openai',
-          'gen_ai.request.model': 'gpt-4o-mini',
-          'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-          'gen_ai.usage.input_tokens': 120,
-          'gen_ai.usage.output_tokens': 30,
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Where is my order?' }] }]),
-        },
-      },
-      async (llm) => {
-        llm.addEvent('gen_ai.choice', { index: 0, finish_reason: 'stop', message: JSON.stringify({ role: 'assistant', content: 'Let me check.' }) });
-        await new Promise((r) => setTimeout(r, 2));
-        await tracer.startActiveSpan(
-          'execute_tool lookup_order',
-          { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"order":"A1"}' } },
-          async (tool) => {
-            await new Promise((r) => setTimeout(r, 1));
-            tool.end();
+  return tracer.startActiveSpan(
+    'support-agent',
+    { attributes: { 'session.id': 'sess-otlp', 'user.id': 'user-42' } },
+    async (root) => {
+      await tracer.startActiveSpan(
+        'chat gpt-4o-mini',
+        {
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.provider.name': 'openai',
+            'gen_ai.request.model': 'gpt-4o-mini',
+            'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+            'gen_ai.usage.input_tokens': 120,
+            'gen_ai.usage.output_tokens': 30,
+            'gen_ai.input.messages': JSON.stringify([
+              { role: 'user', parts: [{ type: 'text', content: 'Where is my order?' }] },
+            ]),
           },
-        );
-        llm.end();
-      },
-    );
-    const retrieval = tracer.startSpan('vector search', { attributes: { 'openinference.span.kind': 'RETRIEVER' } });
-    retrieval.end();
-    if (fail) root.setStatus({ code: SpanStatusCode.ERROR, message: 'agent gave up' });
-    const id = root.spanContext().traceId;
-    root.end();
-    return id;
-  });
+        },
+        async (llm) => {
+          llm.addEvent('gen_ai.choice', {
+            index: 0,
+            finish_reason: 'stop',
+            message: JSON.stringify({ role: 'assistant', content: 'Let me check.' }),
+          });
+          await new Promise((r) => setTimeout(r, 2));
+          await tracer.startActiveSpan(
+            'execute_tool lookup_order',
+            {
+              attributes: {
+                'gen_ai.operation.name': 'execute_tool',
+                'gen_ai.tool.name': 'lookup_order',
+                'gen_ai.tool.call.arguments': '{"order":"A1"}',
+              },
+            },
+            async (tool) => {
+              await new Promise((r) => setTimeout(r, 1));
+              tool.end();
+            },
+          );
+          llm.end();
+        },
+      );
+      const retrieval = tracer.startSpan('vector search', { attributes: { 'openinference.span.kind': 'RETRIEVER' } });
+      retrieval.end();
+      if (fail) root.setStatus({ code: SpanStatusCode.ERROR, message: 'agent gave up' });
+      const id = root.spanContext().traceId;
+      root.end();
+      return id;
+    },
+  );
 }
 
 function nested(tracer: Tracer): string {
@@ -76,11 +98,16 @@ async function main() {
     const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(memory)] });
     out.traceIds.push(await agent(provider.getTracer('agent'), false));
     for (let i = 0; i < 2; i++) {
-      out.exportResults.push(await new Promise<number>((resolve) => exporter.export(memory.getFinishedSpans(), (r) => resolve(r.code))));
+      out.exportResults.push(
+        await new Promise<number>((resolve) => exporter.export(memory.getFinishedSpans(), (r) => resolve(r.code))),
+      );
     }
     await exporter.shutdown();
   } else {
-    const processor = process.env.PROCESSOR === 'batch' ? new BatchSpanProcessor(exporter, { scheduledDelayMillis: 20 }) : new SimpleSpanProcessor(exporter);
+    const processor =
+      process.env.PROCESSOR === 'batch'
+        ? new BatchSpanProcessor(exporter, { scheduledDelayMillis: 20 })
+        : new SimpleSpanProcessor(exporter);
     const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
     const tracer = provider.getTracer('agent', '1.0.0');
     if (scenario === 'nested') out.traceIds.push(nested(tracer));

@@ -58,7 +58,15 @@ describe('OTLP /v1/traces', () => {
       return r.status === 200 && r.body.data.span_count === 4 ? r : null;
     }, `trace ${traceId} with 4 spans`);
     const tr = res.body.data;
-    expect(tr).toMatchObject({ id: traceId, name: 'support-agent', status, session_id: 'sess-otlp', user_id: 'user-42', source: 'otlp', pending_create: false });
+    expect(tr).toMatchObject({
+      id: traceId,
+      name: 'support-agent',
+      status,
+      session_id: 'sess-otlp',
+      user_id: 'user-42',
+      source: 'otlp',
+      pending_create: false,
+    });
     expect(tr.metadata.resource['service.name']).toBe('otlp-test');
     expect(tr.duration_ms).toBeGreaterThanOrEqual(0);
     const byName = Object.fromEntries(tr.spans.map((s: { name: string }) => [s.name, s]));
@@ -105,15 +113,26 @@ describe('OTLP /v1/traces', () => {
   });
 
   it('accepts the protobuf exporter with gzip and a BatchSpanProcessor, and marks error traces', async () => {
-    const run = await runProgram(app, t.fullKey, { EXPORTER: 'proto', PROCESSOR: 'batch', SCENARIO: 'agent-fail', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' });
+    const run = await runProgram(app, t.fullKey, {
+      EXPORTER: 'proto',
+      PROCESSOR: 'batch',
+      SCENARIO: 'agent-fail',
+      OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip',
+    });
     const traceId = run.traceIds[0]!;
     const tr = await checkAgentTrace(traceId, 'error');
-    expect(tr.spans.find((s: { name: string }) => s.name === 'support-agent').metadata.status_message).toBe('agent gave up');
+    expect(tr.spans.find((s: { name: string }) => s.name === 'support-agent').metadata.status_message).toBe(
+      'agent gave up',
+    );
     expect((await traceCompletedEvents(app, traceId)).map((e) => e.trace.status)).toEqual(['error']);
   });
 
   it.each(['none', 'gzip'])('accepts the JSON exporter (compression %s)', async (compression) => {
-    const run = await runProgram(app, t.fullKey, { EXPORTER: 'json', PROCESSOR: 'batch', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: compression });
+    const run = await runProgram(app, t.fullKey, {
+      EXPORTER: 'json',
+      PROCESSOR: 'batch',
+      OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: compression,
+    });
     await checkAgentTrace(run.traceIds[0]!, 'completed');
   });
 
@@ -122,7 +141,10 @@ describe('OTLP /v1/traces', () => {
     expect(run.exportResults).toEqual([0, 0]); // ExportResultCode.SUCCESS
     const traceId = run.traceIds[0]!;
     await checkAgentTrace(traceId, 'completed');
-    const count = await app.database.db('spans').where({ project_id: t.projectId, trace_id: traceId }).count<{ count: number }[]>('* as count');
+    const count = await app.database
+      .db('spans')
+      .where({ project_id: t.projectId, trace_id: traceId })
+      .count<{ count: number }[]>('* as count');
     expect(Number(count[0]!.count)).toBe(4);
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(1);
   });
@@ -137,15 +159,33 @@ describe('OTLP /v1/traces', () => {
     const rootId = hex(8);
     const t0 = Date.now();
     const post = (body: Uint8Array) =>
-      fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/x-protobuf' }, body });
-    const child = await post(encodeRequest(exportRequest([span({ traceId, spanId: hex(8), parentSpanId: rootId, name: 'early child', startMs: t0 + 1, endMs: t0 + 2 })])));
+      fetch(`${app.url}/v1/traces`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/x-protobuf' },
+        body,
+      });
+    const child = await post(
+      encodeRequest(
+        exportRequest([
+          span({ traceId, spanId: hex(8), parentSpanId: rootId, name: 'early child', startMs: t0 + 1, endMs: t0 + 2 }),
+        ]),
+      ),
+    );
     expect(child.status).toBe(200);
     const placeholder = await getTrace(traceId);
     expect(placeholder.body.data).toMatchObject({ pending_create: true, status: 'running', span_count: 1 });
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(0);
-    const root = await post(encodeRequest(exportRequest([span({ traceId, spanId: rootId, name: 'late root', startMs: t0, endMs: t0 + 10 })])));
+    const root = await post(
+      encodeRequest(exportRequest([span({ traceId, spanId: rootId, name: 'late root', startMs: t0, endMs: t0 + 10 })])),
+    );
     expect(root.status).toBe(200);
-    expect((await getTrace(traceId)).body.data).toMatchObject({ name: 'late root', status: 'completed', pending_create: false, span_count: 2, duration_ms: 10 });
+    expect((await getTrace(traceId)).body.data).toMatchObject({
+      name: 'late root',
+      status: 'completed',
+      pending_create: false,
+      span_count: 2,
+      duration_ms: 10,
+    });
     expect(await traceCompletedEvents(app, traceId)).toHaveLength(1);
   });
 
@@ -158,7 +198,11 @@ describe('OTLP /v1/traces', () => {
       { traceId, spanId: 'not-hex!', name: 'bad id', startMs: t0, endMs: t0 + 1 },
       { traceId, spanId: hex(8), name: 'backwards', startMs: t0, endMs: t0 - 5 },
     ];
-    const jsonRes = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(exportRequestJson(spans)) });
+    const jsonRes = await fetch(`${app.url}/v1/traces`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json' },
+      body: JSON.stringify(exportRequestJson(spans)),
+    });
     expect(jsonRes.status).toBe(200);
     expect(jsonRes.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await jsonRes.json()) as { partialSuccess: { rejectedSpans: number; errorMessage: string } };
@@ -170,34 +214,59 @@ describe('OTLP /v1/traces', () => {
     const protoRes = await fetch(`${app.url}/v1/traces`, {
       method: 'POST',
       headers: { ...headers(), 'content-type': 'application/x-protobuf' },
-      body: encodeRequest(exportRequest([span({ traceId: traceId2, spanId: hex(8), name: 'ok', startMs: t0, endMs: t0 + 1 }), span({ traceId: traceId2, spanId: hex(8), name: 'no start', startMs: 0, endMs: t0 })])),
+      body: encodeRequest(
+        exportRequest([
+          span({ traceId: traceId2, spanId: hex(8), name: 'ok', startMs: t0, endMs: t0 + 1 }),
+          span({ traceId: traceId2, spanId: hex(8), name: 'no start', startMs: 0, endMs: t0 }),
+        ]),
+      ),
     });
     expect(protoRes.status).toBe(200);
     expect(protoRes.headers.get('content-type')).toMatch(/^application\/x-protobuf/);
     const decoded = decodeResponse(new Uint8Array(await protoRes.arrayBuffer()));
     expect(Number(decoded.partialSuccess!.rejectedSpans)).toBe(1);
 
-    const fullOk = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(exportRequestJson([spans[0]!])) });
+    const fullOk = await fetch(`${app.url}/v1/traces`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json' },
+      body: JSON.stringify(exportRequestJson([spans[0]!])),
+    });
     expect(await fullOk.json()).toEqual({});
   });
 
   it('refuses undecodable bodies with 400 and a google.rpc.Status, storing nothing', async () => {
     const before = await app.database.db('spans').count<{ count: number }[]>('* as count');
-    const proto = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/x-protobuf' }, body: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]) });
+    const proto = await fetch(`${app.url}/v1/traces`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/x-protobuf' },
+      body: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]),
+    });
     expect(proto.status).toBe(400);
     expect(proto.headers.get('content-type')).toMatch(/^application\/x-protobuf/);
     expect(decodeStatus(new Uint8Array(await proto.arrayBuffer()))).toMatchObject({ code: 3 });
 
     for (const body of ['{"resourceSpans":[', '[]', '{"resourceSpans":"x"}']) {
-      const res = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body });
+      const res = await fetch(`${app.url}/v1/traces`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBe(400);
       const status = (await res.json()) as { code: number; message: unknown };
       expect(status.code).toBe(3);
       expect(typeof status.message).toBe('string');
     }
-    const badGzip = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, body: Buffer.from('not gzip at all') });
+    const badGzip = await fetch(`${app.url}/v1/traces`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+      body: Buffer.from('not gzip at all'),
+    });
     expect(badGzip.status).toBe(400);
-    const unknownEncoding = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json', 'content-encoding': 'compress' }, body: '{}' });
+    const unknownEncoding = await fetch(`${app.url}/v1/traces`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json', 'content-encoding': 'compress' },
+      body: '{}',
+    });
     expect(unknownEncoding.status).toBe(415);
     const after = await app.database.db('spans').count<{ count: number }[]>('* as count');
     expect(after[0]!.count).toEqual(before[0]!.count);
@@ -205,7 +274,11 @@ describe('OTLP /v1/traces', () => {
 
   it('refuses other content types with 415', async () => {
     for (const type of ['text/plain', 'application/grpc', 'application/xml']) {
-      const res = await fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': type }, body: 'x' });
+      const res = await fetch(`${app.url}/v1/traces`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': type },
+        body: 'x',
+      });
       expect(res.status).toBe(415);
     }
   });
@@ -214,10 +287,25 @@ describe('OTLP /v1/traces', () => {
     const small = await startTestApp({ role: 'api', env: { OTLP_MAX_REQUEST_BYTES: '2048' }, database: app.database });
     try {
       const traceId = hex(16);
-      const payload = encodeRequest(exportRequest([span({ traceId, spanId: hex(8), name: 'big', startMs: Date.now(), endMs: Date.now() + 1, attrs: { 'gen_ai.prompt': 'z'.repeat(10_000) } })]));
+      const payload = encodeRequest(
+        exportRequest([
+          span({
+            traceId,
+            spanId: hex(8),
+            name: 'big',
+            startMs: Date.now(),
+            endMs: Date.now() + 1,
+            attrs: { 'gen_ai.prompt': 'z'.repeat(10_000) },
+          }),
+        ]),
+      );
       const zipped = gzipSync(payload);
       expect(zipped.length).toBeLessThan(2048);
-      const res = await fetch(`${small.url}/v1/traces`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, body: zipped });
+      const res = await fetch(`${small.url}/v1/traces`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+        body: zipped,
+      });
       expect(res.status).toBe(413);
       expect(decodeStatus(new Uint8Array(await res.arrayBuffer())).message).toMatch(/2048/);
     } finally {
@@ -230,11 +318,17 @@ describe('OTLP /v1/traces', () => {
     const traceId = hex(16);
     const t0 = Date.now();
     const send = (key: string, name: string) =>
-      fetch(`${app.url}/v1/traces`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf' }, body: encodeRequest(exportRequest([span({ traceId, spanId: hex(8), name, startMs: t0, endMs: t0 + 1 })])) });
+      fetch(`${app.url}/v1/traces`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf' },
+        body: encodeRequest(exportRequest([span({ traceId, spanId: hex(8), name, startMs: t0, endMs: t0 + 1 })])),
+      });
     expect((await send(t.fullKey, 'mine')).status).toBe(200);
     expect((await send(other.fullKey, 'theirs')).status).toBe(200);
     expect((await getTrace(traceId)).body.data.name).toBe('mine');
-    expect((await api(app, 'GET', `/api/v1/traces/${traceId}`, { token: other.fullKey })).body.data.name).toBe('theirs');
+    expect((await api(app, 'GET', `/api/v1/traces/${traceId}`, { token: other.fullKey })).body.data.name).toBe(
+      'theirs',
+    );
   });
 
   it('nests spans under explicit parent contexts', async () => {

@@ -24,7 +24,13 @@ describe('list filters and cursors refuse bad input with 400', () => {
 
   const asUser = () => ({ token: t.admin.token, orgId: t.orgId });
   const lists = ['/api/v1/requests', '/api/v1/traces', '/api/v1/sessions'];
-  const forged = ['1', '-'.repeat(36), 'arbitrary text', Buffer.from('["x","y","z"]').toString('base64url'), Buffer.from('{"t":"now","id":"x"}').toString('base64url')];
+  const forged = [
+    '1',
+    '-'.repeat(36),
+    'arbitrary text',
+    Buffer.from('["x","y","z"]').toString('base64url'),
+    Buffer.from('{"t":"now","id":"x"}').toString('base64url'),
+  ];
 
   it.each(lists)('%s: forged cursors are 400 invalid_cursor', async (path) => {
     for (const cursor of forged) {
@@ -34,7 +40,12 @@ describe('list filters and cursors refuse bad input with 400', () => {
   });
 
   it.each(lists)('%s: dates outside years 0001..9999 are 400', async (path) => {
-    for (const q of ['from=0000-01-01T00:00:00Z', 'to=-200000-01-01T00:00:00Z', 'from=10000-01-01T00:00:00Z', 'from=yesterday']) {
+    for (const q of [
+      'from=0000-01-01T00:00:00Z',
+      'to=-200000-01-01T00:00:00Z',
+      'from=10000-01-01T00:00:00Z',
+      'from=yesterday',
+    ]) {
       const r = await api(app, 'GET', `${path}?${q}`, asUser());
       expect({ q, status: r.status }).toEqual({ q, status: 400 });
     }
@@ -47,7 +58,13 @@ describe('list filters and cursors refuse bad input with 400', () => {
   });
 
   it('NUL or an unpaired surrogate in a path id is a 404, never a 5xx', async () => {
-    for (const path of ['/api/v1/sessions/%00', '/api/v1/sessions/a%00b', '/api/v1/traces/%00', '/api/v1/requests/%00', '/api/v1/prompts/%00']) {
+    for (const path of [
+      '/api/v1/sessions/%00',
+      '/api/v1/sessions/a%00b',
+      '/api/v1/traces/%00',
+      '/api/v1/requests/%00',
+      '/api/v1/prompts/%00',
+    ]) {
       const r = await api(app, 'GET', path, asUser());
       expect({ path, status: r.status }).toEqual({ path, status: 404 });
     }

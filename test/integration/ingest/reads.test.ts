@@ -24,13 +24,24 @@ describe('trace and session reads', () => {
           session_id: `sess-${i % 3}`,
           start_time: iso(base + i * 60_000),
           input: { turn: i },
-          ...(i < 25 ? { end_time: iso(base + i * 60_000 + i * 100), status: i % 5 === 0 ? 'error' : 'completed' } : {}),
+          ...(i < 25
+            ? { end_time: iso(base + i * 60_000 + i * 100), status: i % 5 === 0 ? 'error' : 'completed' }
+            : {}),
         },
       });
       operations.push({
         op: 'span.create',
         id: `${id}-llm`,
-        body: { trace_id: id, name: 'llm', span_type: 'llm', model: 'gpt-4o-mini', prompt_tokens: 100, completion_tokens: 10, start_time: iso(base + i * 60_000), end_time: iso(base + i * 60_000 + 5) },
+        body: {
+          trace_id: id,
+          name: 'llm',
+          span_type: 'llm',
+          model: 'gpt-4o-mini',
+          prompt_tokens: 100,
+          completion_tokens: 10,
+          start_time: iso(base + i * 60_000),
+          end_time: iso(base + i * 60_000 + 5),
+        },
       });
     }
     const r = await api(app, 'POST', '/ingest/batch', { token: t.fullKey, body: { operations } });
@@ -41,7 +52,10 @@ describe('trace and session reads', () => {
   const list = async (qs: string) => {
     const r = await api(app, 'GET', `/api/v1/traces?${qs}`, { token: t.publicKey });
     expect(r.status).toBe(200);
-    return r.body as unknown as { data: { id: string; status: string; duration_ms: number | null; user_id: string; total_tokens: number }[]; next_cursor: string | null };
+    return r.body as unknown as {
+      data: { id: string; status: string; duration_ms: number | null; user_id: string; total_tokens: number }[];
+      next_cursor: string | null;
+    };
   };
   const ids = (d: { id: string }[]) => d.map((x) => x.id);
 
@@ -69,9 +83,18 @@ describe('trace and session reads', () => {
     expect((await list('name=odd-agent&limit=100')).data).toHaveLength(15);
     expect((await list('user_id=user-1&limit=100')).data.every((x) => x.user_id === 'user-1')).toBe(true);
     expect(ids((await list('session_id=sess-2&limit=4')).data)).toEqual(['tr-29', 'tr-26', 'tr-23', 'tr-20']);
-    expect(ids((await list(`from=${iso(base + 10 * 60_000)}&to=${iso(base + 13 * 60_000)}`)).data)).toEqual(['tr-12', 'tr-11', 'tr-10']);
+    expect(ids((await list(`from=${iso(base + 10 * 60_000)}&to=${iso(base + 13 * 60_000)}`)).data)).toEqual([
+      'tr-12',
+      'tr-11',
+      'tr-10',
+    ]);
     expect(ids((await list('min_duration_ms=2200&limit=100')).data)).toEqual(['tr-24', 'tr-23', 'tr-22']);
-    expect(ids((await list('status=completed&user_id=user-0&min_duration_ms=1000&limit=100')).data)).toEqual(['tr-24', 'tr-21', 'tr-18', 'tr-12']);
+    expect(ids((await list('status=completed&user_id=user-0&min_duration_ms=1000&limit=100')).data)).toEqual([
+      'tr-24',
+      'tr-21',
+      'tr-18',
+      'tr-12',
+    ]);
   });
 
   it('refuses bad filters and foreign cursors with 400', async () => {
@@ -83,7 +106,14 @@ describe('trace and session reads', () => {
 
   it('returns one trace with flat spans and the tree; 404 for unknown ids', async () => {
     const r = await api(app, 'GET', '/api/v1/traces/tr-03', { token: t.fullKey });
-    expect(r.body.data.spans.map((s: { id: string; parent_span_id: string | null; name: string; span_type: string }) => [s.id, s.parent_span_id, s.name, s.span_type])).toEqual([['tr-03-llm', null, 'llm', 'llm']]);
+    expect(
+      r.body.data.spans.map((s: { id: string; parent_span_id: string | null; name: string; span_type: string }) => [
+        s.id,
+        s.parent_span_id,
+        s.name,
+        s.span_type,
+      ]),
+    ).toEqual([['tr-03-llm', null, 'llm', 'llm']]);
     expect(r.body.data.tree).toEqual([expect.objectContaining({ id: 'tr-03-llm', children: [] })]);
     expect((await api(app, 'GET', '/api/v1/traces/nope', { token: t.fullKey })).status).toBe(404);
   });
@@ -92,12 +122,49 @@ describe('trace and session reads', () => {
     beforeAll(async () => {
       // Proxied calls of session sess-0: one linked to trace tr-00's llm span (counted once), one not linked.
       const rows = [
-        { session_id: 'sess-0', trace_id: 'tr-00', span_id: 'tr-00-llm', total_tokens: 110, prompt_tokens: 100, completion_tokens: 10, cost_usd: 0.5, created_at: iso(base + 1000) },
-        { session_id: 'sess-0', trace_id: null, span_id: null, total_tokens: 50, prompt_tokens: 40, completion_tokens: 10, cost_usd: 0.25, created_at: iso(base + 40 * 60_000) },
-        { session_id: 'only-requests', trace_id: null, span_id: null, total_tokens: 7, prompt_tokens: 5, completion_tokens: 2, cost_usd: 0.01, created_at: iso(base + 50 * 60_000) },
+        {
+          session_id: 'sess-0',
+          trace_id: 'tr-00',
+          span_id: 'tr-00-llm',
+          total_tokens: 110,
+          prompt_tokens: 100,
+          completion_tokens: 10,
+          cost_usd: 0.5,
+          created_at: iso(base + 1000),
+        },
+        {
+          session_id: 'sess-0',
+          trace_id: null,
+          span_id: null,
+          total_tokens: 50,
+          prompt_tokens: 40,
+          completion_tokens: 10,
+          cost_usd: 0.25,
+          created_at: iso(base + 40 * 60_000),
+        },
+        {
+          session_id: 'only-requests',
+          trace_id: null,
+          span_id: null,
+          total_tokens: 7,
+          prompt_tokens: 5,
+          completion_tokens: 2,
+          cost_usd: 0.01,
+          created_at: iso(base + 50 * 60_000),
+        },
       ];
       await app.database.db('requests').insert(
-        rows.map((r) => ({ ...r, org_id: t.orgId, project_id: t.projectId, provider: 'openai', model: 'gpt-4o-mini', path: '/v1/chat/completions', latency_ms: 100, status_code: 200, user_id: 'user-0' })),
+        rows.map((r) => ({
+          ...r,
+          org_id: t.orgId,
+          project_id: t.projectId,
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          path: '/v1/chat/completions',
+          latency_ms: 100,
+          status_code: 200,
+          user_id: 'user-0',
+        })),
       );
     });
 
@@ -111,14 +178,23 @@ describe('trace and session reads', () => {
       expect(sessions.map((s) => s.id)).toEqual(['only-requests', 'sess-0', 'sess-2', 'sess-1']);
       const s0 = sessions.find((s) => s.id === 'sess-0')!;
       // 10 traces x 110 span tokens, minus the span a request is linked to, plus both requests
-      expect(s0).toMatchObject({ trace_count: 10, request_count: 2, user_id: 'user-0', total_tokens: 9 * 110 + 110 + 50 });
+      expect(s0).toMatchObject({
+        trace_count: 10,
+        request_count: 2,
+        user_id: 'user-0',
+        total_tokens: 9 * 110 + 110 + 50,
+      });
       expect(s0.breakdown.requests).toMatchObject({ total_tokens: 160, cost_usd: 0.75 });
       expect(s0.breakdown.spans.total_tokens).toBe(990);
       expect(s0.cost_usd).toBeCloseTo(0.75 + s0.breakdown.spans.cost_usd, 8);
       expect(s0.first_seen_at).toBe(iso(base));
       expect(s0.last_seen_at).toBe(iso(base + 40 * 60_000));
       expect(s0.duration_ms).toBe(40 * 60_000);
-      expect(sessions.find((s) => s.id === 'only-requests')).toMatchObject({ trace_count: 0, request_count: 1, total_tokens: 7 });
+      expect(sessions.find((s) => s.id === 'only-requests')).toMatchObject({
+        trace_count: 0,
+        request_count: 1,
+        total_tokens: 7,
+      });
     });
 
     it('pages sessions with a cursor and filters by user', async () => {
@@ -134,14 +210,28 @@ describe('trace and session reads', () => {
     it('returns one session with its traces and requests', async () => {
       const r = await api(app, 'GET', '/api/v1/sessions/sess-0', asViewer());
       expect(r.status).toBe(200);
-      expect(r.body.data.traces.map((x: { id: string }) => x.id)).toEqual(['tr-00', 'tr-03', 'tr-06', 'tr-09', 'tr-12', 'tr-15', 'tr-18', 'tr-21', 'tr-24', 'tr-27']);
+      expect(r.body.data.traces.map((x: { id: string }) => x.id)).toEqual([
+        'tr-00',
+        'tr-03',
+        'tr-06',
+        'tr-09',
+        'tr-12',
+        'tr-15',
+        'tr-18',
+        'tr-21',
+        'tr-24',
+        'tr-27',
+      ]);
       expect(r.body.data.requests).toHaveLength(2);
       expect(r.body.data.requests[0]).toMatchObject({ trace_id: 'tr-00', span_id: 'tr-00-llm', cost_usd: 0.5 });
       expect(r.body.data.total_tokens).toBe(1150);
       expect(r.body.data.traces[0]).not.toHaveProperty('input');
       // include_bodies: each trace's input and output, the conversation itself
       const full = await api(app, 'GET', '/api/v1/sessions/sess-0?include_bodies=true', asViewer());
-      expect(full.body.data.traces.slice(0, 2)).toEqual([expect.objectContaining({ id: 'tr-00', input: { turn: 0 }, output: null }), expect.objectContaining({ id: 'tr-03', input: { turn: 3 } })]);
+      expect(full.body.data.traces.slice(0, 2)).toEqual([
+        expect.objectContaining({ id: 'tr-00', input: { turn: 0 }, output: null }),
+        expect.objectContaining({ id: 'tr-03', input: { turn: 3 } }),
+      ]);
       expect((await api(app, 'GET', '/api/v1/sessions/unknown', asViewer())).status).toBe(404);
     });
   });

@@ -15,7 +15,10 @@ describe('trace.completed webhook delivery', () => {
   beforeAll(async () => {
     const { caFile } = await testCertificates();
     receiver = await startHttpsReceiver();
-    app = await startTestApp({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile } });
+    app = await startTestApp({
+      role: 'all',
+      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile },
+    });
     t = await seedTenant(app);
     const created = await api(app, 'POST', '/api/v1/webhooks', {
       token: t.admin.token,
@@ -39,19 +42,41 @@ describe('trace.completed webhook delivery', () => {
       body: {
         operations: [
           { op: 'trace.create', id: sdkTrace, body: { name: 'sdk', start_time: new Date(t0).toISOString() } },
-          { op: 'span.create', id: `${sdkTrace}-s`, body: { trace_id: sdkTrace, name: 's', start_time: new Date(t0).toISOString() } },
-          { op: 'trace.update', id: sdkTrace, body: { end_time: new Date(t0 + 750).toISOString(), status: 'completed' } },
+          {
+            op: 'span.create',
+            id: `${sdkTrace}-s`,
+            body: { trace_id: sdkTrace, name: 's', start_time: new Date(t0).toISOString() },
+          },
+          {
+            op: 'trace.update',
+            id: sdkTrace,
+            body: { end_time: new Date(t0 + 750).toISOString(), status: 'completed' },
+          },
         ],
       },
     });
     // the span is still open: nothing yet; closing it completes the trace
-    await api(app, 'PATCH', `/ingest/spans/${sdkTrace}-s`, { token: t.fullKey, body: { end_time: new Date(t0 + 700).toISOString() } });
+    await api(app, 'PATCH', `/ingest/spans/${sdkTrace}-s`, {
+      token: t.fullKey,
+      body: { end_time: new Date(t0 + 700).toISOString() },
+    });
 
     const otlpTrace = hex(16);
     const res = await fetch(`${app.url}/v1/traces`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': 'application/x-protobuf' },
-      body: encodeRequest(exportRequest([span({ traceId: otlpTrace, spanId: hex(8), name: 'otlp root', startMs: t0, endMs: t0 + 42, status: { code: 2 } })])),
+      body: encodeRequest(
+        exportRequest([
+          span({
+            traceId: otlpTrace,
+            spanId: hex(8),
+            name: 'otlp root',
+            startMs: t0,
+            endMs: t0 + 42,
+            status: { code: 2 },
+          }),
+        ]),
+      ),
     });
     expect(res.status).toBe(200);
 
@@ -67,20 +92,40 @@ describe('trace.completed webhook delivery', () => {
       webhook_id: webhookId,
       trace: { id: sdkTrace, status: 'completed', ended_at: '2026-08-01T09:00:00.750Z', duration_ms: 750 },
     });
-    expect(byTrace[otlpTrace]).toMatchObject({ event: 'trace.completed', trace: { id: otlpTrace, status: 'error', ended_at: '2026-08-01T09:00:00.042Z', duration_ms: 42 } });
+    expect(byTrace[otlpTrace]).toMatchObject({
+      event: 'trace.completed',
+      trace: { id: otlpTrace, status: 'error', ended_at: '2026-08-01T09:00:00.042Z', duration_ms: 42 },
+    });
     expect(typeof byTrace[otlpTrace].timestamp).toBe('string');
 
     // late updates after delivery do not produce a second event
-    await api(app, 'PATCH', `/ingest/traces/${sdkTrace}`, { token: t.fullKey, body: { status: 'error', end_time: new Date(t0 + 900).toISOString() } });
-    await api(app, 'POST', '/ingest/spans', { token: t.fullKey, body: { id: `${sdkTrace}-late`, trace_id: sdkTrace, name: 'late', start_time: new Date(t0).toISOString(), end_time: new Date(t0 + 1).toISOString() } });
+    await api(app, 'PATCH', `/ingest/traces/${sdkTrace}`, {
+      token: t.fullKey,
+      body: { status: 'error', end_time: new Date(t0 + 900).toISOString() },
+    });
+    await api(app, 'POST', '/ingest/spans', {
+      token: t.fullKey,
+      body: {
+        id: `${sdkTrace}-late`,
+        trace_id: sdkTrace,
+        name: 'late',
+        start_time: new Date(t0).toISOString(),
+        end_time: new Date(t0 + 1).toISOString(),
+      },
+    });
     // whatever the late updates emitted has been dispatched once the outbox is empty
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
       const [{ n }] = await app.database.db('event_outbox').count<{ n: number }[]>('* as n');
       if (Number(n) === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const deliveries = await api(app, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: t.admin.token, orgId: t.orgId });
-    expect(deliveries.body.data.filter((d: { event_type: string }) => d.event_type === 'trace.completed')).toHaveLength(2);
+    const deliveries = await api(app, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`, {
+      token: t.admin.token,
+      orgId: t.orgId,
+    });
+    expect(deliveries.body.data.filter((d: { event_type: string }) => d.event_type === 'trace.completed')).toHaveLength(
+      2,
+    );
     const outbox = await app.database.db('webhook_deliveries').where({ webhook_id: webhookId });
     expect(outbox).toHaveLength(2);
   });

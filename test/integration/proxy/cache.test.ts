@@ -2,7 +2,11 @@ import { api } from '../../helpers/auth';
 import { sendJson, sendSse, openaiCompletion } from '../../helpers/fake-upstream';
 import { proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
-const chat = (content: string, extra: Record<string, unknown> = {}) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], ...extra });
+const chat = (content: string, extra: Record<string, unknown> = {}) => ({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
 
 describe('proxy: response cache', () => {
   let h: ProxyHarness;
@@ -22,7 +26,11 @@ describe('proxy: response cache', () => {
     await h.app.database.db('proxy_cache').del();
   });
 
-  const send = async (cache: string | undefined, body: unknown = chat('same'), opts: { key?: string; path?: string } = {}) => {
+  const send = async (
+    cache: string | undefined,
+    body: unknown = chat('same'),
+    opts: { key?: string; path?: string } = {},
+  ) => {
     const res = await proxyFetch(h, 'openai', opts.path ?? '/v1/chat/completions', {
       key: opts.key,
       headers: cache === undefined ? {} : { 'x-service-cache': cache },
@@ -32,7 +40,9 @@ describe('proxy: response cache', () => {
     return { res, text, status: res.headers.get('x-service-cache-status') };
   };
   const ttlOfStored = async () => {
-    const { rows } = await h.app.database.db.raw(`select extract(epoch from expires_at - created_at)::int as ttl from proxy_cache`);
+    const { rows } = await h.app.database.db.raw(
+      `select extract(epoch from expires_at - created_at)::int as ttl from proxy_cache`,
+    );
     return rows.map((r: { ttl: number }) => r.ttl);
   };
   const stored = async (n: number) => {
@@ -118,7 +128,9 @@ describe('proxy: response cache', () => {
   it('expires exactly at its TTL', async () => {
     await send('2');
     await stored(1);
-    const { rows } = await h.app.database.db.raw(`select extract(epoch from expires_at - created_at) as ttl, extract(epoch from expires_at - now()) as left_s from proxy_cache`);
+    const { rows } = await h.app.database.db.raw(
+      `select extract(epoch from expires_at - created_at) as ttl, extract(epoch from expires_at - now()) as left_s from proxy_cache`,
+    );
     expect(Number(rows[0].ttl)).toBe(2);
     expect((await send('2')).status).toBe('HIT');
     await new Promise((r) => setTimeout(r, Math.max(0, Number(rows[0].left_s) * 1000) + 50));
@@ -163,7 +175,9 @@ describe('proxy: response cache', () => {
   });
 
   it('never caches streamed calls', async () => {
-    h.upstream.handle((req, res) => sendSse(res, [{ choices: [{ delta: { content: 'hi' } }], model: req.json!.model }], { done: true }));
+    h.upstream.handle((req, res) =>
+      sendSse(res, [{ choices: [{ delta: { content: 'hi' } }], model: req.json!.model }], { done: true }),
+    );
     const a = await send('true', chat('s', { stream: true }));
     const b = await send('true', chat('s', { stream: true }));
     expect(a.status).toBe('MISS');

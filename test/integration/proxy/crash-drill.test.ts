@@ -55,7 +55,14 @@ describe('proxy crash drill: SIGKILL under load', () => {
     let url = await startApi();
     const tenant: SeededTenant = await seedTenant({ url });
     const asAdmin = { token: tenant.admin.token, orgId: tenant.orgId };
-    expect((await api({ url }, 'PUT', '/api/v1/provider-keys', { ...asAdmin, body: { project_id: tenant.projectId, provider: 'openai', api_key: 'sk-upstream-drill' } })).status).toBeLessThan(300);
+    expect(
+      (
+        await api({ url }, 'PUT', '/api/v1/provider-keys', {
+          ...asAdmin,
+          body: { project_id: tenant.projectId, provider: 'openai', api_key: 'sk-upstream-drill' },
+        })
+      ).status,
+    ).toBeLessThan(300);
     await db.db('webhooks').insert({
       org_id: tenant.orgId,
       name: 'drill',
@@ -82,7 +89,8 @@ describe('proxy crash drill: SIGKILL under load', () => {
             dispatcher: agent,
           });
           const text = await res.body.text();
-          if (res.statusCode === 200 && JSON.parse(text).choices) acknowledged.push(String(res.headers['x-service-request-id']));
+          if (res.statusCode === 200 && JSON.parse(text).choices)
+            acknowledged.push(String(res.headers['x-service-request-id']));
         } catch {
           failed++; // cut off by the kill: not acknowledged
           await sleep(5);
@@ -116,17 +124,26 @@ describe('proxy crash drill: SIGKILL under load', () => {
     const missing = ackedAtKill.filter((id) => !rows.has(id));
     if (missing.length) throw new Error(`${missing.length} acknowledged calls have no row\n${output().slice(-3000)}`);
 
-    const [{ n, distinct }] = await db.db('requests').select(db.db.raw('count(*)::int as n'), db.db.raw('count(distinct id)::int as distinct'));
+    const [{ n, distinct }] = await db
+      .db('requests')
+      .select(db.db.raw('count(*)::int as n'), db.db.raw('count(distinct id)::int as distinct'));
     expect(n).toBe(distinct);
-    const events = await db.db('event_outbox').where({ kind: 'request.created' }).select(db.db.raw(`payload->'request'->>'id' as id`));
+    const events = await db
+      .db('event_outbox')
+      .where({ kind: 'request.created' })
+      .select(db.db.raw(`payload->'request'->>'id' as id`));
     const perRow = new Map<string, number>();
     for (const e of events) perRow.set(e.id, (perRow.get(e.id) ?? 0) + 1);
     expect([...perRow.values()].filter((c) => c !== 1)).toEqual([]);
     expect(perRow.size).toBe(n);
     // The dead process's journal was claimed and removed.
-    const leftovers = fs.readdirSync(journalDir, { recursive: true }).filter((f) => String(f).endsWith('.ndjson') && !String(f).includes(`~${child!.pid}~`));
+    const leftovers = fs
+      .readdirSync(journalDir, { recursive: true })
+      .filter((f) => String(f).endsWith('.ndjson') && !String(f).includes(`~${child!.pid}~`));
     expect(leftovers).toEqual([]);
-    process.stderr.write(`[drill] acknowledged ${ackedAtKill.length}, failed attempts ${failed}, unwritten at kill ${unwrittenAtKill}, rows after restart ${n}\n`);
+    process.stderr.write(
+      `[drill] acknowledged ${ackedAtKill.length}, failed attempts ${failed}, unwritten at kill ${unwrittenAtKill}, rows after restart ${n}\n`,
+    );
 
     child!.kill('SIGTERM');
     await new Promise((r) => child!.once('exit', r));

@@ -28,21 +28,32 @@ export interface ProxyHarness {
   stop(): Promise<void>;
 }
 
-export async function startProxyHarness(opts: { env?: Record<string, string>; providers?: string[]; role?: 'api' | 'all' } = {}): Promise<ProxyHarness> {
+export async function startProxyHarness(
+  opts: { env?: Record<string, string>; providers?: string[]; role?: 'api' | 'all' } = {},
+): Promise<ProxyHarness> {
   const upstream = await startFakeUpstream();
   const env: Record<string, string> = { PROXY_LOG_FLUSH_MS: '10', ...opts.env };
   for (const slug of providerSlugs) env[`PROVIDER_${slug.toUpperCase()}_BASE_URL`] ??= upstream.url;
   const app = await startTestApp({ role: opts.role ?? 'api', env });
   const tenant = await seedTenant(app);
-  const setProviderKey = async (slug: string, apiKey: string | null = PROVIDER_SECRET(slug), baseUrl: string | null = null) => {
+  const setProviderKey = async (
+    slug: string,
+    apiKey: string | null = PROVIDER_SECRET(slug),
+    baseUrl: string | null = null,
+  ) => {
     const body: Record<string, unknown> = { project_id: tenant.projectId, provider: slug };
     if (apiKey) body.api_key = apiKey;
     if (baseUrl) body.base_url = baseUrl;
     const r = await api(app, 'PUT', '/api/v1/provider-keys', { token: tenant.admin.token, orgId: tenant.orgId, body });
-    if (r.status !== 200 && r.status !== 201) throw new Error(`provider key ${slug}: ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw new Error(`provider key ${slug}: ${r.status} ${JSON.stringify(r.body)}`);
   };
   for (const slug of opts.providers ?? providerSlugs) {
-    await setProviderKey(slug, slug === 'ollama' ? null : PROVIDER_SECRET(slug), slug === 'ollama' ? upstream.url : null);
+    await setProviderKey(
+      slug,
+      slug === 'ollama' ? null : PROVIDER_SECRET(slug),
+      slug === 'ollama' ? upstream.url : null,
+    );
   }
   const db = app.database.db;
   return {
@@ -56,7 +67,8 @@ export async function startProxyHarness(opts: { env?: Record<string, string>; pr
       for (;;) {
         const rows = await db('requests').where(where).orderBy('created_at', 'asc');
         if (rows.length >= n) return rows;
-        if (Date.now() > deadline) throw new Error(`expected ${n} request rows matching ${JSON.stringify(where)}, found ${rows.length}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${n} request rows matching ${JSON.stringify(where)}, found ${rows.length}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -68,7 +80,12 @@ export async function startProxyHarness(opts: { env?: Record<string, string>; pr
 }
 
 /** fetch through the proxy with the tenant's full key. */
-export function proxyFetch(h: ProxyHarness, slug: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; key?: string | null } = {}) {
+export function proxyFetch(
+  h: ProxyHarness,
+  slug: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; key?: string | null } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   const key = init.key === undefined ? h.tenant.fullKey : init.key;
   if (key) headers.authorization = `Bearer ${key}`;
@@ -77,5 +94,9 @@ export function proxyFetch(h: ProxyHarness, slug: string, path: string, init: { 
     body = typeof init.body === 'string' || Buffer.isBuffer(init.body) ? init.body : JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  return fetch(`${h.base(slug)}${path}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  return fetch(`${h.base(slug)}${path}`, {
+    method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
 }

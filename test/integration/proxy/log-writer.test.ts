@@ -105,7 +105,9 @@ describe('request log batch writer', () => {
   });
 
   it('drains queued rows on graceful shutdown', async () => {
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'bye' }] } });
+    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+      body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'bye' }] },
+    });
     await res.arrayBuffer();
     const id = res.headers.get('x-service-request-id');
     // The timer would wait ten minutes; only the shutdown drain can write it.

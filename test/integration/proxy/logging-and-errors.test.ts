@@ -9,7 +9,10 @@ const chat = (content: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'u
 describe('proxy: body modes, masking, auth and errors', () => {
   let h: ProxyHarness;
   beforeAll(async () => {
-    h = await startProxyHarness({ providers: ['openai', 'anthropic'], env: { PROXY_UPSTREAM_TIMEOUT_MS: '400', PROXY_BODY_LIMIT: '64kb' } });
+    h = await startProxyHarness({
+      providers: ['openai', 'anthropic'],
+      env: { PROXY_UPSTREAM_TIMEOUT_MS: '400', PROXY_BODY_LIMIT: '64kb' },
+    });
   });
   afterAll(() => h.stop());
   beforeEach(() => h.upstream.reset());
@@ -30,7 +33,12 @@ describe('proxy: body modes, masking, auth and errors', () => {
     ])('%s', async (_label, modeHeader, bodies, ids_) => {
       const res = await call({ ...ids, ...modeHeader });
       const [row] = await h.rows(1, { id: res.headers.get('x-service-request-id') });
-      expect(row).toMatchObject({ model: 'gpt-4o-mini', prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, status_code: 200 });
+      expect(row).toMatchObject({
+        model: 'gpt-4o-mini',
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        status_code: 200,
+      });
       expect(row!.cost_usd).toBeGreaterThan(0);
       expect(row!.latency_ms).toBeGreaterThanOrEqual(0);
       if (bodies) {
@@ -45,7 +53,10 @@ describe('proxy: body modes, masking, auth and errors', () => {
     });
 
     it('rejects an unknown mode with 400 before anything goes upstream', async () => {
-      const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-log-body': 'everything' }, body: chat('x') });
+      const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+        headers: { 'x-service-log-body': 'everything' },
+        body: chat('x'),
+      });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, code: 'invalid_log_body_mode' });
       expect(h.upstream.requests).toHaveLength(0);
@@ -61,7 +72,13 @@ describe('proxy: body modes, masking, auth and errors', () => {
       'sl_live_0123456789abcdefABCDEF0123456789abcdefXYZ',
     ];
     const content = `keys: ${secrets.join(' | ')} and task-based risk-free words stay`;
-    h.upstream.handle((req, res) => sendJson(res, 200, { ...req.json, echoed: content, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+    h.upstream.handle((req, res) =>
+      sendJson(res, 200, {
+        ...req.json,
+        echoed: content,
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
     const raw = JSON.stringify(chat(content));
     const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: raw });
     expect(await res.json()).toMatchObject({ echoed: content });
@@ -111,7 +128,11 @@ describe('proxy: body modes, masking, auth and errors', () => {
         expect(ok.status).toBe(200);
         await ok.arrayBuffer();
       }
-      const revoke = await api(h.app, 'PATCH', `/api/v1/api-keys/${created.body.data.id}`, { token: h.tenant.admin.token, orgId: h.tenant.orgId, body: { is_active: false } });
+      const revoke = await api(h.app, 'PATCH', `/api/v1/api-keys/${created.body.data.id}`, {
+        token: h.tenant.admin.token,
+        orgId: h.tenant.orgId,
+        body: { is_active: false },
+      });
       expect(revoke.status).toBe(200);
       const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { key, body: chat('x') });
       expect(res.status).toBe(401);
@@ -119,12 +140,19 @@ describe('proxy: body modes, masking, auth and errors', () => {
     });
 
     it('a replaced provider key is used on the very next call', async () => {
-      const first = await proxyFetch(h, 'anthropic', '/v1/messages', { body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] } });
+      const first = await proxyFetch(h, 'anthropic', '/v1/messages', {
+        body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] },
+      });
       await first.arrayBuffer();
       await h.setProviderKey('anthropic', 'sk-ant-rotated-key-000000');
-      const second = await proxyFetch(h, 'anthropic', '/v1/messages', { body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] } });
+      const second = await proxyFetch(h, 'anthropic', '/v1/messages', {
+        body: { model: 'claude-3-5-sonnet-20241022', max_tokens: 5, messages: [] },
+      });
       await second.arrayBuffer();
-      expect(h.upstream.requests.map((r) => r.headers['x-api-key'])).toEqual([PROVIDER_SECRET('anthropic'), 'sk-ant-rotated-key-000000']);
+      expect(h.upstream.requests.map((r) => r.headers['x-api-key'])).toEqual([
+        PROVIDER_SECRET('anthropic'),
+        'sk-ant-rotated-key-000000',
+      ]);
     });
 
     it('public key → 403', async () => {
@@ -165,7 +193,13 @@ describe('proxy: body modes, masking, auth and errors', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(h.app.url);
       const req = http.request(
-        { host: u.hostname, port: u.port, path: `/proxy/openai${path}`, method: 'GET', headers: { authorization: `Bearer ${h.tenant.fullKey}` } },
+        {
+          host: u.hostname,
+          port: u.port,
+          path: `/proxy/openai${path}`,
+          method: 'GET',
+          headers: { authorization: `Bearer ${h.tenant.fullKey}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode!);

@@ -7,14 +7,17 @@ describe('proxy: OpenAI through the official SDK', () => {
   let h: ProxyHarness;
   let client: OpenAI;
   beforeAll(async () => {
-    h = await startProxyHarness({ providers: ['openai', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter'] });
+    h = await startProxyHarness({
+      providers: ['openai', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter'],
+    });
     client = new OpenAI({ apiKey: h.tenant.fullKey, baseURL: `${h.base('openai')}/v1`, maxRetries: 0 });
   });
   afterAll(() => h.stop());
   beforeEach(() => h.upstream.reset());
 
   const expectedCost = (model: string) =>
-    calcPrice({ input_tokens: USAGE.prompt, output_tokens: USAGE.completion }, model, { providerId: 'openai' })!.total_price;
+    calcPrice({ input_tokens: USAGE.prompt, output_tokens: USAGE.completion }, model, { providerId: 'openai' })!
+      .total_price;
 
   it('forwards a chat completion, injects the provider key, strips service and caller headers, and logs usage and cost', async () => {
     const out = await client.chat.completions.create(
@@ -30,7 +33,11 @@ describe('proxy: OpenAI through the official SDK', () => {
       },
     );
     expect(out.choices[0]!.message.content).toBe(TEXT_PARTS.join(''));
-    expect(out.usage).toEqual({ prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion });
+    expect(out.usage).toEqual({
+      prompt_tokens: USAGE.prompt,
+      completion_tokens: USAGE.completion,
+      total_tokens: USAGE.prompt + USAGE.completion,
+    });
 
     const got = h.upstream.requests[0]!;
     expect(got.method).toBe('POST');
@@ -73,7 +80,9 @@ describe('proxy: OpenAI through the official SDK', () => {
       res.writeHead(418, { 'content-type': 'application/json', 'x-upstream-thing': 'yes', 'set-cookie': 'a=b' });
       res.end(JSON.stringify({ error: { message: 'teapot' } }));
     });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions?foo=bar%20baz', { body: { model: 'gpt-4o-mini', messages: [] } });
+    const res = await proxyFetch(h, 'openai', '/v1/chat/completions?foo=bar%20baz', {
+      body: { model: 'gpt-4o-mini', messages: [] },
+    });
     expect(res.status).toBe(418);
     expect(res.headers.get('x-upstream-thing')).toBe('yes');
     expect(res.headers.get('set-cookie')).toBeNull();
@@ -101,7 +110,12 @@ describe('proxy: OpenAI through the official SDK', () => {
     expect(text).toBe(TEXT_PARTS.join(''));
     expect(usage).toMatchObject({ prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion });
     const [row] = await h.rows(1, { streamed: true });
-    expect(row).toMatchObject({ prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, tokens_estimated: false, status_code: 200 });
+    expect(row).toMatchObject({
+      prompt_tokens: USAGE.prompt,
+      completion_tokens: USAGE.completion,
+      tokens_estimated: false,
+      status_code: 200,
+    });
     expect(row!.cost_usd).toBeCloseTo(expectedCost('gpt-4o-mini'), 12);
     expect(row!.response_body).toContain('data: ');
   });
@@ -127,11 +141,15 @@ describe('proxy: OpenAI through the official SDK', () => {
     const gate = new Promise<void>((r) => (release = r));
     h.upstream.handle(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'first' } }], model: 'gpt-4o-mini' })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'first' } }], model: 'gpt-4o-mini' })}\n\n`,
+      );
       await gate;
       res.end('data: [DONE]\n\n');
     });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: { model: 'gpt-4o-mini', stream: true, messages: [] } });
+    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+      body: { model: 'gpt-4o-mini', stream: true, messages: [] },
+    });
     const reader = res.body!.getReader();
     const first = await reader.read();
     expect(Buffer.from(first.value!).toString()).toContain('first');
@@ -152,13 +170,17 @@ describe('proxy: OpenAI through the official SDK', () => {
       ['openrouter', 'openai/gpt-4o', 'openrouter'],
     ];
     for (const [slug, model] of cases) {
-      const res = await proxyFetch(h, slug, '/v1/chat/completions', { body: { model, messages: [{ role: 'user', content: 'x' }] } });
+      const res = await proxyFetch(h, slug, '/v1/chat/completions', {
+        body: { model, messages: [{ role: 'user', content: 'x' }] },
+      });
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
     for (const [slug, model, pricesId] of cases) {
       const [row] = await h.rows(1, { provider: slug });
-      const price = calcPrice({ input_tokens: USAGE.prompt, output_tokens: USAGE.completion }, model, { providerId: pricesId })!.total_price;
+      const price = calcPrice({ input_tokens: USAGE.prompt, output_tokens: USAGE.completion }, model, {
+        providerId: pricesId,
+      })!.total_price;
       expect(row).toMatchObject({ model, prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion });
       expect(row!.cost_usd).toBeCloseTo(price, 12);
       const sent = h.upstream.requests.find((r) => r.json?.model === model)!;
@@ -167,7 +189,10 @@ describe('proxy: OpenAI through the official SDK', () => {
   });
 
   it('records an unknown model with null cost, not zero', async () => {
-    await client.chat.completions.create({ model: 'totally-made-up-model-9000', messages: [{ role: 'user', content: 'x' }] });
+    await client.chat.completions.create({
+      model: 'totally-made-up-model-9000',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     const [row] = await h.rows(1, { model: 'totally-made-up-model-9000' });
     expect(row!.cost_usd).toBeNull();
     expect(row!.prompt_tokens).toBe(USAGE.prompt);

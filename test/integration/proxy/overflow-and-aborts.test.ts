@@ -14,7 +14,9 @@ describe('proxy: log-queue overflow policy and client aborts', () => {
   it('refuses with 503 before going upstream when the request-log capacity is taken, and recovers', async () => {
     h.upstream.handle(async (_req, res) => {
       await new Promise<void>((r) => (release = r));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
     });
     const first = proxyFetch(h, 'openai', '/v1/chat/completions', { body: chat });
     while (h.upstream.requests.length < 1) await new Promise((r) => setTimeout(r, 10));
@@ -38,7 +40,9 @@ describe('proxy: log-queue overflow policy and client aborts', () => {
     const closed = new Promise<void>((r) => (upstreamClosed = r));
     h.upstream.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'partial answer' } }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'partial answer' } }] })}\n\n`,
+      );
       res.on('close', () => upstreamClosed()); // never ends on its own
     });
     const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: { ...chat, stream: true } });

@@ -24,7 +24,9 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       const promptId = created.body.data.id as string;
       for (let i = 0; i < added; i++) {
         const body = { template: [{ role: 'system', content: 'be nice' }] };
-        expect((await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, { ...asAdmin(), body })).status).toBe(201);
+        expect((await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, { ...asAdmin(), body })).status).toBe(
+          201,
+        );
       }
       return { promptId, v1: created.body.data.versions[0] as { id: string; version: number } };
     };
@@ -38,15 +40,26 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       expect(viewer.status).toBe(403);
       const created = await api(h.app, 'POST', '/api/v1/prompts', {
         ...asAdmin(),
-        body: { project_id: h.tenant.projectId, name: 'greeter', description: 'says hi', version: { template: 'Hello {{name}}', model: 'gpt-4o-mini' } },
+        body: {
+          project_id: h.tenant.projectId,
+          name: 'greeter',
+          description: 'says hi',
+          version: { template: 'Hello {{name}}', model: 'gpt-4o-mini' },
+        },
       });
       expect(created.status).toBe(201);
       const promptId = created.body.data.id;
       const v1 = created.body.data.versions[0];
       expect(v1).toMatchObject({ version: 1, template: 'Hello {{name}}', name: 'greeter' });
-      const dup = await api(h.app, 'POST', '/api/v1/prompts', { ...asAdmin(), body: { project_id: h.tenant.projectId, name: 'greeter' } });
+      const dup = await api(h.app, 'POST', '/api/v1/prompts', {
+        ...asAdmin(),
+        body: { project_id: h.tenant.projectId, name: 'greeter' },
+      });
       expect(dup.status).toBe(409);
-      const bad = await api(h.app, 'POST', '/api/v1/prompts', { ...asAdmin(), body: { project_id: h.tenant.projectId, name: 'has@at' } });
+      const bad = await api(h.app, 'POST', '/api/v1/prompts', {
+        ...asAdmin(),
+        body: { project_id: h.tenant.projectId, name: 'has@at' },
+      });
       expect(bad.status).toBe(400);
 
       const results = await Promise.all(
@@ -60,14 +73,23 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       );
       expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
       expect(results.map((r) => r.body.data.version).sort()).toEqual([2, 3, 4]);
-      const got = await api(h.app, 'GET', `/api/v1/prompts/${promptId}`, { token: h.tenant.viewer.token, orgId: h.tenant.orgId });
+      const got = await api(h.app, 'GET', `/api/v1/prompts/${promptId}`, {
+        token: h.tenant.viewer.token,
+        orgId: h.tenant.orgId,
+      });
       expect(got.body.data).toMatchObject({ name: 'greeter', latest_version: 4 });
       expect(got.body.data.versions.map((v: { version: number }) => v.version)).toEqual([4, 3, 2, 1]);
     });
 
     it('reads a version by name@version, name@latest and id', async () => {
       const { promptId, v1 } = await promptWithVersions('reader');
-      const q = (ref: string) => api(h.app, 'GET', `/api/v1/prompts/resolve?project_id=${h.tenant.projectId}&ref=${encodeURIComponent(ref)}`, asAdmin());
+      const q = (ref: string) =>
+        api(
+          h.app,
+          'GET',
+          `/api/v1/prompts/resolve?project_id=${h.tenant.projectId}&ref=${encodeURIComponent(ref)}`,
+          asAdmin(),
+        );
       expect((await q('reader@1')).body.data).toMatchObject({ id: v1.id, version: 1 });
       expect((await q('reader@latest')).body.data).toMatchObject({ version: 4 });
       expect((await q(v1.id)).body.data).toMatchObject({ version: 1 });
@@ -82,14 +104,20 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     it('links proxied requests; @latest is resolved on every call', async () => {
       const { promptId, v1 } = await promptWithVersions('linker');
       const send = (ref: string) =>
-        proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-prompt-version': ref }, body: chat() }).then(async (r) => {
+        proxyFetch(h, 'openai', '/v1/chat/completions', {
+          headers: { 'x-service-prompt-version': ref },
+          body: chat(),
+        }).then(async (r) => {
           await r.arrayBuffer();
           return r;
         });
       const byName = await send('linker@1');
       const byId = await send(v1.id);
       const latest = await send('linker@latest');
-      const v5 = await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, { ...asAdmin(), body: { template: 'v5' } });
+      const v5 = await api(h.app, 'POST', `/api/v1/prompts/${promptId}/versions`, {
+        ...asAdmin(),
+        body: { template: 'v5' },
+      });
       const latestAfter = await send('linker@latest');
       const rowOf = async (r: Response) => (await h.rows(1, { id: r.headers.get('x-service-request-id') }))[0]!;
       expect((await rowOf(byName)).prompt_version_id).toBe(v1.id);
@@ -111,7 +139,10 @@ describe('prompts resource, prompt-version links, request log API and request.cr
         ['strict@77', 404],
         ['00000000-0000-4000-8000-000000000000', 404],
       ] as const) {
-        const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-prompt-version': ref }, body: chat() });
+        const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+          headers: { 'x-service-prompt-version': ref },
+          body: chat(),
+        });
         expect([ref, res.status]).toEqual([ref, status]);
       }
       expect(h.upstream.requests).toHaveLength(0);
@@ -128,10 +159,14 @@ describe('prompts resource, prompt-version links, request log API and request.cr
         ['carol', 's3', 200],
         ['carol', 's3', 200],
       ] as const) {
-        if (status !== 200) h.upstream.handle((_q, res) => {
+        if (status !== 200)
+          h.upstream.handle((_q, res) => {
             res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"x"}');
           });
-        const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-user-id': user, 'x-service-session-id': session }, body: chat(user) });
+        const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+          headers: { 'x-service-user-id': user, 'x-service-session-id': session },
+          body: chat(user),
+        });
         await res.arrayBuffer();
         h.upstream.reset();
       }
@@ -147,7 +182,8 @@ describe('prompts resource, prompt-version links, request log API and request.cr
         const times = r.body.data.map((x: { created_at: string }) => Date.parse(x.created_at));
         expect([...times].sort((a, b) => b - a)).toEqual(times);
       }
-      const f = async (qs: string) => (await api(h.app, 'GET', `/api/v1/requests?${qs}`, { token: h.tenant.fullKey })).body.data;
+      const f = async (qs: string) =>
+        (await api(h.app, 'GET', `/api/v1/requests?${qs}`, { token: h.tenant.fullKey })).body.data;
       expect(await f('user_id=alice')).toHaveLength(2);
       expect(await f('session_id=s1')).toHaveLength(2);
       expect(await f('status=500')).toHaveLength(1);
@@ -165,7 +201,12 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: ApiResult<{ id: string }[]> = await api(h.app, 'GET', `/api/v1/requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: h.tenant.fullKey });
+        const page: ApiResult<{ id: string }[]> = await api(
+          h.app,
+          'GET',
+          `/api/v1/requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          { token: h.tenant.fullKey },
+        );
         expect(page.status).toBe(200);
         seen.push(...page.body.data.map((r: { id: string }) => r.id));
         cursor = page.body.next_cursor as string | null;
@@ -173,7 +214,9 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       } while (cursor && pages < 10);
       expect(pages).toBe(3);
       expect(new Set(seen).size).toBe(5);
-      expect((await api(h.app, 'GET', '/api/v1/requests?cursor=garbage', { token: h.tenant.fullKey })).status).toBe(400);
+      expect((await api(h.app, 'GET', '/api/v1/requests?cursor=garbage', { token: h.tenant.fullKey })).status).toBe(
+        400,
+      );
     });
 
     it('reads one request with bodies; other organizations get 404', async () => {
@@ -183,7 +226,10 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       expect(one.status).toBe(200);
       expect(one.body.data).toMatchObject({ id, provider: 'openai' });
       expect(one.body.data.request_body).toContain('gpt-4o-mini');
-      expect((await api(h.app, 'GET', `/api/v1/requests/00000000-0000-4000-8000-000000000000`, { token: h.tenant.fullKey })).status).toBe(404);
+      expect(
+        (await api(h.app, 'GET', `/api/v1/requests/00000000-0000-4000-8000-000000000000`, { token: h.tenant.fullKey }))
+          .status,
+      ).toBe(404);
     });
   });
 
@@ -198,7 +244,10 @@ describe('prompts resource, prompt-version links, request log API and request.cr
       master_key_id: 'k1',
       secret_hint: 'x',
     });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { headers: { 'x-service-trace-id': 'tr-1' }, body: chat('evented') });
+    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+      headers: { 'x-service-trace-id': 'tr-1' },
+      body: chat('evented'),
+    });
     await res.arrayBuffer();
     const id = res.headers.get('x-service-request-id')!;
     const [row] = await h.rows(1, { id });
@@ -212,7 +261,19 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     }
     const ev = events.find((e) => e.payload.request?.id === id)!;
     expect(Object.keys(ev.payload.request).sort()).toEqual(
-      ['id', 'provider', 'model', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cost_usd', 'latency_ms', 'status_code', 'trace_id', 'created_at'].sort(),
+      [
+        'id',
+        'provider',
+        'model',
+        'prompt_tokens',
+        'completion_tokens',
+        'total_tokens',
+        'cost_usd',
+        'latency_ms',
+        'status_code',
+        'trace_id',
+        'created_at',
+      ].sort(),
     );
     expect(ev.payload.request).toMatchObject({
       id,

@@ -20,7 +20,9 @@ describe('proxy: custom properties', () => {
         { headers: { 'X-Service-Property-Tier': tier, 'x-service-property-feature.name': ' search ' } },
       );
     }
-    expect(h.upstream.requests.flatMap((r) => Object.keys(r.headers).filter((k) => k.startsWith('x-service-')))).toEqual([]);
+    expect(
+      h.upstream.requests.flatMap((r) => Object.keys(r.headers).filter((k) => k.startsWith('x-service-'))),
+    ).toEqual([]);
     const rows = await h.rows(3);
     expect(rows.map((r) => r.properties)).toEqual([
       { tier: 'gold', 'feature.name': 'search' },
@@ -31,11 +33,17 @@ describe('proxy: custom properties', () => {
     const listed = await api(h.app, 'GET', '/api/v1/requests?property=tier:gold', who);
     expect(listed.body.data).toHaveLength(2);
     const grouped = await api(h.app, 'GET', '/api/v1/stats?group_by=property:tier', who);
-    expect(grouped.body.data.breakdown.items.map((i: { key: string; requests: number }) => [i.key, i.requests])).toEqual([['gold', 2], ['free', 1]]);
+    expect(
+      grouped.body.data.breakdown.items.map((i: { key: string; requests: number }) => [i.key, i.requests]),
+    ).toEqual([
+      ['gold', 2],
+      ['free', 1],
+    ]);
   });
 
   it('refuses a bad property name, an over-long value or more than 20 properties with 400, before the provider', async () => {
-    const call = (headers: Record<string, string>) => proxyFetch(h, 'openai', '/v1/chat/completions', { headers, body: { model: 'gpt-4o-mini', messages: [] } });
+    const call = (headers: Record<string, string>) =>
+      proxyFetch(h, 'openai', '/v1/chat/completions', { headers, body: { model: 'gpt-4o-mini', messages: [] } });
     const bad = async (headers: Record<string, string>, code: string) => {
       const r = await call(headers);
       expect(r.status).toBe(400);
@@ -43,8 +51,13 @@ describe('proxy: custom properties', () => {
     };
     await bad({ 'x-service-property-_x': 'v' }, 'invalid_property');
     await bad({ 'x-service-property-big': 'v'.repeat(257) }, 'invalid_property');
-    await bad(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-service-property-p${i}`, 'v'])), 'too_many_properties');
+    await bad(
+      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-service-property-p${i}`, 'v'])),
+      'too_many_properties',
+    );
     expect(h.upstream.requests).toHaveLength(0);
-    expect((await call(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-service-property-p${i}`, 'v'])))).status).toBe(200);
+    expect(
+      (await call(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-service-property-p${i}`, 'v'])))).status,
+    ).toBe(200);
   });
 });

@@ -30,24 +30,42 @@ describe('proxy shutdown drill: SIGTERM under a keep-alive client', () => {
       if (req.json?.messages?.[0]?.content === 'slow') await sleep(1_500);
       return defaultHandler(req, res);
     });
-    app = await startApiChild({ DATABASE_URL: db.url, MASTER_KEY: randomBytes(32).toString('hex'), PROVIDER_OPENAI_BASE_URL: upstream.url, SHUTDOWN_TIMEOUT_MS: '10000' });
+    app = await startApiChild({
+      DATABASE_URL: db.url,
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      PROVIDER_OPENAI_BASE_URL: upstream.url,
+      SHUTDOWN_TIMEOUT_MS: '10000',
+    });
     const { url } = app;
     const t: SeededTenant = await seedTenant({ url });
     const asAdmin = { token: t.admin.token, orgId: t.orgId };
-    expect((await api({ url }, 'PUT', '/api/v1/provider-keys', { ...asAdmin, body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-upstream' } })).status).toBeLessThan(300);
+    expect(
+      (
+        await api({ url }, 'PUT', '/api/v1/provider-keys', {
+          ...asAdmin,
+          body: { project_id: t.projectId, provider: 'openai', api_key: 'sk-upstream' },
+        })
+      ).status,
+    ).toBeLessThan(300);
 
     // One kept-alive connection, as a load balancer or an SDK's agent holds it.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set<unknown>();
     const call = (content: string) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-        const req = http.request(`${url}/proxy/openai/v1/chat/completions`, {
-          method: 'POST', agent, headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': 'application/json' },
-        }, (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-        });
+        const req = http.request(
+          `${url}/proxy/openai/v1/chat/completions`,
+          {
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${t.fullKey}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+          },
+        );
         req.on('socket', (s) => sockets.add(s));
         req.on('error', reject);
         req.end(JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }));
@@ -60,14 +78,22 @@ describe('proxy shutdown drill: SIGTERM under a keep-alive client', () => {
     const signalled = Date.now();
     app.child.kill('SIGTERM');
     await sleep(100);
-    const next = call('after-signal').then((r) => ({ ok: r }), (err: Error) => ({ err }));
+    const next = call('after-signal').then(
+      (r) => ({ ok: r }),
+      (err: Error) => ({ err }),
+    );
 
     const slow = await running;
     expect([slow.status, slow.headers.connection]).toEqual([200, 'close']);
     expect(JSON.parse(slow.body).choices[0].message.content).toBeTruthy();
     // Refused without running: a 503 on the old connection or no connection at all; safe to retry elsewhere.
     const after = await next;
-    if ('ok' in after) expect([after.ok.status, after.ok.headers.connection, after.ok.headers['retry-after']]).toEqual([503, 'close', '1']);
+    if ('ok' in after)
+      expect([after.ok.status, after.ok.headers.connection, after.ok.headers['retry-after']]).toEqual([
+        503,
+        'close',
+        '1',
+      ]);
     else expect((after.err as NodeJS.ErrnoException).code).toMatch(/ECONNREFUSED|ECONNRESET|EPIPE/);
     expect(upstream.requests.filter((r) => r.json?.messages?.[0]?.content === 'after-signal')).toHaveLength(0);
 

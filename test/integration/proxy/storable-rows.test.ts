@@ -23,7 +23,9 @@ describe('request log: unstorable text and rejected rows', () => {
   afterEach(() => h.upstream.reset());
 
   const eventsFor = async (id: string) =>
-    (await h.app.database.db('event_outbox').where({ kind: 'request.created' }).select('payload')).filter((e) => e.payload.request?.id === id);
+    (await h.app.database.db('event_outbox').where({ kind: 'request.created' }).select('payload')).filter(
+      (e) => e.payload.request?.id === id,
+    );
 
   const metric = async (outcome: string) => {
     const text = await (await fetch(`${h.app.url}/metrics`)).text();
@@ -53,7 +55,10 @@ describe('request log: unstorable text and rejected rows', () => {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(Buffer.concat([Buffer.from('ok'), Buffer.from([0x00]), Buffer.from('\ud800 end')]));
     });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: Buffer.from('hi\u0000there \ud83d'), headers: { 'content-type': 'text/plain' } });
+    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+      body: Buffer.from('hi\u0000there \ud83d'),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     const id = res.headers.get('x-service-request-id')!;
@@ -66,7 +71,12 @@ describe('request log: unstorable text and rejected rows', () => {
   it('writes the rest of a batch, stores a row refused even alone as a minimal row, and counts both', async () => {
     const ctx = h.app.runtime.ctx;
     const before = { alone: await metric('stored_alone'), minimal: await metric('minimal') };
-    const w = new RequestLogWriter(ctx.db, createLogger('silent'), { queueMax: 100, batchSize: 5, flushMs: 5 }, { metrics: ctx.metrics });
+    const w = new RequestLogWriter(
+      ctx.db,
+      createLogger('silent'),
+      { queueMax: 100, batchSize: 5, flushMs: 5 },
+      { metrics: ctx.metrics },
+    );
     const row = (over: Partial<RequestRow> = {}): RequestRow => ({
       id: randomUUID(),
       org_id: h.tenant.orgId,
@@ -110,10 +120,21 @@ describe('request log: unstorable text and rejected rows', () => {
       void w.enqueue({ row: r });
     }
     await w.drain(5000);
-    const rows = await ctx.db('requests').whereIn('id', [...good, bad].map((r) => r.id));
+    const rows = await ctx.db('requests').whereIn(
+      'id',
+      [...good, bad].map((r) => r.id),
+    );
     expect(rows).toHaveLength(5);
     const stored = rows.find((r) => r.id === bad.id)!;
-    expect(stored).toMatchObject({ status_code: 200, latency_ms: 5, ttfb_ms: 3, project_id: h.tenant.projectId, prompt_version_id: null, request_body: '', trace_id: null });
+    expect(stored).toMatchObject({
+      status_code: 200,
+      latency_ms: 5,
+      ttfb_ms: 3,
+      project_id: h.tenant.projectId,
+      prompt_version_id: null,
+      request_body: '',
+      trace_id: null,
+    });
     expect(stored.error).toMatch(/^log_row_rejected \(23503\)/);
     expect(w.stats).toMatchObject({ written: 5, dropped: 0 });
     expect(w.inFlight).toBe(0);

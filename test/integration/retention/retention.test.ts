@@ -32,12 +32,19 @@ describe('request log partitions and retention', () => {
         const [, applied] = (await db.migrate.up(cfg)) as [number, string[]];
         if (String(applied).includes('008_anomalies')) break;
       }
-      const [user] = await db('users').insert({ sub: `s-${randomUUID()}` }).returning('id');
+      const [user] = await db('users')
+        .insert({ sub: `s-${randomUUID()}` })
+        .returning('id');
       const [org] = await db('organizations').insert({ name: 'A', owner_user_id: user.id }).returning('id');
       const [project] = await db('projects').insert({ org_id: org.id, name: 'p' }).returning('id');
       const base = { orgId: org.id as string, projectId: project.id as string };
       const rows = ['2026-01-20', '2026-03-02', '2026-03-30', '2026-06-11'].map((d, i) =>
-        requestRow(base, { created_at: `${d}T10:00:00.000Z`, request_body: `{"n":${i}}`, properties: { k: `v${i}` }, user_id: `u${i}` }),
+        requestRow(base, {
+          created_at: `${d}T10:00:00.000Z`,
+          request_body: `{"n":${i}}`,
+          properties: { k: `v${i}` },
+          user_id: `u${i}`,
+        }),
       );
       await db('requests').insert(rows.map((r) => ({ ...r, properties: JSON.stringify(r.properties) })));
       const before = await db('requests').orderBy('created_at').select('*');
@@ -45,7 +52,15 @@ describe('request log partitions and retention', () => {
       const after = await db('requests').orderBy('created_at').select('*');
       expect(after).toEqual(before);
       const parts = (await listPartitions(db)).map((p) => p.name);
-      expect(parts).toEqual(expect.arrayContaining(['requests_default', 'requests_2026m01', 'requests_2026m02', 'requests_2026m03', 'requests_2026m06']));
+      expect(parts).toEqual(
+        expect.arrayContaining([
+          'requests_default',
+          'requests_2026m01',
+          'requests_2026m02',
+          'requests_2026m03',
+          'requests_2026m06',
+        ]),
+      );
       expect(Number((await db('requests_2026m03').count('* as n'))[0]!.n)).toBe(2);
       expect(Number((await db('requests_default').count('* as n'))[0]!.n)).toBe(0);
     } finally {
@@ -57,11 +72,25 @@ describe('request log partitions and retention', () => {
   it('drops whole months past RETENTION_DAYS and nothing younger; empties old bodies; keeps far-off rows', async () => {
     const db = app.database.db;
     const base = { orgId: t.orgId, projectId: t.projectId };
-    for (const m of ['2026-05', '2026-06', '2026-07', '2026-08']) await createPartition(db, new Date(`${m}-01T00:00:00Z`));
-    const at = (d: string, over = {}) => requestRow(base, { created_at: `${d}Z`, request_body: '{"q":1}', response_body: '{"a":1}', user_id: 'u', ...over });
+    for (const m of ['2026-05', '2026-06', '2026-07', '2026-08'])
+      await createPartition(db, new Date(`${m}-01T00:00:00Z`));
+    const at = (d: string, over = {}) =>
+      requestRow(base, {
+        created_at: `${d}Z`,
+        request_body: '{"q":1}',
+        response_body: '{"a":1}',
+        user_id: 'u',
+        ...over,
+      });
     const rows = {
-      may: at('2026-05-10T10:00:00'), june: at('2026-06-30T23:59:59'), july: at('2026-07-10T10:00:00'), augEarly: at('2026-08-10T10:00:00'),
-      augLate: at('2026-08-20T10:00:00'), sep: at('2026-09-10T10:00:00'), past: at('2001-01-01T00:00:00'), future: at('2031-01-01T00:00:00'),
+      may: at('2026-05-10T10:00:00'),
+      june: at('2026-06-30T23:59:59'),
+      july: at('2026-07-10T10:00:00'),
+      augEarly: at('2026-08-10T10:00:00'),
+      augLate: at('2026-08-20T10:00:00'),
+      sep: at('2026-09-10T10:00:00'),
+      past: at('2001-01-01T00:00:00'),
+      future: at('2031-01-01T00:00:00'),
     };
     // September has no partition yet: its row waits in the default one, and moves when the month is created.
     await db.raw('drop table if exists requests_2026m09');
@@ -72,8 +101,17 @@ describe('request log partitions and retention', () => {
     // Cutoff 2026-07-17: May and June are wholly older; July straddles it and stays.
     expect(out.dropped.sort()).toEqual(['requests_2026m05', 'requests_2026m06']);
     expect(out.created).toEqual(expect.arrayContaining(['2026-09', '2026-10']));
-    const left = await db('requests').where({ project_id: t.projectId }).orderBy('created_at').select('id', 'request_body', 'response_body');
-    expect(left.map((r) => r.id)).toEqual([rows.july.id, rows.augEarly.id, rows.augLate.id, rows.sep.id, rows.future.id]);
+    const left = await db('requests')
+      .where({ project_id: t.projectId })
+      .orderBy('created_at')
+      .select('id', 'request_body', 'response_body');
+    expect(left.map((r) => r.id)).toEqual([
+      rows.july.id,
+      rows.augEarly.id,
+      rows.augLate.id,
+      rows.sep.id,
+      rows.future.id,
+    ]);
     // Bodies before 2026-08-16 emptied, later ones kept.
     const body = Object.fromEntries(left.map((r) => [r.id, r.request_body + r.response_body]));
     expect(body[rows.july.id]).toBe('');
@@ -81,7 +119,9 @@ describe('request log partitions and retention', () => {
     expect(body[rows.augLate.id]).toBe('{"q":1}{"a":1}');
     expect(Number((await db('requests_2026m09').count('* as n'))[0]!.n)).toBe(1);
     // Rollups of the dropped months go too (July's stays with its row).
-    const buckets = (await db('request_rollups').where({ project_id: t.projectId, dim: '' }).orderBy('bucket').pluck('bucket')).map((b: Date) => b.toISOString().slice(0, 10));
+    const buckets = (
+      await db('request_rollups').where({ project_id: t.projectId, dim: '' }).orderBy('bucket').pluck('bucket')
+    ).map((b: Date) => b.toISOString().slice(0, 10));
     expect(buckets).toEqual(['2026-07-10', '2026-08-10', '2026-08-20', '2026-09-10', '2031-01-01']);
     // A far-future row is readable like any other.
     const r = await api(app, 'GET', `/api/v1/requests/${rows.future.id}`, { token: t.fullKey });
@@ -93,11 +133,17 @@ describe('request log partitions and retention', () => {
   });
 
   it('the worker keeps the daily schedule, and the workflow runs the upkeep', async () => {
-    const d = await app.runtime.ctx.temporal.client.schedule.getHandle(scheduleId(app.config.TEMPORAL_TASK_QUEUE, 'retention')).describe();
-    expect(d.spec.calendars).toEqual([expect.objectContaining({ hour: [{ start: 3, end: 3, step: 1 }], minute: [{ start: 17, end: 17, step: 1 }] })]);
+    const d = await app.runtime.ctx.temporal.client.schedule
+      .getHandle(scheduleId(app.config.TEMPORAL_TASK_QUEUE, 'retention'))
+      .describe();
+    expect(d.spec.calendars).toEqual([
+      expect.objectContaining({ hour: [{ start: 3, end: 3, step: 1 }], minute: [{ start: 17, end: 17, step: 1 }] }),
+    ]);
     expect(d.action).toMatchObject({ workflowType: 'retentionWorkflow' });
     const out = await app.runtime.ctx.temporal.client.workflow.execute(retentionWorkflow, {
-      taskQueue: app.config.TEMPORAL_TASK_QUEUE, workflowId: `retention-${randomUUID()}`, args: ['2027-06-15T00:00:00Z'],
+      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `retention-${randomUUID()}`,
+      args: ['2027-06-15T00:00:00Z'],
     });
     // No RETENTION_DAYS in the tests' settings: months are created, nothing is dropped.
     expect(out.created).toEqual(expect.arrayContaining(['2027-06', '2027-09']));

@@ -26,14 +26,22 @@ describe('official SDK against the real gateway', () => {
       const child = spawn(
         path.join(SDK_DIR, 'node_modules', '.bin', 'jest'),
         ['test/server.integration.test.ts', '--json', `--outputFile=${outputFile}`],
-        { cwd: SDK_DIR, env: { ...process.env, GATEWAY_URL: app.url, GATEWAY_API_KEY: tenant.fullKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+        {
+          cwd: SDK_DIR,
+          env: { ...process.env, GATEWAY_URL: app.url, GATEWAY_API_KEY: tenant.fullKey },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
       );
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
       child.on('close', (c) => resolve({ code: c, output: out }));
     });
-    const results = JSON.parse(readFileSync(outputFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number };
+    const results = JSON.parse(readFileSync(outputFile, 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+    };
     rmSync(outputFile, { force: true });
     if (code !== 0) throw new Error(`SDK integration suite failed:\n${output.slice(-4000)}`);
     expect(results.numFailedTests).toBe(0);

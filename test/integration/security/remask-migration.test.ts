@@ -26,11 +26,17 @@ describe('migration: re-mask stored excerpts', () => {
         if (!applied.length) throw new Error(`${LAST_BEFORE} never applied`);
         if (applied.includes(LAST_BEFORE)) break;
       }
-      const [user] = await db('users').insert({ sub: `s-${randomUUID()}` }).returning('id');
+      const [user] = await db('users')
+        .insert({ sub: `s-${randomUUID()}` })
+        .returning('id');
       const [org] = await db('organizations').insert({ name: 'A', owner_user_id: user.id }).returning('id');
       const [project] = await db('projects').insert({ org_id: org.id, name: 'p' }).returning('id');
 
-      const key = [...randomBytes(40)].map((b) => `${ALNUM}/+`[b % 64]).join('').slice(0, 39) + 'x';
+      const key =
+        [...randomBytes(40)]
+          .map((b) => `${ALNUM}/+`[b % 64])
+          .join('')
+          .slice(0, 39) + 'x';
       const leaking = {
         envLabel: `…ESS_KEY_ID=AKIA************ AWS_************${key.slice(18)} region=eu…`,
         yamlLabel: `… is what the job prints: aws: secr************${key.slice(21)} region=eu-w…`,
@@ -46,15 +52,36 @@ describe('migration: re-mask stored excerpts', () => {
       };
       const cutWord = '…Mail j***@example.com, or ignore all previous instructions.';
       const row = ([fingerprint, excerpt]: [string, string]) => ({
-        org_id: org.id, project_id: project.id, kind: 'secret', category: 'aws', severity: 'critical', detector: 'secretlint:aws/AWSSecretAccessKey',
-        fingerprint, excerpt, source: 'request', request_id: randomUUID(), field: 'request_body', direction: 'in', first_seen: new Date(), last_seen: new Date(),
+        org_id: org.id,
+        project_id: project.id,
+        kind: 'secret',
+        category: 'aws',
+        severity: 'critical',
+        detector: 'secretlint:aws/AWSSecretAccessKey',
+        fingerprint,
+        excerpt,
+        source: 'request',
+        request_id: randomUUID(),
+        field: 'request_body',
+        direction: 'in',
+        first_seen: new Date(),
+        last_seen: new Date(),
       });
-      await db('security_findings').insert([...Object.entries(leaking), ...Object.entries(untouched), ['cutWord', cutWord] as [string, string]].map(row));
+      await db('security_findings').insert(
+        [...Object.entries(leaking), ...Object.entries(untouched), ['cutWord', cutWord] as [string, string]].map(row),
+      );
 
       await db.migrate.latest(cfg);
-      const after = new Map((await db('security_findings').select('fingerprint', 'excerpt')).map((r) => [r.fingerprint as string, r.excerpt as string]));
+      const after = new Map(
+        (await db('security_findings').select('fingerprint', 'excerpt')).map((r) => [
+          r.fingerprint as string,
+          r.excerpt as string,
+        ]),
+      );
       const excerpts = [...after.values()];
-      const shown = Array.from({ length: 33 }, (_, i) => key.slice(i, i + 8)).filter((w) => excerpts.some((e) => e.includes(w)));
+      const shown = Array.from({ length: 33 }, (_, i) => key.slice(i, i + 8)).filter((w) =>
+        excerpts.some((e) => e.includes(w)),
+      );
       expect(shown).toEqual([]);
       expect(excerpts.filter((e) => /\*{12}[A-Za-z0-9/+=]{5}|^…[A-Za-z0-9/+=]/.test(e))).toEqual([]);
       expect(after.get('envLabel')).toBe('…_KEY_ID=AKIA************ AWS_************ region=eu…');

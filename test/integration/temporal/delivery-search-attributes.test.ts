@@ -33,8 +33,20 @@ describe('delivery search attributes (time-skipping)', () => {
     await env?.teardown();
   });
 
-  const failed: AttemptResult = { kind: 'attempted', ok: false, httpStatus: 500, durationMs: 5, errorMessage: 'HTTP 500' } as AttemptResult;
-  const delivered: AttemptResult = { kind: 'attempted', ok: true, httpStatus: 200, durationMs: 5, errorMessage: null } as AttemptResult;
+  const failed: AttemptResult = {
+    kind: 'attempted',
+    ok: false,
+    httpStatus: 500,
+    durationMs: 5,
+    errorMessage: 'HTTP 500',
+  } as AttemptResult;
+  const delivered: AttemptResult = {
+    kind: 'attempted',
+    ok: true,
+    httpStatus: 200,
+    durationMs: 5,
+    errorMessage: null,
+  } as AttemptResult;
 
   function worker(attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>) {
     let calls = 0;
@@ -48,7 +60,13 @@ describe('delivery search attributes (time-skipping)', () => {
   /** Starts a delivery the way the dispatcher does (initial pending / 0). */
   async function start(): Promise<WorkflowHandle> {
     const id = randomUUID();
-    await startDeliveryWorkflow(env.client, taskQueue, { id, webhookId: randomUUID(), orgId: randomUUID(), eventType: 'request.created', url: 'https://hooks.example.com/x' });
+    await startDeliveryWorkflow(env.client, taskQueue, {
+      id,
+      webhookId: randomUUID(),
+      orgId: randomUUID(),
+      eventType: 'request.created',
+      url: 'https://hooks.example.com/x',
+    });
     return env.client.workflow.getHandle(deliveryWorkflowId(id));
   }
 
@@ -58,7 +76,9 @@ describe('delivery search attributes (time-skipping)', () => {
     const decoded = events
       .map((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields)
       .filter((f): f is NonNullable<typeof f> => !!f)
-      .map((f) => Object.fromEntries(Object.entries(f).map(([k, p]) => [k, JSON.parse(Buffer.from(p.data!).toString())])));
+      .map((f) =>
+        Object.fromEntries(Object.entries(f).map(([k, p]) => [k, JSON.parse(Buffer.from(p.data!).toString())])),
+      );
     return { decoded, workflowTasks: events.filter((e) => e.workflowTaskCompletedEventAttributes).length };
   }
 
@@ -72,7 +92,10 @@ describe('delivery search attributes (time-skipping)', () => {
     const handle = await start();
     expect(await current(handle)).toEqual({ status: 'pending', attempts: 0 });
     await w.runUntil(handle.result());
-    expect(await upserts(handle)).toEqual({ decoded: [{ DeliveryStatus: 'delivered', AttemptCount: 1 }], workflowTasks: 1 });
+    expect(await upserts(handle)).toEqual({
+      decoded: [{ DeliveryStatus: 'delivered', AttemptCount: 1 }],
+      workflowTasks: 1,
+    });
     expect(await current(handle)).toEqual({ status: 'delivered', attempts: 1 });
   });
 
@@ -110,7 +133,10 @@ describe('delivery search attributes (time-skipping)', () => {
       await handle.cancel();
       await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     });
-    expect((await upserts(handle)).decoded).toEqual([{ DeliveryStatus: 'failed', AttemptCount: 1 }, { DeliveryStatus: 'cancelled' }]);
+    expect((await upserts(handle)).decoded).toEqual([
+      { DeliveryStatus: 'failed', AttemptCount: 1 },
+      { DeliveryStatus: 'cancelled' },
+    ]);
   });
 
   it('a workflow started without DeliveryStatus (before this change) upserts nothing, so its replay stays deterministic', async () => {

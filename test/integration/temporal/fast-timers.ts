@@ -8,7 +8,10 @@ import { workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/work
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   outbound: [
     {
-      startTimer: (input, next) => (workflowInfo().taskQueue.endsWith('-real-timers') ? next(input) : next({ ...input, durationMs: Math.min(input.durationMs, 50) })),
+      startTimer: (input, next) =>
+        workflowInfo().taskQueue.endsWith('-real-timers')
+          ? next(input)
+          : next({ ...input, durationMs: Math.min(input.durationMs, 50) }),
     },
   ],
 });

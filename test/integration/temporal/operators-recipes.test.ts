@@ -9,7 +9,15 @@ import { deliveryWorkflowId, redeliveryWorkflowId } from '../../../src/webhooks/
 import { startDeliveryWorkflow } from '../../../src/webhooks/workflow-client';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver';
-import { activityDepsFor, quietTemporalRuntime, seedDelivery, seedOrg, seedWebhook, waitUntil, webhookTestConfig } from '../webhooks/fixtures';
+import {
+  activityDepsFor,
+  quietTemporalRuntime,
+  seedDelivery,
+  seedOrg,
+  seedWebhook,
+  waitUntil,
+  webhookTestConfig,
+} from '../webhooks/fixtures';
 import { decodePayload, docRecipes, listedIds, runRecipe } from './recipes';
 
 /**
@@ -33,18 +41,49 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
   const since = new Date(Date.now() - 1000).toISOString();
   /** Receiver answers per delivery id: status of the n-th request of that delivery. */
   const plans = new Map<string, (n: number) => number>();
-  const ids = {} as Record<'org1' | 'org2' | 'hookA' | 'hookB' | 'hookC' | 'dead1' | 'dead2' | 'delivered' | 'retrying' | 'twice' | 'pending' | 'cancelled' | 'otherOrgDead', string>;
+  const ids = {} as Record<
+    | 'org1'
+    | 'org2'
+    | 'hookA'
+    | 'hookB'
+    | 'hookC'
+    | 'dead1'
+    | 'dead2'
+    | 'delivered'
+    | 'retrying'
+    | 'twice'
+    | 'pending'
+    | 'cancelled'
+    | 'otherOrgDead',
+    string
+  >;
   const wf = (id: string) => deliveryWorkflowId(id);
-  const probe = { name: 'ops-recipe-probe', note: 'never polled: its first run holds the schedule up', spec: { intervals: [{ every: '1 second' }] }, workflowType: 'neverPolledWorkflow' };
+  const probe = {
+    name: 'ops-recipe-probe',
+    note: 'never polled: its first run holds the schedule up',
+    spec: { intervals: [{ every: '1 second' }] },
+    workflowType: 'neverPolledWorkflow',
+  };
 
-  async function delivery(hook: { id: string; orgId: string; url: string }, queue: string, plan: (n: number) => number): Promise<string> {
+  async function delivery(
+    hook: { id: string; orgId: string; url: string },
+    queue: string,
+    plan: (n: number) => number,
+  ): Promise<string> {
     const d = await seedDelivery(database.db, hook.id, hook.orgId, 'request.created');
     plans.set(d.id, plan);
-    await startDeliveryWorkflow(client, queue, { id: d.id, webhookId: hook.id, orgId: hook.orgId, eventType: 'request.created', url: hook.url });
+    await startDeliveryWorkflow(client, queue, {
+      id: d.id,
+      webhookId: hook.id,
+      orgId: hook.orgId,
+      eventType: 'request.created',
+      url: hook.url,
+    });
     return d.id;
   }
 
-  const recordStatus = async (id: string) => (await database.db('webhook_deliveries').where({ id }).first())?.status as string | undefined;
+  const recordStatus = async (id: string) =>
+    (await database.db('webhook_deliveries').where({ id }).first())?.status as string | undefined;
 
   beforeAll(async () => {
     quietTemporalRuntime();
@@ -63,17 +102,36 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../../workflows'),
       workflowInterceptorModules: [require.resolve('./fast-timers')],
-      logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: console.error },
+      logger: {
+        log: () => undefined,
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: console.error,
+      },
     });
     connection = await NativeConnection.connect({ address });
     client = new Client({ connection: await Connection.connect({ address }) });
-    workers = await Promise.all([queues.fast, queues.realTimers].map((taskQueue) => Worker.create({ connection, taskQueue, workflowBundle: bundle, activities: createActivities(deps) })));
+    workers = await Promise.all(
+      [queues.fast, queues.realTimers].map((taskQueue) =>
+        Worker.create({ connection, taskQueue, workflowBundle: bundle, activities: createActivities(deps) }),
+      ),
+    );
     running = Promise.all(workers.map((w) => w.run()));
 
     ids.org1 = await seedOrg(database.db);
     ids.org2 = await seedOrg(database.db);
-    const hook = async (orgId: string, path: string, isActive = true) => ({ id: (await seedWebhook(database.db, config, orgId, `${receiver.url}${path}`, { isActive })).id, orgId, url: `${receiver.url}${path}` });
-    const [a, b, c] = [await hook(ids.org1, '/a?key=s3cret'), await hook(ids.org1, '/b', false), await hook(ids.org2, '/c')];
+    const hook = async (orgId: string, path: string, isActive = true) => ({
+      id: (await seedWebhook(database.db, config, orgId, `${receiver.url}${path}`, { isActive })).id,
+      orgId,
+      url: `${receiver.url}${path}`,
+    });
+    const [a, b, c] = [
+      await hook(ids.org1, '/a?key=s3cret'),
+      await hook(ids.org1, '/b', false),
+      await hook(ids.org2, '/c'),
+    ];
     Object.assign(ids, { hookA: a.id, hookB: b.id, hookC: c.id });
     const always = (status: number) => () => status;
     ids.dead1 = await delivery(a, queues.fast, always(500));
@@ -84,22 +142,46 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     ids.pending = await delivery(a, queues.noWorker, always(200));
     ids.cancelled = await delivery(b, queues.fast, always(200));
     ids.otherOrgDead = await delivery(c, queues.fast, always(500));
-    await waitUntil(async () => {
-      const s = await Promise.all([ids.dead1, ids.dead2, ids.otherOrgDead].map(recordStatus));
-      return s.every((x) => x === 'dead_lettered') && (await recordStatus(ids.twice)) === 'delivered' && (await recordStatus(ids.cancelled)) === 'cancelled';
-    }, 30_000, 'deliveries in their known states');
+    await waitUntil(
+      async () => {
+        const s = await Promise.all([ids.dead1, ids.dead2, ids.otherOrgDead].map(recordStatus));
+        return (
+          s.every((x) => x === 'dead_lettered') &&
+          (await recordStatus(ids.twice)) === 'delivered' &&
+          (await recordStatus(ids.cancelled)) === 'cancelled'
+        );
+      },
+      30_000,
+      'deliveries in their known states',
+    );
     // An operator's redelivery of the delivery that was already sent twice: its own run.
-    await startDeliveryWorkflow(client, queues.fast, { id: ids.twice, webhookId: a.id, orgId: a.orgId, eventType: 'request.created', url: a.url, redelivery: 1, firstAttempt: 3 });
+    await startDeliveryWorkflow(client, queues.fast, {
+      id: ids.twice,
+      webhookId: a.id,
+      orgId: a.orgId,
+      eventType: 'request.created',
+      url: a.url,
+      redelivery: 1,
+      firstAttempt: 3,
+    });
     await client.workflow.getHandle(redeliveryWorkflowId(ids.twice, 1)).result();
     await ensureSchedules(client, queues.noWorker, [probe], createLogger('silent'));
   });
 
   afterAll(async () => {
-    for (const id of [wf(ids.retrying), wf(ids.pending)]) await client?.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    for (const id of [wf(ids.retrying), wf(ids.pending)])
+      await client?.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined);
     const schedule = client?.schedule.getHandle(scheduleId(queues.noWorker, probe.name));
     const desc = await schedule?.describe().catch(() => undefined);
     await schedule?.delete().catch(() => undefined);
-    for (const r of desc?.info.runningActions ?? []) await client.workflow.getHandle(r.workflow.workflowId).terminate('test over').catch(() => undefined);
+    for (const r of desc?.info.runningActions ?? [])
+      await client.workflow
+        .getHandle(r.workflow.workflowId)
+        .terminate('test over')
+        .catch(() => undefined);
     for (const w of workers) w.shutdown();
     await running;
     await connection?.close();
@@ -113,16 +195,32 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
   async function expectListed(recipe: string, vars: Record<string, string>, expected: string[]) {
     const want = [...expected].sort();
     let got: string[] = [];
-    await waitUntil(async () => {
-      got = listedIds(await runRecipe(recipe, address, vars));
-      return JSON.stringify(got) === JSON.stringify(want);
-    }, 10_000, `${recipe} to list ${want.join(', ')}`).catch(() => undefined);
+    await waitUntil(
+      async () => {
+        got = listedIds(await runRecipe(recipe, address, vars));
+        return JSON.stringify(got) === JSON.stringify(want);
+      },
+      10_000,
+      `${recipe} to list ${want.join(', ')}`,
+    ).catch(() => undefined);
     expect(got).toEqual(want);
   }
 
   it('the page holds every recipe this test runs, and nothing else marked as one', () => {
     expect([...docRecipes().keys()].sort()).toEqual(
-      ['dead-letters-of-webhook', 'dead-lettered-count-for-org', 'failing-for-org', 'failing-since-for-webhook', 'history-of-delivery', 'retrying-now-for-webhook', 'runs-of-delivery', 'runs-of-schedule', 'schedule-detail', 'schedules', 'stuck-pending-for-org'].sort(),
+      [
+        'dead-letters-of-webhook',
+        'dead-lettered-count-for-org',
+        'failing-for-org',
+        'failing-since-for-webhook',
+        'history-of-delivery',
+        'retrying-now-for-webhook',
+        'runs-of-delivery',
+        'runs-of-schedule',
+        'schedule-detail',
+        'schedules',
+        'stuck-pending-for-org',
+      ].sort(),
     );
   });
 
@@ -136,24 +234,43 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
   });
 
   it('shows each delivery’s attempts and a summary without the query string', async () => {
-    const [dead] = (await runRecipe('dead-letters-of-webhook', address, { WEBHOOK_ID: ids.hookA })) as { searchAttributes: { indexedFields: Record<string, { data: string }> } }[];
+    const [dead] = (await runRecipe('dead-letters-of-webhook', address, { WEBHOOK_ID: ids.hookA })) as {
+      searchAttributes: { indexedFields: Record<string, { data: string }> };
+    }[];
     expect(decodePayload(dead!.searchAttributes.indexedFields.AttemptCount)).toBe(5);
     const desc = await client.workflow.getHandle(wf(ids.dead1)).describe();
     expect(await desc.staticSummary()).toBe(`request.created → ${receiver.url}/a`);
   });
 
   it('retry everything since the outage: what failed since a time', async () => {
-    await expectListed('failing-since-for-webhook', { WEBHOOK_ID: ids.hookA, SINCE: since }, [wf(ids.dead1), wf(ids.dead2), wf(ids.retrying)]);
-    await expectListed('failing-since-for-webhook', { WEBHOOK_ID: ids.hookA, SINCE: new Date(Date.now() + 60_000).toISOString() }, []);
+    await expectListed('failing-since-for-webhook', { WEBHOOK_ID: ids.hookA, SINCE: since }, [
+      wf(ids.dead1),
+      wf(ids.dead2),
+      wf(ids.retrying),
+    ]);
+    await expectListed(
+      'failing-since-for-webhook',
+      { WEBHOOK_ID: ids.hookA, SINCE: new Date(Date.now() + 60_000).toISOString() },
+      [],
+    );
   });
 
   it('why was this delivery sent twice: its runs, and the attempts in the original run’s history', async () => {
-    await expectListed('runs-of-delivery', { DELIVERY_ID: ids.twice }, [wf(ids.twice), redeliveryWorkflowId(ids.twice, 1)]);
+    await expectListed('runs-of-delivery', { DELIVERY_ID: ids.twice }, [
+      wf(ids.twice),
+      redeliveryWorkflowId(ids.twice, 1),
+    ]);
     type Marker = { details: Record<'data' | 'result', { payloads: { data: string }[] }> };
-    const { events } = (await runRecipe('history-of-delivery', address, { DELIVERY_ID: ids.twice })) as { events: { eventType: string; markerRecordedEventAttributes?: Marker }[] };
+    const { events } = (await runRecipe('history-of-delivery', address, { DELIVERY_ID: ids.twice })) as {
+      events: { eventType: string; markerRecordedEventAttributes?: Marker }[];
+    };
     const attempts = events
       .map((e) => e.markerRecordedEventAttributes?.details)
-      .filter((d): d is Marker['details'] => !!d && (decodePayload(d.data.payloads[0]) as { activity_type: string }).activity_type === 'attemptWebhookDelivery')
+      .filter(
+        (d): d is Marker['details'] =>
+          !!d &&
+          (decodePayload(d.data.payloads[0]) as { activity_type: string }).activity_type === 'attemptWebhookDelivery',
+      )
       .map((d) => decodePayload(d.result.payloads[0]) as { kind: string; httpStatus?: number });
     // A `busy` answer (the webhook had its maximum of sends in flight) is no attempt: the workflow
     // waited on a timer and asked again, which the other deliveries to the same webhook can cause.
@@ -165,19 +282,36 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
 
   it('which schedules ran late: recent actions with scheduled and actual times, ticks skipped behind a run that never ends', async () => {
     const id = scheduleId(queues.noWorker, probe.name);
-    type Described = { info: { overlapSkipped?: string; recentActions: { scheduleTime: string; actualTime: string }[]; runningWorkflows: { workflowId: string }[] } };
+    type Described = {
+      info: {
+        overlapSkipped?: string;
+        recentActions: { scheduleTime: string; actualTime: string }[];
+        runningWorkflows: { workflowId: string }[];
+      };
+    };
     let detail: Described | undefined;
-    await waitUntil(async () => {
-      detail = (await runRecipe('schedule-detail', address, { SCHEDULE_ID: id })) as Described;
-      return Number(detail.info.overlapSkipped ?? 0) >= 2;
-    }, 15_000, 'ticks skipped');
+    await waitUntil(
+      async () => {
+        detail = (await runRecipe('schedule-detail', address, { SCHEDULE_ID: id })) as Described;
+        return Number(detail.info.overlapSkipped ?? 0) >= 2;
+      },
+      15_000,
+      'ticks skipped',
+    );
     const [first] = detail!.info.recentActions;
     expect(Date.parse(first!.actualTime) - Date.parse(first!.scheduleTime)).toBeLessThan(5_000);
-    const listed = (await runRecipe('schedules', address, {})) as { scheduleId: string; info: { recentActions?: unknown[] } }[];
+    const listed = (await runRecipe('schedules', address, {})) as {
+      scheduleId: string;
+      info: { recentActions?: unknown[] };
+    }[];
     expect(listed.find((s) => s.scheduleId === id)?.info.recentActions).toHaveLength(1);
-    await expectListed('runs-of-schedule', { SCHEDULE_ID: id }, detail!.info.runningWorkflows.map((w) => w.workflowId));
-    expect(await (await client.workflow.getHandle(detail!.info.runningWorkflows[0]!.workflowId).describe()).staticSummary()).toBe(
-      'ops-recipe-probe (every 1 second): never polled: its first run holds the schedule up',
+    await expectListed(
+      'runs-of-schedule',
+      { SCHEDULE_ID: id },
+      detail!.info.runningWorkflows.map((w) => w.workflowId),
     );
+    expect(
+      await (await client.workflow.getHandle(detail!.info.runningWorkflows[0]!.workflowId).describe()).staticSummary(),
+    ).toBe('ops-recipe-probe (every 1 second): never polled: its first run holds the schedule up');
   });
 });

@@ -46,36 +46,51 @@ describe('a Temporal workflow traced with OpenTelemetry into the gateway', () =>
   afterAll(() => h?.stop());
 
   async function readTrace(traceId: string) {
-    return waitUntil(async () => {
-      const r = await api(h.app, 'GET', `/api/v1/traces/${traceId}`, { token: h.tenant.fullKey });
-      return r.status === 200 && r.body.data.span_count >= 7 ? (r.body.data as { name: string; status: string; span_count: number; spans: SpanRow[] }) : null;
-    }, 15_000, `trace ${traceId} and its spans`);
+    return waitUntil(
+      async () => {
+        const r = await api(h.app, 'GET', `/api/v1/traces/${traceId}`, { token: h.tenant.fullKey });
+        return r.status === 200 && r.body.data.span_count >= 7
+          ? (r.body.data as { name: string; status: string; span_count: number; spans: SpanRow[] })
+          : null;
+      },
+      15_000,
+      `trace ${traceId} and its spans`,
+    );
   }
 
-  it.each(['traceparent', 'sdk'] as const)('one connected trace with a span per activity; the model call is linked to its activity span (%s)', async (linkWith) => {
-    const { traceId, answer } = runs.find((r) => r.linkWith === linkWith)!;
-    expect(answer).toBe(TEXT_PARTS.join(''));
-    const t = await readTrace(traceId);
-    expect(t).toMatchObject({ name: 'support-agent', status: 'completed', span_count: 7 });
-    const byName = new Map(t.spans.map((s) => [s.name, s]));
-    const parentName = (name: string) => t.spans.find((s) => s.id === byName.get(name)?.parent_span_id)?.name;
-    // One trace, every parent in it: root → StartWorkflow → RunWorkflow → StartActivity → RunActivity.
-    expect(byName.get('support-agent')!.parent_span_id).toBeNull();
-    expect(parentName('StartWorkflow:supportAgentWorkflow')).toBe('support-agent');
-    expect(parentName('RunWorkflow:supportAgentWorkflow')).toBe('StartWorkflow:supportAgentWorkflow');
-    for (const activity of ['retrieveDocs', 'answerWithModel']) {
-      expect(parentName(`StartActivity:${activity}`)).toBe('RunWorkflow:supportAgentWorkflow');
-      expect(parentName(`RunActivity:${activity}`)).toBe(`StartActivity:${activity}`);
-    }
-    // The proxied request row points at the activity span that made the call.
-    const [row] = await h.rows(1, { trace_id: traceId });
-    expect(row).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', status_code: 200, span_id: byName.get('RunActivity:answerWithModel')!.id });
-  });
+  it.each(['traceparent', 'sdk'] as const)(
+    'one connected trace with a span per activity; the model call is linked to its activity span (%s)',
+    async (linkWith) => {
+      const { traceId, answer } = runs.find((r) => r.linkWith === linkWith)!;
+      expect(answer).toBe(TEXT_PARTS.join(''));
+      const t = await readTrace(traceId);
+      expect(t).toMatchObject({ name: 'support-agent', status: 'completed', span_count: 7 });
+      const byName = new Map(t.spans.map((s) => [s.name, s]));
+      const parentName = (name: string) => t.spans.find((s) => s.id === byName.get(name)?.parent_span_id)?.name;
+      // One trace, every parent in it: root → StartWorkflow → RunWorkflow → StartActivity → RunActivity.
+      expect(byName.get('support-agent')!.parent_span_id).toBeNull();
+      expect(parentName('StartWorkflow:supportAgentWorkflow')).toBe('support-agent');
+      expect(parentName('RunWorkflow:supportAgentWorkflow')).toBe('StartWorkflow:supportAgentWorkflow');
+      for (const activity of ['retrieveDocs', 'answerWithModel']) {
+        expect(parentName(`StartActivity:${activity}`)).toBe('RunWorkflow:supportAgentWorkflow');
+        expect(parentName(`RunActivity:${activity}`)).toBe(`StartActivity:${activity}`);
+      }
+      // The proxied request row points at the activity span that made the call.
+      const [row] = await h.rows(1, { trace_id: traceId });
+      expect(row).toMatchObject({
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        status_code: 200,
+        span_id: byName.get('RunActivity:answerWithModel')!.id,
+      });
+    },
+  );
 
   it('sends the provider no x-service-* header; a traceparent is forwarded as it came', () => {
     const [viaTraceparent, viaSdk] = h.upstream.requests;
     expect(viaTraceparent!.headers.traceparent).toMatch(new RegExp(`^00-${runs[0]!.traceId}-[0-9a-f]{16}-01$`));
     expect(viaSdk!.headers.traceparent).toBeUndefined();
-    for (const r of h.upstream.requests) expect(Object.keys(r.headers).filter((k) => k.startsWith('x-service-'))).toEqual([]);
+    for (const r of h.upstream.requests)
+      expect(Object.keys(r.headers).filter((k) => k.startsWith('x-service-'))).toEqual([]);
   });
 });

@@ -43,4 +43,5 @@ export const listedIds = (answer: unknown): string[] =>
   ((answer ?? []) as { execution: { workflowId: string } }[]).map((w) => w.execution.workflowId).sort();
 
 /** A JSON payload as the CLI prints it (base64 data), decoded. */
-export const decodePayload = (p: { data?: string } | undefined): unknown => (p?.data ? JSON.parse(Buffer.from(p.data, 'base64').toString()) : undefined);
+export const decodePayload = (p: { data?: string } | undefined): unknown =>
+  p?.data ? JSON.parse(Buffer.from(p.data, 'base64').toString()) : undefined;

@@ -43,7 +43,10 @@ async function main() {
       const headers: Record<string, string> = {};
       if (linkWith === 'traceparent') propagation.inject(context.active(), headers);
       else Object.assign(headers, traceLinkHeaders());
-      const messages = [{ role: 'system' as const, content: docs.join('\n') }, { role: 'user' as const, content: question }];
+      const messages = [
+        { role: 'system' as const, content: docs.join('\n') },
+        { role: 'user' as const, content: question },
+      ];
       const r = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages }, { headers });
       return r.choices[0]!.message.content ?? '';
     },
@@ -51,7 +54,13 @@ async function main() {
 
   const address = env('TEMPORAL_ADDRESS');
   const taskQueue = env('TASK_QUEUE');
-  const worker = await Worker.create({ connection: await NativeConnection.connect({ address }), taskQueue, workflowsPath: require.resolve('./traced-workflow'), activities, plugins: [plugin] });
+  const worker = await Worker.create({
+    connection: await NativeConnection.connect({ address }),
+    taskQueue,
+    workflowsPath: require.resolve('./traced-workflow'),
+    activities,
+    plugins: [plugin],
+  });
   const client = new Client({ connection: await Connection.connect({ address }), plugins: [plugin] });
   const tracer = trace.getTracer('support-app');
   const runs: { linkWith: LinkWith; traceId: string; answer: string }[] = [];
@@ -59,7 +68,11 @@ async function main() {
     for (const linkWith of ['traceparent', 'sdk'] as const) {
       // The app's own root span around the whole run: the workflow's spans become its children.
       await tracer.startActiveSpan('support-agent', async (root) => {
-        const answer = await client.workflow.execute('supportAgentWorkflow', { taskQueue, workflowId: `support-${root.spanContext().traceId}`, args: ['Where is my order?', linkWith] });
+        const answer = await client.workflow.execute('supportAgentWorkflow', {
+          taskQueue,
+          workflowId: `support-${root.spanContext().traceId}`,
+          args: ['Where is my order?', linkWith],
+        });
         root.end();
         runs.push({ linkWith, traceId: root.spanContext().traceId, answer: answer as string });
       });

@@ -12,7 +12,10 @@ export interface AgentActivities {
   answerWithModel(question: string, docs: string[], linkWith: LinkWith): Promise<string>;
 }
 
-const { retrieveDocs, answerWithModel } = proxyActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
+const { retrieveDocs, answerWithModel } = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
 
 export async function supportAgentWorkflow(question: string, linkWith: LinkWith): Promise<string> {
   const docs = await retrieveDocs(question);

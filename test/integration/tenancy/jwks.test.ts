@@ -11,7 +11,11 @@ import { api, mintJwt } from '../../helpers/auth';
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'llm-gateway';
 
-type Key = { kid: string; privateKey: Parameters<InstanceType<Jose['SignJWT']>['sign']>[0]; jwk: Record<string, unknown> };
+type Key = {
+  kid: string;
+  privateKey: Parameters<InstanceType<Jose['SignJWT']>['sign']>[0];
+  jwk: Record<string, unknown>;
+};
 
 describe('JWT verification against a remote JWKS (key rotation)', () => {
   let jose: Jose;
@@ -25,7 +29,11 @@ describe('JWT verification against a remote JWKS (key rotation)', () => {
     const { privateKey, publicKey } = await jose.generateKeyPair(alg, { extractable: true });
     return { kid, privateKey, jwk: { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' } };
   };
-  const sign = (key: Key, claims: Record<string, unknown> = {}, opts: { iss?: string; aud?: string; exp?: string | number; alg?: string } = {}) =>
+  const sign = (
+    key: Key,
+    claims: Record<string, unknown> = {},
+    opts: { iss?: string; aud?: string; exp?: string | number; alg?: string } = {},
+  ) =>
     new jose.SignJWT({ email: 'carol@example.test', ...claims })
       .setProtectedHeader({ alg: opts.alg ?? 'ES256', kid: key.kid })
       .setSubject('carol')
@@ -53,7 +61,13 @@ describe('JWT verification against a remote JWKS (key rotation)', () => {
     app = await startTestApp({
       role: 'api',
       // Cooldown 0: an unknown kid triggers a refetch at once (production default 30 s).
-      env: { AUTH_JWKS_URL: url, AUTH_JWT_ISSUER: ISSUER, AUTH_JWT_AUDIENCE: AUDIENCE, AUTH_JWKS_COOLDOWN_MS: '0', AUTH_JWT_SECRET: '' },
+      env: {
+        AUTH_JWKS_URL: url,
+        AUTH_JWT_ISSUER: ISSUER,
+        AUTH_JWT_AUDIENCE: AUDIENCE,
+        AUTH_JWKS_COOLDOWN_MS: '0',
+        AUTH_JWT_SECRET: '',
+      },
     });
   });
   afterAll(async () => {

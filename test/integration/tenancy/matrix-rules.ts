@@ -21,7 +21,19 @@ export type Identity =
   | 'editor'
   | 'admin';
 // Admin last: its successful writes happen after everyone else's attempts on the same endpoint.
-export const IDENTITIES: Identity[] = ['none', 'expired', 'bad_signature', 'revoked_key', 'full_key', 'public_key', 'other_org', 'other_org_own_context', 'viewer', 'editor', 'admin'];
+export const IDENTITIES: Identity[] = [
+  'none',
+  'expired',
+  'bad_signature',
+  'revoked_key',
+  'full_key',
+  'public_key',
+  'other_org',
+  'other_org_own_context',
+  'viewer',
+  'editor',
+  'admin',
+];
 
 export type Role = 'admin' | 'editor' | 'viewer';
 export const ALL: Role[] = ['admin', 'editor', 'viewer'];
@@ -108,7 +120,10 @@ export function credentials(c: Ctx, who: Identity, e: Endpoint): { token?: strin
     case 'expired':
       return { token: mintJwt({ sub: c.t.admin.sub, email: c.t.admin.email, expiresInSeconds: -120 }), orgId };
     case 'bad_signature':
-      return { token: mintJwt({ sub: c.t.admin.sub, email: c.t.admin.email, secret: 'not-the-server-secret-0123456789' }), orgId };
+      return {
+        token: mintJwt({ sub: c.t.admin.sub, email: c.t.admin.email, secret: 'not-the-server-secret-0123456789' }),
+        orgId,
+      };
     case 'revoked_key':
       return { token: c.t.revokedKey };
     case 'full_key':

@@ -1,10 +1,36 @@
 import { buildRoutes } from '../../../src/routes';
 import { startTestApp } from '../../helpers/app';
 import { api, seedTenant } from '../../helpers/auth';
-import { ADMIN, adminCall, ALL, credentials, expected, IDENTITIES, limitedProject, newMember, newProject, tag, WRITERS, type Ctx, type Endpoint } from './matrix-rules';
+import {
+  ADMIN,
+  adminCall,
+  ALL,
+  credentials,
+  expected,
+  IDENTITIES,
+  limitedProject,
+  newMember,
+  newProject,
+  tag,
+  WRITERS,
+  type Ctx,
+  type Endpoint,
+} from './matrix-rules';
 import { webhookRows } from './matrix-webhooks';
 
-const TENANCY_TAGS = new Set(['Organizations', 'Projects', 'API keys', 'Provider keys', 'Key introspection', 'Members', 'Invitations', 'Billing', 'Audit logs', 'Me', 'Rate limits']);
+const TENANCY_TAGS = new Set([
+  'Organizations',
+  'Projects',
+  'API keys',
+  'Provider keys',
+  'Key introspection',
+  'Members',
+  'Invitations',
+  'Billing',
+  'Audit logs',
+  'Me',
+  'Rate limits',
+]);
 
 /**
  * Role × endpoint matrix for every endpoint of tenancy/auth/keys. Each row names who may call the
@@ -15,8 +41,24 @@ const TENANCY_TAGS = new Set(['Organizations', 'Projects', 'API keys', 'Provider
 
 const endpoints: Endpoint[] = [
   // Organizations
-  { name: 'GET /organizations', method: 'GET', auth: 'jwt', org: 'none', roles: ALL, ok: 200, prepare: () => ({ path: '/api/v1/organizations' }) },
-  { name: 'GET /organizations/:orgId', method: 'GET', auth: 'jwt', org: 'path', roles: ALL, ok: 200, prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}` }) },
+  {
+    name: 'GET /organizations',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'none',
+    roles: ALL,
+    ok: 200,
+    prepare: () => ({ path: '/api/v1/organizations' }),
+  },
+  {
+    name: 'GET /organizations/:orgId',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'path',
+    roles: ALL,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}` }),
+  },
   {
     name: 'PATCH /organizations/:orgId',
     method: 'PATCH',
@@ -34,10 +76,21 @@ const endpoints: Endpoint[] = [
     org: 'path',
     roles: ADMIN,
     ok: 409,
-    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/transfer-ownership`, body: { user_id: c.t.viewer.userId } }),
+    prepare: (c) => ({
+      path: `/api/v1/organizations/${c.t.orgId}/transfer-ownership`,
+      body: { user_id: c.t.viewer.userId },
+    }),
   },
   // Members
-  { name: 'GET /organizations/:orgId/members', method: 'GET', auth: 'jwt', org: 'path', roles: ALL, ok: 200, prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/members` }) },
+  {
+    name: 'GET /organizations/:orgId/members',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'path',
+    roles: ALL,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/members` }),
+  },
   {
     name: 'PATCH /organizations/:orgId/members/:userId',
     method: 'PATCH',
@@ -45,7 +98,10 @@ const endpoints: Endpoint[] = [
     org: 'path',
     roles: ADMIN,
     ok: 200,
-    prepare: async (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/members/${await newMember(c, 'viewer')}`, body: { role: 'editor' } }),
+    prepare: async (c) => ({
+      path: `/api/v1/organizations/${c.t.orgId}/members/${await newMember(c, 'viewer')}`,
+      body: { role: 'editor' },
+    }),
   },
   {
     name: 'PUT /organizations/:orgId/members/:userId',
@@ -54,7 +110,10 @@ const endpoints: Endpoint[] = [
     org: 'path',
     roles: ADMIN,
     ok: 200,
-    prepare: async (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/members/${await newMember(c, 'editor')}`, body: { role: 'viewer' } }),
+    prepare: async (c) => ({
+      path: `/api/v1/organizations/${c.t.orgId}/members/${await newMember(c, 'editor')}`,
+      body: { role: 'viewer' },
+    }),
   },
   {
     name: 'DELETE /organizations/:orgId/members/:userId',
@@ -66,7 +125,15 @@ const endpoints: Endpoint[] = [
     prepare: async (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/members/${await newMember(c, 'viewer')}` }),
   },
   // Invitations
-  { name: 'GET /organizations/:orgId/invitations', method: 'GET', auth: 'jwt', org: 'path', roles: ADMIN, ok: 200, prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/invitations` }) },
+  {
+    name: 'GET /organizations/:orgId/invitations',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'path',
+    roles: ADMIN,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/invitations` }),
+  },
   {
     name: 'POST /organizations/:orgId/invitations',
     method: 'POST',
@@ -74,7 +141,10 @@ const endpoints: Endpoint[] = [
     org: 'path',
     roles: ADMIN,
     ok: 201,
-    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}/invitations`, body: { email: `x-${tag()}@example.test`, role: 'viewer' } }),
+    prepare: (c) => ({
+      path: `/api/v1/organizations/${c.t.orgId}/invitations`,
+      body: { email: `x-${tag()}@example.test`, role: 'viewer' },
+    }),
   },
   {
     name: 'DELETE /organizations/:orgId/invitations/:id',
@@ -84,14 +154,43 @@ const endpoints: Endpoint[] = [
     roles: ADMIN,
     ok: 200,
     prepare: async (c) => {
-      const inv = await adminCall(c, 'POST', `/api/v1/organizations/${c.t.orgId}/invitations`, { email: `y-${tag()}@example.test`, role: 'viewer' });
+      const inv = await adminCall(c, 'POST', `/api/v1/organizations/${c.t.orgId}/invitations`, {
+        email: `y-${tag()}@example.test`,
+        role: 'viewer',
+      });
       return { path: `/api/v1/organizations/${c.t.orgId}/invitations/${inv.id}` };
     },
   },
   // Projects
-  { name: 'GET /projects', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/projects' }) },
-  { name: 'POST /projects', method: 'POST', auth: 'jwt', org: 'header', roles: WRITERS, ok: 201, ownContext: 201, prepare: () => ({ path: '/api/v1/projects', body: { name: `p-${tag()}` } }) },
-  { name: 'GET /projects/:id', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, prepare: (c) => ({ path: `/api/v1/projects/${c.t.projectId}` }) },
+  {
+    name: 'GET /projects',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/projects' }),
+  },
+  {
+    name: 'POST /projects',
+    method: 'POST',
+    auth: 'jwt',
+    org: 'header',
+    roles: WRITERS,
+    ok: 201,
+    ownContext: 201,
+    prepare: () => ({ path: '/api/v1/projects', body: { name: `p-${tag()}` } }),
+  },
+  {
+    name: 'GET /projects/:id',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/projects/${c.t.projectId}` }),
+  },
   {
     name: 'PATCH /projects/:id',
     method: 'PATCH',
@@ -101,9 +200,26 @@ const endpoints: Endpoint[] = [
     ok: 200,
     prepare: async (c) => ({ path: `/api/v1/projects/${(await newProject(c)).id}`, body: { name: `q-${tag()}` } }),
   },
-  { name: 'DELETE /projects/:id', method: 'DELETE', auth: 'jwt', org: 'header', roles: WRITERS, ok: 200, prepare: async (c) => ({ path: `/api/v1/projects/${(await newProject(c)).id}` }) },
+  {
+    name: 'DELETE /projects/:id',
+    method: 'DELETE',
+    auth: 'jwt',
+    org: 'header',
+    roles: WRITERS,
+    ok: 200,
+    prepare: async (c) => ({ path: `/api/v1/projects/${(await newProject(c)).id}` }),
+  },
   // API keys
-  { name: 'GET /api-keys', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/api-keys' }) },
+  {
+    name: 'GET /api-keys',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/api-keys' }),
+  },
   {
     name: 'POST /api-keys',
     method: 'POST',
@@ -113,7 +229,15 @@ const endpoints: Endpoint[] = [
     ok: 201,
     prepare: (c) => ({ path: '/api/v1/api-keys', body: { project_id: c.t.projectId, name: 'k', scope: 'full' } }),
   },
-  { name: 'GET /api-keys/:id', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, prepare: (c) => ({ path: `/api/v1/api-keys/${c.t.fullKeyId}` }) },
+  {
+    name: 'GET /api-keys/:id',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/api-keys/${c.t.fullKeyId}` }),
+  },
   {
     name: 'PATCH /api-keys/:id',
     method: 'PATCH',
@@ -139,7 +263,16 @@ const endpoints: Endpoint[] = [
     },
   },
   // Provider keys
-  { name: 'GET /provider-keys', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/provider-keys' }) },
+  {
+    name: 'GET /provider-keys',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/provider-keys' }),
+  },
   {
     name: 'POST /provider-keys',
     method: 'POST',
@@ -147,7 +280,10 @@ const endpoints: Endpoint[] = [
     org: 'header',
     roles: WRITERS,
     ok: 201,
-    prepare: async (c) => ({ path: '/api/v1/provider-keys', body: { project_id: (await newProject(c)).id, provider: 'openai', api_key: 'sk-test-0123456789abcdef' } }),
+    prepare: async (c) => ({
+      path: '/api/v1/provider-keys',
+      body: { project_id: (await newProject(c)).id, provider: 'openai', api_key: 'sk-test-0123456789abcdef' },
+    }),
   },
   {
     name: 'PUT /provider-keys',
@@ -156,7 +292,10 @@ const endpoints: Endpoint[] = [
     org: 'header',
     roles: WRITERS,
     ok: 201,
-    prepare: async (c) => ({ path: '/api/v1/provider-keys', body: { project_id: (await newProject(c)).id, provider: 'ollama', base_url: 'http://127.0.0.1:11434' } }),
+    prepare: async (c) => ({
+      path: '/api/v1/provider-keys',
+      body: { project_id: (await newProject(c)).id, provider: 'ollama', base_url: 'http://127.0.0.1:11434' },
+    }),
   },
   {
     name: 'GET /provider-keys/:id',
@@ -166,7 +305,11 @@ const endpoints: Endpoint[] = [
     roles: ALL,
     ok: 200,
     prepare: async (c) => {
-      const pk = await adminCall(c, 'PUT', '/api/v1/provider-keys', { project_id: c.t.projectId, provider: 'anthropic', api_key: 'sk-ant-test-0123456789' });
+      const pk = await adminCall(c, 'PUT', '/api/v1/provider-keys', {
+        project_id: c.t.projectId,
+        provider: 'anthropic',
+        api_key: 'sk-ant-test-0123456789',
+      });
       return { path: `/api/v1/provider-keys/${pk.id}` };
     },
   },
@@ -178,19 +321,68 @@ const endpoints: Endpoint[] = [
     roles: WRITERS,
     ok: 200,
     prepare: async (c) => {
-      const pk = await adminCall(c, 'POST', '/api/v1/provider-keys', { project_id: (await newProject(c)).id, provider: 'groq', api_key: 'gsk_test_0123456789' });
+      const pk = await adminCall(c, 'POST', '/api/v1/provider-keys', {
+        project_id: (await newProject(c)).id,
+        provider: 'groq',
+        api_key: 'gsk_test_0123456789',
+      });
       return { path: `/api/v1/provider-keys/${pk.id}` };
     },
   },
   // Billing
-  { name: 'GET /billing', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/billing' }) },
+  {
+    name: 'GET /billing',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/billing' }),
+  },
   // A no-op change (free → free) keeps the tenant's allowance unchanged for the rows below.
-  { name: 'PATCH /billing', method: 'PATCH', auth: 'jwt', org: 'header', roles: ADMIN, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/billing', body: { plan: 'free' } }) },
-  { name: 'PUT /billing', method: 'PUT', auth: 'jwt', org: 'header', roles: ADMIN, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/billing', body: { plan: 'free' } }) },
+  {
+    name: 'PATCH /billing',
+    method: 'PATCH',
+    auth: 'jwt',
+    org: 'header',
+    roles: ADMIN,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/billing', body: { plan: 'free' } }),
+  },
+  {
+    name: 'PUT /billing',
+    method: 'PUT',
+    auth: 'jwt',
+    org: 'header',
+    roles: ADMIN,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/billing', body: { plan: 'free' } }),
+  },
   // Audit logs
-  { name: 'GET /audit-logs', method: 'GET', auth: 'jwt', org: 'header', roles: ADMIN, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/audit-logs' }) },
+  {
+    name: 'GET /audit-logs',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ADMIN,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/audit-logs' }),
+  },
   // Rate limits (a fresh project per call, so every writer's PUT creates: 201)
-  { name: 'GET /rate-limits', method: 'GET', auth: 'jwt', org: 'header', roles: ALL, ok: 200, ownContext: 200, prepare: () => ({ path: '/api/v1/rate-limits' }) },
+  {
+    name: 'GET /rate-limits',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'header',
+    roles: ALL,
+    ok: 200,
+    ownContext: 200,
+    prepare: () => ({ path: '/api/v1/rate-limits' }),
+  },
   {
     name: 'PUT /rate-limits',
     method: 'PUT',
@@ -198,7 +390,10 @@ const endpoints: Endpoint[] = [
     org: 'header',
     roles: WRITERS,
     ok: 201,
-    prepare: async (c) => ({ path: '/api/v1/rate-limits', body: { project_id: (await newProject(c)).id, requests_per_window: 10, window_seconds: 60 } }),
+    prepare: async (c) => ({
+      path: '/api/v1/rate-limits',
+      body: { project_id: (await newProject(c)).id, requests_per_window: 10, window_seconds: 60 },
+    }),
   },
   {
     name: 'DELETE /rate-limits',
@@ -216,12 +411,38 @@ const endpoints: Endpoint[] = [
     org: 'header',
     roles: ALL,
     ok: 200,
-    prepare: async (c) => ({ path: `/api/v1/rate-limits/usage?project_id=${(await limitedProject(c)).id}&user_id=u-1` }),
+    prepare: async (c) => ({
+      path: `/api/v1/rate-limits/usage?project_id=${(await limitedProject(c)).id}&user_id=u-1`,
+    }),
   },
   // Me
-  { name: 'GET /me', method: 'GET', auth: 'jwt', org: 'none', roles: ALL, ok: 200, prepare: () => ({ path: '/api/v1/me' }) },
-  { name: 'GET /me/invitations', method: 'GET', auth: 'jwt', org: 'none', roles: ALL, ok: 200, prepare: () => ({ path: '/api/v1/me/invitations' }) },
-  { name: 'GET /me/key-info', method: 'GET', auth: 'key', org: 'none', roles: [], ok: 200, prepare: () => ({ path: '/api/v1/me/key-info' }) },
+  {
+    name: 'GET /me',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'none',
+    roles: ALL,
+    ok: 200,
+    prepare: () => ({ path: '/api/v1/me' }),
+  },
+  {
+    name: 'GET /me/invitations',
+    method: 'GET',
+    auth: 'jwt',
+    org: 'none',
+    roles: ALL,
+    ok: 200,
+    prepare: () => ({ path: '/api/v1/me/invitations' }),
+  },
+  {
+    name: 'GET /me/key-info',
+    method: 'GET',
+    auth: 'key',
+    org: 'none',
+    roles: [],
+    ok: 200,
+    prepare: () => ({ path: '/api/v1/me/key-info' }),
+  },
   // Accepting needs a token of an invitation: a made-up one is 404 for any signed-in user.
   {
     name: 'POST /invitations/accept (unknown token)',
@@ -240,7 +461,10 @@ const endpoints: Endpoint[] = [
     roles: ALL,
     ok: 404,
     prepare: async (c) => {
-      const inv = await adminCall(c, 'POST', `/api/v1/organizations/${c.t.orgId}/invitations`, { email: `z-${tag()}@example.test`, role: 'viewer' });
+      const inv = await adminCall(c, 'POST', `/api/v1/organizations/${c.t.orgId}/invitations`, {
+        email: `z-${tag()}@example.test`,
+        role: 'viewer',
+      });
       return { path: `/api/v1/invitations/${inv.id}/accept` };
     },
   },
@@ -258,7 +482,15 @@ const endpoints: Endpoint[] = [
   },
   ...webhookRows,
   // Last: the owner deletes the workspace.
-  { name: 'DELETE /organizations/:orgId', method: 'DELETE', auth: 'jwt', org: 'path', roles: ADMIN, ok: 200, prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}` }) },
+  {
+    name: 'DELETE /organizations/:orgId',
+    method: 'DELETE',
+    auth: 'jwt',
+    org: 'path',
+    roles: ADMIN,
+    ok: 200,
+    prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}` }),
+  },
 ];
 
 describe('role × endpoint matrix (tenancy, auth, keys)', () => {
@@ -269,7 +501,9 @@ describe('role × endpoint matrix (tenancy, auth, keys)', () => {
   });
   afterAll(() => c.app.stop());
 
-  const cases = endpoints.flatMap((e) => IDENTITIES.map((who) => ({ e, who, name: `${e.name} as ${who} → ${expected(e, who)}` })));
+  const cases = endpoints.flatMap((e) =>
+    IDENTITIES.map((who) => ({ e, who, name: `${e.name} as ${who} → ${expected(e, who)}` })),
+  );
 
   it.each(cases)('$name', async ({ e, who }) => {
     const prep = await e.prepare(c, who);
@@ -279,7 +513,8 @@ describe('role × endpoint matrix (tenancy, auth, keys)', () => {
       headers: prep.headers,
     });
     const want = expected(e, who);
-    if (r.status !== want) throw new Error(`${e.name} as ${who}: expected ${want}, got ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status !== want)
+      throw new Error(`${e.name} as ${who}: expected ${want}, got ${r.status} ${JSON.stringify(r.body)}`);
     if (want === 204) expect(r.body).toBeUndefined();
     else expect(r.body.success).toBe(want < 300);
     if (want >= 400) expect(typeof r.body.code).toBe('string');

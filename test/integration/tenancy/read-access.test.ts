@@ -60,13 +60,90 @@ describe('auth middleware on a tiny router', () => {
   });
 
   const table: [string, string, Record<string, number>][] = [
-    ['GET', '/read', { none: 401, expired: 401, garbage: 401, revoked: 401, full: 200, public: 200, viewer: 200, editor: 200, admin: 200, outsider: 404 }],
-    ['POST', '/read', { none: 401, expired: 401, garbage: 401, revoked: 401, full: 200, public: 403, viewer: 200, editor: 200, admin: 200, outsider: 404 }],
-    ['POST', '/evals', { none: 401, expired: 401, garbage: 401, revoked: 401, full: 200, public: 403, viewer: 403, editor: 200, admin: 200, outsider: 404 }],
-    ['POST', '/ingest', { none: 401, expired: 401, garbage: 401, revoked: 401, full: 200, public: 403, viewer: 401, editor: 401, admin: 401, outsider: 401 }],
-    ['POST', '/webhooks', { none: 401, expired: 401, garbage: 401, revoked: 401, full: 403, public: 403, viewer: 403, editor: 200, admin: 200, outsider: 404 }],
+    [
+      'GET',
+      '/read',
+      {
+        none: 401,
+        expired: 401,
+        garbage: 401,
+        revoked: 401,
+        full: 200,
+        public: 200,
+        viewer: 200,
+        editor: 200,
+        admin: 200,
+        outsider: 404,
+      },
+    ],
+    [
+      'POST',
+      '/read',
+      {
+        none: 401,
+        expired: 401,
+        garbage: 401,
+        revoked: 401,
+        full: 200,
+        public: 403,
+        viewer: 200,
+        editor: 200,
+        admin: 200,
+        outsider: 404,
+      },
+    ],
+    [
+      'POST',
+      '/evals',
+      {
+        none: 401,
+        expired: 401,
+        garbage: 401,
+        revoked: 401,
+        full: 200,
+        public: 403,
+        viewer: 403,
+        editor: 200,
+        admin: 200,
+        outsider: 404,
+      },
+    ],
+    [
+      'POST',
+      '/ingest',
+      {
+        none: 401,
+        expired: 401,
+        garbage: 401,
+        revoked: 401,
+        full: 200,
+        public: 403,
+        viewer: 401,
+        editor: 401,
+        admin: 401,
+        outsider: 401,
+      },
+    ],
+    [
+      'POST',
+      '/webhooks',
+      {
+        none: 401,
+        expired: 401,
+        garbage: 401,
+        revoked: 401,
+        full: 403,
+        public: 403,
+        viewer: 403,
+        editor: 200,
+        admin: 200,
+        outsider: 404,
+      },
+    ],
   ];
-  const cases = table.flatMap(([method, path, exp]) => Object.entries(exp).map(([id, status]) => ({ method, path, id, status })));
+  const cases = table.flatMap(([method, path, exp]) =>
+    Object.entries(exp).map(([id, status]) => ({ method, path, id, status })),
+  );
 
   it.each(cases)('$method $path as $id → $status', async ({ method, path, id, status }) => {
     const r = await api(tiny, method, path, { ...who()[id], body: method === 'POST' ? {} : undefined });
@@ -75,7 +152,9 @@ describe('auth middleware on a tiny router', () => {
   });
 
   it('API keys are bound to their project; users see all projects or the one they name', async () => {
-    const second = (await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'second' } })).body.data;
+    const second = (
+      await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'second' } })
+    ).body.data;
     const byKey = await api(tiny, 'GET', '/read', { token: t.fullKey });
     expect(byKey.body.data).toEqual({ principal: 'api_key', orgId: t.orgId, projectIds: [t.projectId] });
     expect((await api(tiny, 'GET', `/read?project_id=${second.id}`, { token: t.publicKey })).status).toBe(404);
@@ -83,10 +162,18 @@ describe('auth middleware on a tiny router', () => {
     expect(byUser.body.data.projectIds.sort()).toEqual([t.projectId, second.id].sort());
     const named = await api(tiny, 'GET', `/read?project_id=${second.id}`, { token: t.viewer.token, orgId: t.orgId });
     expect(named.body.data.projectIds).toEqual([second.id]);
-    expect((await api(tiny, 'GET', `/read?project_id=${other.projectId}`, { token: t.viewer.token, orgId: t.orgId })).status).toBe(404);
-    expect((await api(tiny, 'GET', '/read?project_id=bogus', { token: t.viewer.token, orgId: t.orgId })).status).toBe(404);
+    expect(
+      (await api(tiny, 'GET', `/read?project_id=${other.projectId}`, { token: t.viewer.token, orgId: t.orgId })).status,
+    ).toBe(404);
+    expect((await api(tiny, 'GET', '/read?project_id=bogus', { token: t.viewer.token, orgId: t.orgId })).status).toBe(
+      404,
+    );
     // Body field on create.
-    const body = await api(tiny, 'POST', '/evals', { token: t.editor.token, orgId: t.orgId, body: { project_id: second.id } });
+    const body = await api(tiny, 'POST', '/evals', {
+      token: t.editor.token,
+      orgId: t.orgId,
+      body: { project_id: second.id },
+    });
     expect(body.body.data.projectIds).toEqual([second.id]);
   });
 

@@ -12,7 +12,12 @@ describe('tenancy smoke: seedTenant through the real API', () => {
     const t = await seedTenant(app);
     const info = await api(app, 'GET', '/api/v1/me/key-info', { token: t.fullKey });
     expect(info.status).toBe(200);
-    expect(info.body.data).toMatchObject({ scope: 'full', status: 'active', project: { id: t.projectId }, organization: { id: t.orgId } });
+    expect(info.body.data).toMatchObject({
+      scope: 'full',
+      status: 'active',
+      project: { id: t.projectId },
+      organization: { id: t.orgId },
+    });
     const pub = await api(app, 'GET', '/api/v1/me/key-info', { token: t.publicKey });
     expect(pub.body.data.scope).toBe('public');
     const revoked = await api(app, 'GET', '/api/v1/me/key-info', { token: t.revokedKey });

@@ -56,7 +56,12 @@ describe('POST /api/v1/organizations workspace limits (402)', () => {
 
     await api(app, 'PUT', '/api/v1/billing', { token: u.token, orgId: org.id, body: { plan: 'team' } });
     for (let i = 0; i < 3; i++) expect((await create(u.token)).status).toBe(201);
-    expect((await create(u.token)).body).toMatchObject({ code: 'workspace_limit_reached', owned: 5, limit: 5, effectivePlan: 'team' });
+    expect((await create(u.token)).body).toMatchObject({
+      code: 'workspace_limit_reached',
+      owned: 5,
+      limit: 5,
+      effectivePlan: 'team',
+    });
   });
 
   it('enterprise is unlimited; the effective plan is the highest among owned workspaces', async () => {
@@ -74,8 +79,18 @@ describe('POST /api/v1/organizations workspace limits (402)', () => {
     const org = (await create(owner.token)).body.data;
     const guest = user();
     const email = `${guest.sub}@example.test`;
-    const inv = await api(app, 'POST', `/api/v1/organizations/${org.id}/invitations`, { token: owner.token, body: { email, role: 'admin' } });
-    expect((await api(app, 'POST', '/api/v1/invitations/accept', { token: guest.token, body: { token: inv.body.data.token } })).status).toBe(200);
+    const inv = await api(app, 'POST', `/api/v1/organizations/${org.id}/invitations`, {
+      token: owner.token,
+      body: { email, role: 'admin' },
+    });
+    expect(
+      (
+        await api(app, 'POST', '/api/v1/invitations/accept', {
+          token: guest.token,
+          body: { token: inv.body.data.token },
+        })
+      ).status,
+    ).toBe(200);
     expect((await create(guest.token)).status).toBe(201);
   });
 
@@ -85,7 +100,10 @@ describe('POST /api/v1/organizations workspace limits (402)', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(7);
-    const { rows } = await app.database.db.raw(`select count(*)::int as n from organizations o join users u on u.id = o.owner_user_id where u.sub = ?`, [u.sub]);
+    const { rows } = await app.database.db.raw(
+      `select count(*)::int as n from organizations o join users u on u.id = o.owner_user_id where u.sub = ?`,
+      [u.sub],
+    );
     expect(rows[0].n).toBe(1);
 
     // Same with a pro allowance: exactly one more gets through.
@@ -101,7 +119,10 @@ describe('POST /api/v1/organizations workspace limits (402)', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('validation_error');
     expect(r.body.error).toMatch(/name/);
-    const extra = await api(app, 'POST', '/api/v1/organizations', { token: u.token, body: { name: 'x', plan: 'enterprise' } });
+    const extra = await api(app, 'POST', '/api/v1/organizations', {
+      token: u.token,
+      body: { name: 'x', plan: 'enterprise' },
+    });
     expect(extra.status).toBe(400);
     expect((await api(app, 'GET', '/api/v1/organizations', { token: u.token })).body.data).toEqual([]);
   });

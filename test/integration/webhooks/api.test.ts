@@ -17,7 +17,10 @@ describe('/api/v1/webhooks', () => {
   beforeAll(async () => {
     const { caFile } = await testCertificates();
     receiver = await startHttpsReceiver();
-    app = await startTestApp({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' } });
+    app = await startTestApp({
+      role: 'all',
+      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
+    });
     t = await seedTenant(app);
   });
   afterAll(async () => {
@@ -29,14 +32,24 @@ describe('/api/v1/webhooks', () => {
     receiver.handle((_r, res) => void res.end('ok'));
   });
 
-  const create = (body: Record<string, unknown>, who: 'admin' | 'editor' | 'viewer' = 'admin') => api(app, 'POST', '/api/v1/webhooks', { ...as(who), body });
+  const create = (body: Record<string, unknown>, who: 'admin' | 'editor' | 'viewer' = 'admin') =>
+    api(app, 'POST', '/api/v1/webhooks', { ...as(who), body });
 
   describe('registration and reads', () => {
     it('creates a webhook (201) with a full 32-hex secret shown once; later reads mask it', async () => {
-      const res = await create({ name: 'ops', url: `${receiver.url}/first`, events: ['request.created', 'trace.completed'] });
+      const res = await create({
+        name: 'ops',
+        url: `${receiver.url}/first`,
+        events: ['request.created', 'trace.completed'],
+      });
       expect(res.status).toBe(201);
       const w = res.body.data;
-      expect(w).toMatchObject({ name: 'ops', url: `${receiver.url}/first`, events: ['request.created', 'trace.completed'], is_active: true });
+      expect(w).toMatchObject({
+        name: 'ops',
+        url: `${receiver.url}/first`,
+        events: ['request.created', 'trace.completed'],
+        is_active: true,
+      });
       expect(w.secret).toMatch(/^[0-9a-f]{32}$/);
       expect(new Date(w.created_at).toISOString()).toBe(w.created_at);
 
@@ -81,7 +94,12 @@ describe('/api/v1/webhooks', () => {
     });
 
     it('rejects literal private / metadata addresses at registration', async () => {
-      for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://2130706434/']) {
+      for (const url of [
+        'https://10.0.0.1/hook',
+        'https://169.254.169.254/latest',
+        'https://[::1]/x',
+        'https://2130706434/',
+      ]) {
         const res = await create({ name: 'x', url, events: [] });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('webhook_url_forbidden');
@@ -116,10 +134,18 @@ describe('/api/v1/webhooks', () => {
 
     it('answers 404 for unknown ids, malformed ids and other organizations’ webhooks', async () => {
       const other = await seedTenant(app);
-      const theirs = (await api(app, 'POST', '/api/v1/webhooks', { token: other.admin.token, orgId: other.orgId, body: { name: 'o', url: 'https://example.com/o', events: [] } })).body.data;
+      const theirs = (
+        await api(app, 'POST', '/api/v1/webhooks', {
+          token: other.admin.token,
+          orgId: other.orgId,
+          body: { name: 'o', url: 'https://example.com/o', events: [] },
+        })
+      ).body.data;
       for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
         expect((await api(app, 'GET', `/api/v1/webhooks/${id}`, as('admin'))).status).toBe(404);
-        expect((await api(app, 'PATCH', `/api/v1/webhooks/${id}`, { ...as('admin'), body: { name: 'x' } })).status).toBe(404);
+        expect(
+          (await api(app, 'PATCH', `/api/v1/webhooks/${id}`, { ...as('admin'), body: { name: 'x' } })).status,
+        ).toBe(404);
         expect((await api(app, 'DELETE', `/api/v1/webhooks/${id}`, as('admin'))).status).toBe(404);
         expect((await api(app, 'GET', `/api/v1/webhooks/${id}/deliveries`, as('admin'))).status).toBe(404);
       }
@@ -138,7 +164,12 @@ describe('/api/v1/webhooks', () => {
       const org = await seedTenant(app);
       const mine = { token: org.admin.token, orgId: org.orgId };
       const tries = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => api(app, 'POST', '/api/v1/webhooks', { ...mine, body: { name: `w${i}`, url: `https://example.com/${i}`, events: [] } })),
+        Array.from({ length: 24 }, (_, i) =>
+          api(app, 'POST', '/api/v1/webhooks', {
+            ...mine,
+            body: { name: `w${i}`, url: `https://example.com/${i}`, events: [] },
+          }),
+        ),
       );
       expect(tries.filter((r) => r.status === 201)).toHaveLength(20);
       const refused = tries.filter((r) => r.status !== 201);
@@ -152,7 +183,14 @@ describe('/api/v1/webhooks', () => {
       const created = tries.find((r) => r.status === 201)!.body.data.id; // whichever of the concurrent creates won
       const del = await api(app, 'DELETE', `/api/v1/webhooks/${created}`, mine);
       expect([del.status, del.body.data]).toEqual([200, { id: created, deleted: true }]);
-      expect((await api(app, 'POST', '/api/v1/webhooks', { ...mine, body: { name: 'again', url: 'https://example.com/x', events: [] } })).status).toBe(201);
+      expect(
+        (
+          await api(app, 'POST', '/api/v1/webhooks', {
+            ...mine,
+            body: { name: 'again', url: 'https://example.com/x', events: [] },
+          })
+        ).status,
+      ).toBe(201);
     });
   });
 
@@ -185,7 +223,20 @@ describe('/api/v1/webhooks', () => {
         ['test', 'delivered'],
       ]);
       expect(Object.keys(deliveries[0]).sort()).toEqual(
-        ['id', 'webhook_id', 'event_type', 'status', 'http_status', 'error_message', 'duration_ms', 'attempt_count', 'next_retry_at', 'dlq_at', 'dlq_reason', 'delivered_at'].sort(),
+        [
+          'id',
+          'webhook_id',
+          'event_type',
+          'status',
+          'http_status',
+          'error_message',
+          'duration_ms',
+          'attempt_count',
+          'next_retry_at',
+          'dlq_at',
+          'dlq_reason',
+          'delivered_at',
+        ].sort(),
       );
       expect(deliveries[0]).toMatchObject({ attempt_count: 1, next_retry_at: null, dlq_at: null, delivered_at: null });
       expect(deliveries[1].delivered_at).toMatch(/Z$/);
@@ -196,9 +247,13 @@ describe('/api/v1/webhooks', () => {
   describe('events end to end (outbox → dispatcher → workflow → HTTPS)', () => {
     it('delivers each event once to every active subscribed webhook, signed, with the spec headers and body', async () => {
       const a = (await create({ name: 'a', url: `${receiver.url}/a`, events: ['trace.completed'] })).body.data;
-      const b = (await create({ name: 'b', url: `${receiver.url}/b`, events: ['trace.completed', 'request.created'] })).body.data;
-      const off = (await create({ name: 'off', url: `${receiver.url}/off`, events: ['trace.completed'], is_active: false })).body.data;
-      const other = (await create({ name: 'other', url: `${receiver.url}/other`, events: ['alert.triggered'] })).body.data;
+      const b = (await create({ name: 'b', url: `${receiver.url}/b`, events: ['trace.completed', 'request.created'] }))
+        .body.data;
+      const off = (
+        await create({ name: 'off', url: `${receiver.url}/off`, events: ['trace.completed'], is_active: false })
+      ).body.data;
+      const other = (await create({ name: 'other', url: `${receiver.url}/other`, events: ['alert.triggered'] })).body
+        .data;
 
       const trace = { id: 'tr-1', status: 'completed', ended_at: '2025-01-01T00:00:01.000Z', duration_ms: 1000 };
       await db().transaction((trx) => emitEvent(trx, t.orgId, 'trace.completed', { trace }));
@@ -213,19 +268,34 @@ describe('/api/v1/webhooks', () => {
         expect(req.headers['content-type']).toBe('application/json');
         expect(req.headers['x-service-signature']).toBe(signBody(req.raw, hook.secret));
         const body = JSON.parse(req.raw.toString());
-        expect(body).toEqual({ event: 'trace.completed', webhook_id: hook.id, timestamp: expect.stringMatching(/Z$/), trace });
+        expect(body).toEqual({
+          event: 'trace.completed',
+          webhook_id: hook.id,
+          timestamp: expect.stringMatching(/Z$/),
+          trace,
+        });
         const id = req.headers['x-service-delivery-id'] as string;
         const rec = await waitUntil(async () => {
           const r = await db()('webhook_deliveries').where({ id }).first();
           return r?.status === 'delivered' ? r : undefined;
         });
-        expect(rec).toMatchObject({ webhook_id: hook.id, event_type: 'trace.completed', attempt_count: 1, http_status: 200, workflow_id: deliveryWorkflowId(id) });
+        expect(rec).toMatchObject({
+          webhook_id: hook.id,
+          event_type: 'trace.completed',
+          attempt_count: 1,
+          http_status: 200,
+          workflow_id: deliveryWorkflowId(id),
+        });
         expect(rec.body).toBe(req.raw.toString());
         // Findable in Temporal by workflow id, with search attributes and memo for the Web UI.
         const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(id)).describe();
         expect(desc.status.name).toBe('COMPLETED');
         expect(await desc.memo).toMatchObject({ deliveryId: id, url: hook.url });
-        expect(desc.searchAttributes).toMatchObject({ WebhookId: [hook.id], EventType: ['trace.completed'], OrganizationId: [t.orgId] });
+        expect(desc.searchAttributes).toMatchObject({
+          WebhookId: [hook.id],
+          EventType: ['trace.completed'],
+          OrganizationId: [t.orgId],
+        });
       }
       expect(await db()('webhook_deliveries').whereIn('webhook_id', [off.id, other.id])).toHaveLength(0);
       expect(await db()('event_outbox')).toHaveLength(0);
@@ -260,14 +330,32 @@ describe('/api/v1/webhooks', () => {
         const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' });
         return rows.length === 12 ? rows : undefined;
       });
-      expect(pending.every((r: { next_retry_at: Date | null; last_attempt_at: Date }) => r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000)).toBe(true);
+      expect(
+        pending.every(
+          (r: { next_retry_at: Date | null; last_attempt_at: Date }) =>
+            r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000,
+        ),
+      ).toBe(true);
 
       const list = await api(app, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, as('viewer'));
       expect(list.body.success).toBe(true);
       expect(list.body.data).toHaveLength(10);
-      const created = await db()('webhook_deliveries').where({ webhook_id: w.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(10);
+      const created = await db()('webhook_deliveries')
+        .where({ webhook_id: w.id })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(10);
       expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d: { id: string }) => d.id));
-      expect(list.body.data[0]).toMatchObject({ status: 'failed', http_status: 503, error_message: 'HTTP 503', attempt_count: 1, dlq_at: null, delivered_at: null });
+      expect(list.body.data[0]).toMatchObject({
+        status: 'failed',
+        http_status: 503,
+        error_message: 'HTTP 503',
+        attempt_count: 1,
+        dlq_at: null,
+        delivered_at: null,
+      });
       expect(list.body.data[0].next_retry_at).toMatch(/Z$/);
 
       const res = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { is_active: false } });
@@ -276,7 +364,12 @@ describe('/api/v1/webhooks', () => {
         const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'cancelled' });
         return rows.length === 12 ? rows : undefined;
       });
-      expect(stopped.every((r: { stop_reason: string | null; next_retry_at: Date | null }) => r.stop_reason === 'webhook_disabled' && r.next_retry_at === null)).toBe(true);
+      expect(
+        stopped.every(
+          (r: { stop_reason: string | null; next_retry_at: Date | null }) =>
+            r.stop_reason === 'webhook_disabled' && r.next_retry_at === null,
+        ),
+      ).toBe(true);
       const handle = app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(stopped[0].id));
       await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 10_000, 'workflow cancelled');
 
@@ -290,9 +383,13 @@ describe('/api/v1/webhooks', () => {
       await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { is_active: true } });
       await emitEvent(db(), t.orgId, 'request.created', { request: { id: 'again' } });
       await receiver.waitFor(13);
-      const last = await waitUntil(async () => db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' }).first());
+      const last = await waitUntil(async () =>
+        db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' }).first(),
+      );
       expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
-      await waitUntil(async () => (await db()('webhook_deliveries').where({ id: last.id }).first())?.status === 'cancelled');
+      await waitUntil(
+        async () => (await db()('webhook_deliveries').where({ id: last.id }).first())?.status === 'cancelled',
+      );
       expect((await db()('webhook_deliveries').where({ id: last.id }).first()).stop_reason).toBe('webhook_deleted');
       expect((await api(app, 'GET', `/api/v1/webhooks/${w.id}`, as('admin'))).status).toBe(404);
     });

@@ -34,7 +34,10 @@ describe('attemptWebhookDelivery activity', () => {
     receiver.requests.length = 0;
   });
 
-  const attempts = (outcome: string) => deps.metrics.webhookAttempts.get().then((m) => m.values.find((v) => v.labels.outcome === outcome && v.labels.kind === 'delivery')?.value ?? 0);
+  const attempts = (outcome: string) =>
+    deps.metrics.webhookAttempts
+      .get()
+      .then((m) => m.values.find((v) => v.labels.outcome === outcome && v.labels.kind === 'delivery')?.value ?? 0);
   const input = (deliveryId: string, attempt = 1): AttemptInput => {
     const now = new Date().toISOString();
     return { deliveryId, webhookId: 'guard-key', attempt, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 };
@@ -49,8 +52,19 @@ describe('attemptWebhookDelivery activity', () => {
     const out = await env.run(webhookActivities(deps).attemptWebhookDelivery, input(d.id));
     expect(out).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200, errorMessage: null });
     expect(receiver.requests).toHaveLength(1);
-    expect(verifySignature(receiver.requests[0]!.raw, hook.secret, receiver.requests[0]!.headers['x-service-signature'] as string)).toBe(true);
-    expect(await record(d.id)).toMatchObject({ status: 'delivered', attempt_count: 1, outcome_attempt: 1, http_status: 200 });
+    expect(
+      verifySignature(
+        receiver.requests[0]!.raw,
+        hook.secret,
+        receiver.requests[0]!.headers['x-service-signature'] as string,
+      ),
+    ).toBe(true);
+    expect(await record(d.id)).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      outcome_attempt: 1,
+      http_status: 200,
+    });
     expect(await attempts('delivered')).toBe(before + 1);
   });
 
@@ -65,7 +79,11 @@ describe('attemptWebhookDelivery activity', () => {
     const again = await env.run(acts.attemptWebhookDelivery, input(d.id));
     expect(again).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
     expect(receiver.requests).toHaveLength(1);
-    expect(await record(d.id)).toMatchObject({ status: 'delivered', error_message: null, delivered_at: recorded.delivered_at });
+    expect(await record(d.id)).toMatchObject({
+      status: 'delivered',
+      error_message: null,
+      delivered_at: recorded.delivered_at,
+    });
     expect([await attempts('delivered'), await attempts('interrupted')]).toEqual(counts);
   });
 
@@ -83,14 +101,35 @@ describe('attemptWebhookDelivery activity', () => {
     receiver.handle((_r, res) => void res.end('ok'));
     const d = await seedDelivery(database.db, hook.id, orgId);
     const retryAt = new Date(Date.now() + 60_000);
-    await database.db('webhook_deliveries').where({ id: d.id }).update({ status: 'failed', attempt_count: 1, outcome_attempt: 1, next_retry_at: retryAt });
+    await database
+      .db('webhook_deliveries')
+      .where({ id: d.id })
+      .update({ status: 'failed', attempt_count: 1, outcome_attempt: 1, next_retry_at: retryAt });
     const [rec] = await database
       .db('webhook_recoveries')
-      .insert({ id: randomUUID(), webhook_id: hook.id, org_id: orgId, since: new Date(Date.now() - 60_000), until: new Date(Date.now() + 1_000), statuses: ['failed'], workflow_id: 'w' })
+      .insert({
+        id: randomUUID(),
+        webhook_id: hook.id,
+        org_id: orgId,
+        since: new Date(Date.now() - 60_000),
+        until: new Date(Date.now() + 1_000),
+        statuses: ['failed'],
+        workflow_id: 'w',
+      })
       .returning('id');
-    const page = await recoverPage(deps, { recoveryId: rec.id, cursor: null, limit: 10 }, new AbortController().signal, () => undefined);
+    const page = await recoverPage(
+      deps,
+      { recoveryId: rec.id, cursor: null, limit: 10 },
+      new AbortController().signal,
+      () => undefined,
+    );
     expect(page).toMatchObject({ count: 1, done: true });
-    expect(await record(d.id)).toMatchObject({ status: 'delivered', attempt_count: 2, outcome_attempt: 2, next_retry_at: null });
+    expect(await record(d.id)).toMatchObject({
+      status: 'delivered',
+      attempt_count: 2,
+      outcome_attempt: 2,
+      next_retry_at: null,
+    });
     const out = await env.run(webhookActivities(deps).attemptWebhookDelivery, input(d.id, 2));
     expect(out).toMatchObject({ kind: 'attempted', ok: true });
     expect(receiver.requests).toHaveLength(1);

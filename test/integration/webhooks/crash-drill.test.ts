@@ -63,7 +63,14 @@ describe('webhook deliveries across a worker crash (SIGKILL)', () => {
 
     const events = 40;
     child = await startWorkerProcess();
-    await emitEvents(db, Array.from({ length: events }, (_, i) => ({ orgId, kind: 'request.created' as const, object: { request: { id: `r-${i}` } } })));
+    await emitEvents(
+      db,
+      Array.from({ length: events }, (_, i) => ({
+        orgId,
+        kind: 'request.created' as const,
+        object: { request: { id: `r-${i}` } },
+      })),
+    );
     await receiver.waitFor(12, 60_000);
     await kill(child, 'SIGKILL');
     const beforeRestart = receiver.requests.length;

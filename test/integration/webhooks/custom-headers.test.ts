@@ -39,10 +39,14 @@ describe('webhook custom headers', () => {
 
   const create = (body: Record<string, unknown>) => api(app, 'POST', '/api/v1/webhooks', { ...as(), body });
   const at = (path: string, count: number) =>
-    waitUntil(async () => {
-      const got = receiver.requests.filter((r) => r.path === path);
-      return got.length >= count ? got : undefined;
-    }, 20_000, `${count} requests on ${path}`);
+    waitUntil(
+      async () => {
+        const got = receiver.requests.filter((r) => r.path === path);
+        return got.length >= count ? got : undefined;
+      },
+      20_000,
+      `${count} requests on ${path}`,
+    );
 
   it('sends them on test pings and on every delivery attempt; stores them encrypted and shows only names', async () => {
     const headers = { Authorization: TOKEN, 'X-Tenant': 'acme' };
@@ -71,10 +75,14 @@ describe('webhook custom headers', () => {
     const [, attempt] = await at('/custom', 2);
     expect(attempt!.headers).toMatchObject({ authorization: TOKEN, 'x-tenant': 'acme' });
     const deliveryId = attempt!.headers['x-service-delivery-id'] as string;
-    const detail = await waitUntil(async () => {
-      const d = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/deliveries/${deliveryId}`, as())).body.data;
-      return d?.attempts?.length ? d : undefined;
-    }, 20_000, 'the failed attempt recorded');
+    const detail = await waitUntil(
+      async () => {
+        const d = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/deliveries/${deliveryId}`, as())).body.data;
+        return d?.attempts?.length ? d : undefined;
+      },
+      20_000,
+      'the failed attempt recorded',
+    );
     expect(detail.attempts[0].response_headers).toContain('x-echo: [redacted]');
     expect(detail.attempts[0].response_body).toBe('got [redacted]');
     const stored = await db()('webhook_delivery_attempts').where({ delivery_id: deliveryId });

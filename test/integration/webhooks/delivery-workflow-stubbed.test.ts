@@ -31,7 +31,10 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
   });
 
   /** Runs one delivery workflow with `attempt` standing in for the attempt activity; returns its result and the calls made. */
-  async function run(attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>, extra: { redelivery?: number; firstAttempt?: number } = {}) {
+  async function run(
+    attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>,
+    extra: { redelivery?: number; firstAttempt?: number } = {},
+  ) {
     const attempts: AttemptInput[] = [];
     const records: DeliveryRecordFields[] = [];
     const activities: Pick<Activities, 'attemptWebhookDelivery' | 'recordWebhookDelivery' | 'checkDatabase'> = {
@@ -42,7 +45,12 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
       recordWebhookDelivery: async ({ fields }) => void records.push(fields),
       checkDatabase: async () => ({ database: 'stub', now: new Date().toISOString() }),
     };
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     const deliveryId = randomUUID();
     const result = await worker.runUntil(
       env.client.workflow.execute<(i: unknown) => Promise<WebhookDeliveryResult>>(WEBHOOK_DELIVERY_WORKFLOW, {
@@ -54,7 +62,13 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     return { result, attempts, records };
   }
 
-  const failed = (httpStatus = 500): AttemptResult => ({ kind: 'attempted', ok: false, httpStatus, durationMs: 5, errorMessage: `HTTP ${httpStatus}` });
+  const failed = (httpStatus = 500): AttemptResult => ({
+    kind: 'attempted',
+    ok: false,
+    httpStatus,
+    durationMs: 5,
+    errorMessage: `HTTP ${httpStatus}`,
+  });
   const delivered: AttemptResult = { kind: 'attempted', ok: true, httpStatus: 200, durationMs: 5, errorMessage: null };
 
   it('delivers at once when the first attempt succeeds', async () => {
@@ -95,7 +109,9 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
   });
 
   it('ends cancelled, without recording anything itself, when the attempt reports the webhook stopped', async () => {
-    const { result, records } = await run(async (_i, call) => (call === 1 ? failed() : { kind: 'stopped', reason: 'webhook_disabled' }));
+    const { result, records } = await run(async (_i, call) =>
+      call === 1 ? failed() : { kind: 'stopped', reason: 'webhook_disabled' },
+    );
     expect(result).toEqual({ status: 'cancelled', attempts: 1, stopReason: 'webhook_disabled' });
     expect(records).toHaveLength(0);
   });
@@ -107,7 +123,9 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     });
     expect(result).toEqual({ status: 'dead_lettered', attempts: 1, dlqReason: 'expired' });
     expect(new Set(attempts.slice(1).map((a) => a.attempt))).toEqual(new Set([2]));
-    expect(records).toEqual([expect.objectContaining({ status: 'dead_lettered', dlq_reason: 'expired', next_retry_at: null })]);
+    expect(records).toEqual([
+      expect.objectContaining({ status: 'dead_lettered', dlq_reason: 'expired', next_retry_at: null }),
+    ]);
     const first = Date.parse(attempts[0]!.attemptedAt);
     expect(Date.parse(records[0]!.dlq_at!) - first).toBeGreaterThanOrEqual(24 * 3600_000);
   });

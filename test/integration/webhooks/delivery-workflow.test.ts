@@ -14,7 +14,15 @@ import { cancelDeliveryWorkflow, startDeliveryWorkflow } from '../../../src/webh
 import type { WebhookDeliveryResult } from '../../../workflows/webhook-delivery';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver';
-import { activityDepsFor, quietTemporalRuntime, seedDelivery, seedOrg, seedWebhook, waitUntil, webhookTestConfig } from './fixtures';
+import {
+  activityDepsFor,
+  quietTemporalRuntime,
+  seedDelivery,
+  seedOrg,
+  seedWebhook,
+  waitUntil,
+  webhookTestConfig,
+} from './fixtures';
 
 /**
  * The delivery workflow on Temporal's time-skipping test server: real activities, real PostgreSQL,
@@ -67,7 +75,10 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
   async function start(webhookId: string, eventType = 'trace.completed') {
     const d = await seedDelivery(database.db, webhookId, orgId, eventType);
     await startDeliveryWorkflow(env.client, taskQueue, { id: d.id, webhookId, orgId, eventType, url: receiver.url });
-    return { ...d, handle: env.client.workflow.getHandle<() => Promise<WebhookDeliveryResult>>(deliveryWorkflowId(d.id)) };
+    return {
+      ...d,
+      handle: env.client.workflow.getHandle<() => Promise<WebhookDeliveryResult>>(deliveryWorkflowId(d.id)),
+    };
   }
 
   const record = (id: string) => database.db('webhook_deliveries').where({ id }).first();
@@ -79,7 +90,10 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
       .filter((e) => {
         const marker = e.markerRecordedEventAttributes;
         if (marker?.markerName !== 'core_local_activity') return false;
-        const data = JSON.parse(Buffer.from(marker.details!.data!.payloads![0]!.data!).toString()) as { activity_type?: string; activityType?: string };
+        const data = JSON.parse(Buffer.from(marker.details!.data!.payloads![0]!.data!).toString()) as {
+          activity_type?: string;
+          activityType?: string;
+        };
         return (data.activity_type ?? data.activityType) === 'attemptWebhookDelivery';
       })
       .map((e) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6));
@@ -116,7 +130,12 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
 
     // While retry n was pending, the record said failed with next_retry_at after the previous attempt.
     seen.slice(1).forEach((snap, i) => {
-      expect(snap).toMatchObject({ status: 'failed', attempt_count: i + 2, http_status: 500, error_message: 'HTTP 500' });
+      expect(snap).toMatchObject({
+        status: 'failed',
+        attempt_count: i + 2,
+        http_status: 500,
+        error_message: 'HTTP 500',
+      });
       const wait = (snap.next_retry_at as Date).getTime() - (snap.last_attempt_at as Date).getTime();
       expect(wait).toBeGreaterThanOrEqual([1, 2, 4, 8][i]! * 60_000);
     });
@@ -149,7 +168,14 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     const worker = await newWorker();
     expect(await worker.runUntil(d.handle.result())).toEqual({ status: 'delivered', attempts: 3 });
     const rec = await record(d.id);
-    expect(rec).toMatchObject({ status: 'delivered', attempt_count: 3, http_status: 200, error_message: null, next_retry_at: null, dlq_at: null });
+    expect(rec).toMatchObject({
+      status: 'delivered',
+      attempt_count: 3,
+      http_status: 200,
+      error_message: null,
+      next_retry_at: null,
+      dlq_at: null,
+    });
     expect(rec.delivered_at).toBeInstanceOf(Date);
     expect(receiver.requests).toHaveLength(3);
     expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([d.id]));
@@ -171,18 +197,32 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      activities: { ...good, attemptWebhookDelivery: (input: Parameters<typeof good.attemptWebhookDelivery>[0]) => (++attempts === 1 ? good : down).attemptWebhookDelivery(input) },
+      activities: {
+        ...good,
+        attemptWebhookDelivery: (input: Parameters<typeof good.attemptWebhookDelivery>[0]) =>
+          (++attempts === 1 ? good : down).attemptWebhookDelivery(input),
+      },
     });
     const d = await start(hook.id);
     try {
-      expect(await worker.runUntil(d.handle.result())).toEqual({ status: 'dead_lettered', attempts: 1, dlqReason: 'expired' });
+      expect(await worker.runUntil(d.handle.result())).toEqual({
+        status: 'dead_lettered',
+        attempts: 1,
+        dlqReason: 'expired',
+      });
     } finally {
       await deadDb.destroy();
     }
     expect(receiver.requests).toHaveLength(1);
     expect(attempts).toBeGreaterThan(2);
     const rec = await record(d.id);
-    expect(rec).toMatchObject({ status: 'dead_lettered', dlq_reason: 'expired', attempt_count: 1, next_retry_at: null, http_status: 500 });
+    expect(rec).toMatchObject({
+      status: 'dead_lettered',
+      dlq_reason: 'expired',
+      attempt_count: 1,
+      next_retry_at: null,
+      http_status: 500,
+    });
     expect(rec.dlq_at.getTime() - rec.first_attempt_at.getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
   });
 
@@ -201,7 +241,12 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
       await expect(d.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     });
     expect(receiver.requests).toHaveLength(1);
-    expect(await record(d.id)).toMatchObject({ status: 'cancelled', stop_reason: 'webhook_disabled', next_retry_at: null, attempt_count: 1 });
+    expect(await record(d.id)).toMatchObject({
+      status: 'cancelled',
+      stop_reason: 'webhook_disabled',
+      next_retry_at: null,
+      attempt_count: 1,
+    });
     expect((await d.handle.describe()).status.name).toBe('CANCELLED');
   });
 
@@ -220,7 +265,11 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     });
     expect(result).toEqual({ status: 'cancelled', attempts: 1, stopReason: 'webhook_deleted' });
     expect(receiver.requests).toHaveLength(1);
-    expect(await record(d.id)).toMatchObject({ status: 'cancelled', stop_reason: 'webhook_deleted', next_retry_at: null });
+    expect(await record(d.id)).toMatchObject({
+      status: 'cancelled',
+      stop_reason: 'webhook_deleted',
+      next_retry_at: null,
+    });
   });
 
   it('an infrastructure retry of an attempt cannot send twice (the attempt number is claimed first)', async () => {
@@ -228,14 +277,26 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     receiver.handle((_r, res) => void res.end());
     const d = await seedDelivery(database.db, hook.id, orgId);
     const acts = webhookActivities(deps);
-    const input = { deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
+    const input = {
+      deliveryId: d.id,
+      webhookId: hook.id,
+      attempt: 1,
+      attemptedAt: new Date().toISOString(),
+      firstAttemptAt: new Date().toISOString(),
+      retryDelayMs: 60_000,
+    };
     const first = await acts.attemptWebhookDelivery(input);
     const again = await acts.attemptWebhookDelivery(input);
     expect(first).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
     // Issue 11 §5: the re-run finds this attempt's outcome recorded; a delivered record stays delivered.
     expect(again).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200, errorMessage: null });
     expect(receiver.requests).toHaveLength(1);
-    expect(await record(d.id)).toMatchObject({ status: 'delivered', attempt_count: 1, http_status: 200, error_message: null });
+    expect(await record(d.id)).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      http_status: 200,
+      error_message: null,
+    });
   });
 
   it('records an attempt as interrupted only when it was claimed and no outcome was recorded', async () => {
@@ -243,11 +304,27 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     const d = await seedDelivery(database.db, hook.id, orgId);
     // The worker claimed attempt 1 and died before sending or recording anything.
     await database.db('webhook_deliveries').where({ id: d.id }).update({ attempt_count: 1 });
-    const input = { deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: new Date().toISOString(), firstAttemptAt: new Date().toISOString(), retryDelayMs: 60_000 };
+    const input = {
+      deliveryId: d.id,
+      webhookId: hook.id,
+      attempt: 1,
+      attemptedAt: new Date().toISOString(),
+      firstAttemptAt: new Date().toISOString(),
+      retryDelayMs: 60_000,
+    };
     const out = await webhookActivities(deps).attemptWebhookDelivery(input);
-    expect(out).toMatchObject({ kind: 'attempted', ok: false, httpStatus: null, errorMessage: expect.stringMatching(/interrupted/) });
+    expect(out).toMatchObject({
+      kind: 'attempted',
+      ok: false,
+      httpStatus: null,
+      errorMessage: expect.stringMatching(/interrupted/),
+    });
     expect(receiver.requests).toHaveLength(0);
-    expect(await record(d.id)).toMatchObject({ status: 'failed', attempt_count: 1, error_message: expect.stringMatching(/interrupted/) });
+    expect(await record(d.id)).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+      error_message: expect.stringMatching(/interrupted/),
+    });
   });
 
   it('crash drill (deterministic): an attempt re-run after its delivered outcome was recorded keeps it delivered and the workflow completes', async () => {
@@ -257,17 +334,36 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     // Attempt 1 ran to the end (receiver answered 200, outcome recorded) on a worker that then died
     // before its workflow task completed: the restarted workflow runs attempt 1 again.
     const now = new Date().toISOString();
-    await webhookActivities(deps).attemptWebhookDelivery({ deliveryId: d.id, webhookId: hook.id, attempt: 1, attemptedAt: now, firstAttemptAt: now, retryDelayMs: 60_000 });
+    await webhookActivities(deps).attemptWebhookDelivery({
+      deliveryId: d.id,
+      webhookId: hook.id,
+      attempt: 1,
+      attemptedAt: now,
+      firstAttemptAt: now,
+      retryDelayMs: 60_000,
+    });
     expect(receiver.requests).toHaveLength(1);
     const delivered = await record(d.id);
 
-    await startDeliveryWorkflow(env.client, taskQueue, { id: d.id, webhookId: hook.id, orgId, eventType: 'trace.completed', url: receiver.url });
+    await startDeliveryWorkflow(env.client, taskQueue, {
+      id: d.id,
+      webhookId: hook.id,
+      orgId,
+      eventType: 'trace.completed',
+      url: receiver.url,
+    });
     const handle = env.client.workflow.getHandle<() => Promise<WebhookDeliveryResult>>(deliveryWorkflowId(d.id));
     const worker = await newWorker();
     expect(await worker.runUntil(handle.result())).toEqual({ status: 'delivered', attempts: 1 });
     expect(receiver.requests).toHaveLength(1);
     const after = await record(d.id);
-    expect(after).toMatchObject({ status: 'delivered', attempt_count: 1, http_status: 200, error_message: null, next_retry_at: null });
+    expect(after).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      http_status: 200,
+      error_message: null,
+      next_retry_at: null,
+    });
     expect(after.delivered_at).toEqual(delivered.delivered_at);
   });
 });

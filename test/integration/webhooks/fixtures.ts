@@ -30,11 +30,22 @@ export async function webhookTestConfig(extra: Record<string, string> = {}): Pro
 
 /** The activities' dependencies as the runtime builds them (close the HTTP client when done). */
 export function activityDepsFor(db: Db, config: Config): ActivityDeps {
-  return { db, config, http: safeHttpClientFromConfig(config), keyring: resolveMasterKey(config), logger: createLogger('silent'), metrics: createMetrics(), exportStore: exportStoreFromConfig(config), endpoints: endpointGuardFromConfig(config) };
+  return {
+    db,
+    config,
+    http: safeHttpClientFromConfig(config),
+    keyring: resolveMasterKey(config),
+    logger: createLogger('silent'),
+    metrics: createMetrics(),
+    exportStore: exportStoreFromConfig(config),
+    endpoints: endpointGuardFromConfig(config),
+  };
 }
 
 export async function seedOrg(db: Db): Promise<string> {
-  const [user] = await db('users').insert({ sub: `sub-${randomUUID()}` }).returning('id');
+  const [user] = await db('users')
+    .insert({ sub: `sub-${randomUUID()}` })
+    .returning('id');
   const [org] = await db('organizations').insert({ name: 'Acme', owner_user_id: user.id }).returning('id');
   return org.id as string;
 }
@@ -63,14 +74,32 @@ export async function seedWebhook(
   return { id, secret };
 }
 
-export async function seedDelivery(db: Db, webhookId: string, orgId: string, eventType = 'trace.completed'): Promise<{ id: string; body: string }> {
+export async function seedDelivery(
+  db: Db,
+  webhookId: string,
+  orgId: string,
+  eventType = 'trace.completed',
+): Promise<{ id: string; body: string }> {
   const id = randomUUID();
-  const body = buildBody(eventType, webhookId, new Date(), { trace: { id: 't-1', status: 'completed', ended_at: new Date().toISOString(), duration_ms: 12 } });
-  await db('webhook_deliveries').insert({ id, webhook_id: webhookId, org_id: orgId, event_type: eventType, body, workflow_id: deliveryWorkflowId(id) });
+  const body = buildBody(eventType, webhookId, new Date(), {
+    trace: { id: 't-1', status: 'completed', ended_at: new Date().toISOString(), duration_ms: 12 },
+  });
+  await db('webhook_deliveries').insert({
+    id,
+    webhook_id: webhookId,
+    org_id: orgId,
+    event_type: eventType,
+    body,
+    workflow_id: deliveryWorkflowId(id),
+  });
   return { id, body };
 }
 
-export async function waitUntil<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function waitUntil<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -83,7 +112,16 @@ export async function waitUntil<T>(fn: () => Promise<T | undefined | null | fals
 /** Temporal's default runtime logs every failed activity at warn; these tests fail activities on purpose. */
 export function quietTemporalRuntime(): void {
   try {
-    Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
+    Runtime.install({
+      logger: {
+        log: () => undefined,
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: (m, meta) => console.error(m, meta),
+      },
+    });
   } catch {
     // already installed in this process (another test file, or the service's worker)
   }

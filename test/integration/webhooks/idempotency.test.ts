@@ -64,10 +64,14 @@ describe('Idempotency-Key on operator actions', () => {
   const redeliverPath = (d: { hookId: string; deliveryId: string }) =>
     `/api/v1/webhooks/${d.hookId}/deliveries/${d.deliveryId}/redeliver`;
   const settledRecord = (id: string) =>
-    waitUntil(async () => {
-      const r = await db()('webhook_deliveries').where({ id }).first();
-      return r && r.status !== 'pending' ? r : undefined;
-    }, 20_000, `delivery ${id} settled`);
+    waitUntil(
+      async () => {
+        const r = await db()('webhook_deliveries').where({ id }).first();
+        return r && r.status !== 'pending' ? r : undefined;
+      },
+      20_000,
+      `delivery ${id} settled`,
+    );
 
   it('redeliver: a repeat answers the first 202, no second run; another delivery under the key is 422', async () => {
     const { hookId, deliveryId } = await deadDelivery('/idem-redeliver');
@@ -183,14 +187,18 @@ describe('Idempotency-Key on operator actions', () => {
     const key = `expired-${randomUUID()}`;
     expect((await post(path, key)).status).toBe(202);
     await settledRecord(deliveryId);
-    await db()('idempotency_keys').where({ org_id: t.orgId, key }).update({ expires_at: new Date(Date.now() - 1000) });
+    await db()('idempotency_keys')
+      .where({ org_id: t.orgId, key })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const fresh = await post(path, key);
     expect(fresh.status).toBe(202);
     expect(fresh.replayed).toBeNull();
     expect(fresh.body.data.redelivery).toBe(2);
     await settledRecord(deliveryId);
 
-    await db()('idempotency_keys').where({ org_id: t.orgId, key }).update({ expires_at: new Date(Date.now() - 1000) });
+    await db()('idempotency_keys')
+      .where({ org_id: t.orgId, key })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const live = `live-${randomUUID()}`;
     const expires_at = new Date(Date.now() + hour);
     const liveRow = { org_id: t.orgId, key: live, fingerprint: 'x', status: 202, response: '{}', expires_at };

@@ -55,9 +55,16 @@ describe('webhook attempt log and stats', () => {
     hookId = (await seedWebhook(db(), app.config, t.orgId, 'https://hooks.example.com/insights')).id;
     const o = t.orgId;
     const rc = 'request.created';
-    await seed(hookId, o, 'D1', 'delivered', H - 2 * HOUR + 10 * MIN, rc, [[500, 100, 1], [200, 300, 3]]);
+    await seed(hookId, o, 'D1', 'delivered', H - 2 * HOUR + 10 * MIN, rc, [
+      [500, 100, 1],
+      [200, 300, 3],
+    ]);
     await seed(hookId, o, 'D2', 'dead_lettered', H - 2 * HOUR + 20 * MIN, 'trace.completed', [
-      [503, 100, 1], [503, 200, 2], [404, 300, 3], [null, 400, 4], [503, 500, 5],
+      [503, 100, 1],
+      [503, 200, 2],
+      [404, 300, 3],
+      [null, 400, 4],
+      [503, 500, 5],
     ]);
     await seed(hookId, o, 'D3', 'delivered', H - HOUR + 5 * MIN, 'request.created', [[204, 50, 1]]);
     await seed(hookId, o, 'D4', 'failed', H, 'request.created', [[502, 1000, 0]]);
@@ -76,8 +83,7 @@ describe('webhook attempt log and stats', () => {
   const get = (path: string, tenant = t, who: 'admin' | 'viewer' = 'viewer') =>
     api(app, 'GET', `/api/v1/webhooks/${hookId}${path}`, { token: tenant[who].token, orgId: tenant.orgId });
   type AttemptRef = { delivery_id: string; number: number };
-  const keyOf = (a: AttemptRef) =>
-    `${Object.keys(ids).find((k) => ids[k] === a.delivery_id)}#${a.number}`;
+  const keyOf = (a: AttemptRef) => `${Object.keys(ids).find((k) => ids[k] === a.delivery_id)}#${a.number}`;
   const list = async (query: string) => {
     const r = await get(`/attempts?${query}`);
     expect(r.status).toBe(200);
@@ -165,7 +171,9 @@ describe('webhook attempt log and stats', () => {
     });
     expect(s.success_rate).toBeCloseTo(2 / 3, 10);
     expect(s.series).toHaveLength(24);
-    const nonEmpty = s.series.filter((b: { delivered: number; failed: number; dead_lettered: number }) => b.delivered + b.failed + b.dead_lettered > 0);
+    const nonEmpty = s.series.filter(
+      (b: { delivered: number; failed: number; dead_lettered: number }) => b.delivered + b.failed + b.dead_lettered > 0,
+    );
     expect(nonEmpty).toEqual([
       { bucket: new Date(H - 2 * HOUR).toISOString(), delivered: 1, failed: 0, dead_lettered: 1 },
       { bucket: new Date(H - HOUR).toISOString(), delivered: 1, failed: 0, dead_lettered: 0 },

@@ -33,10 +33,17 @@ describe('webhook attempt log and stats: query plans', () => {
       const id = randomUUID();
       return { id, webhook_id: hook, org_id: t.orgId, event_type: event, body, status, created_at: createdAt };
     });
-    const attempts = rows.flatMap((r) => [1, 2].map((n) => ({
-      delivery_id: r.id, webhook_id: r.webhook_id, number: n, source: 'delivery',
-      started_at: new Date(r.created_at.getTime() + n * 60_000), duration_ms: n * 10, http_status: 200,
-    })));
+    const attempts = rows.flatMap((r) =>
+      [1, 2].map((n) => ({
+        delivery_id: r.id,
+        webhook_id: r.webhook_id,
+        number: n,
+        source: 'delivery',
+        started_at: new Date(r.created_at.getTime() + n * 60_000),
+        duration_ms: n * 10,
+        http_status: 200,
+      })),
+    );
     for (let i = 0; i < rows.length; i += 1000) await db()('webhook_deliveries').insert(rows.slice(i, i + 1000));
     for (let i = 0; i < attempts.length; i += 1000) {
       await db()('webhook_delivery_attempts').insert(attempts.slice(i, i + 1000));

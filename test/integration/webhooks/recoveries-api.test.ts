@@ -18,7 +18,10 @@ describe('webhook recoveries', () => {
   beforeAll(async () => {
     const { caFile } = await testCertificates();
     receiver = await startHttpsReceiver();
-    app = await startTestApp({ role: 'all', env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' } });
+    app = await startTestApp({
+      role: 'all',
+      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
+    });
     [t, other] = [await seedTenant(app), await seedTenant(app)];
   });
   afterAll(async () => {
@@ -31,42 +34,91 @@ describe('webhook recoveries', () => {
   });
 
   const hookAt = (path: string, tenant = t) => seedWebhook(db(), app.config, tenant.orgId, `${receiver.url}${path}`);
-  const recover = (hookId: string, body: unknown, who: 'admin' | 'editor' = 'editor') => api(app, 'POST', `/api/v1/webhooks/${hookId}/recover`, { ...as(who), body });
-  const get = async (hookId: string, rid: string) => (await api(app, 'GET', `/api/v1/webhooks/${hookId}/recoveries/${rid}`, as('viewer'))).body.data;
-  const settled = (hookId: string, rid: string) => waitUntil(async () => {
-    const r = await get(hookId, rid);
-    return r.status !== 'running' ? r : undefined;
-  }, 30_000, `recovery ${rid}`);
-  const idsAt = (path: string) => receiver.requests.filter((r) => r.path === path).map((r) => r.headers['x-service-delivery-id'] as string);
+  const recover = (hookId: string, body: unknown, who: 'admin' | 'editor' = 'editor') =>
+    api(app, 'POST', `/api/v1/webhooks/${hookId}/recover`, { ...as(who), body });
+  const get = async (hookId: string, rid: string) =>
+    (await api(app, 'GET', `/api/v1/webhooks/${hookId}/recoveries/${rid}`, as('viewer'))).body.data;
+  const settled = (hookId: string, rid: string) =>
+    waitUntil(
+      async () => {
+        const r = await get(hookId, rid);
+        return r.status !== 'running' ? r : undefined;
+      },
+      30_000,
+      `recovery ${rid}`,
+    );
+  const idsAt = (path: string) =>
+    receiver.requests.filter((r) => r.path === path).map((r) => r.headers['x-service-delivery-id'] as string);
 
   it('sends every failed and dead-lettered delivery of the window once more, counts the outcomes and records each attempt', async () => {
     const hook = await hookAt('/recover');
     const inWindow = new Date(Date.now() - 2 * hour);
     const dead = await seedFinishedDeliveries(db(), hook.id, t.orgId, 30, { createdAt: inWindow });
     const failed = await seedFinishedDeliveries(db(), hook.id, t.orgId, 10, { createdAt: inWindow, status: 'failed' });
-    const old = await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, { createdAt: new Date(Date.now() - 240 * hour) });
+    const old = await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, {
+      createdAt: new Date(Date.now() - 240 * hour),
+    });
     await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, { createdAt: inWindow, status: 'delivered' });
     await seedFinishedDeliveries(db(), hook.id, t.orgId, 2, { createdAt: inWindow, eventType: 'test' });
     const refusing = new Set(dead.slice(0, 3).map((d) => d.id));
-    receiver.handle((req, res) => void res.writeHead(refusing.has(req.headers['x-service-delivery-id'] as string) ? 500 : 200).end('ok'));
+    receiver.handle(
+      (req, res) =>
+        void res.writeHead(refusing.has(req.headers['x-service-delivery-id'] as string) ? 500 : 200).end('ok'),
+    );
 
     const res = await recover(hook.id, { since: new Date(Date.now() - 24 * hour).toISOString() });
     expect(res.status).toBe(202);
     const rid = res.body.data.id;
-    expect(res.body.data).toMatchObject({ webhook_id: hook.id, status: 'running', statuses: ['failed', 'dead_lettered'], workflow_id: recoveryWorkflowId(rid), finished_at: null });
+    expect(res.body.data).toMatchObject({
+      webhook_id: hook.id,
+      status: 'running',
+      statuses: ['failed', 'dead_lettered'],
+      workflow_id: recoveryWorkflowId(rid),
+      finished_at: null,
+    });
     const done = await settled(hook.id, rid);
-    expect(done).toMatchObject({ status: 'completed', matched: 40, redelivered: 40, delivered: 37, failed: 3, skipped: 0, error: null });
+    expect(done).toMatchObject({
+      status: 'completed',
+      matched: 40,
+      redelivered: 40,
+      delivered: 37,
+      failed: 3,
+      skipped: 0,
+      error: null,
+    });
 
     const sent = idsAt('/recover');
     expect(sent.sort()).toEqual([...dead, ...failed].map((d) => d.id).sort());
-    const byId = new Map(receiver.requests.map((r) => [r.headers['x-service-delivery-id'] as string, r.raw.toString()]));
+    const byId = new Map(
+      receiver.requests.map((r) => [r.headers['x-service-delivery-id'] as string, r.raw.toString()]),
+    );
     expect(byId.get(dead[5]!.id)).toBe(dead[5]!.body);
     const rows = await db()('webhook_deliveries').whereIn('id', sent);
     for (const r of rows) {
-      if (refusing.has(r.id)) expect(r).toMatchObject({ status: 'dead_lettered', http_status: 500, attempt_count: 6, dlq_reason: 'max_attempts' });
-      else expect(r).toMatchObject({ status: 'delivered', http_status: 200, attempt_count: 6, dlq_at: null, next_retry_at: null });
+      if (refusing.has(r.id))
+        expect(r).toMatchObject({
+          status: 'dead_lettered',
+          http_status: 500,
+          attempt_count: 6,
+          dlq_reason: 'max_attempts',
+        });
+      else
+        expect(r).toMatchObject({
+          status: 'delivered',
+          http_status: 200,
+          attempt_count: 6,
+          dlq_at: null,
+          next_retry_at: null,
+        });
     }
-    expect((await db()('webhook_deliveries').whereIn('id', old.map((d) => d.id))).every((r) => r.status === 'dead_lettered' && r.attempt_count === 5)).toBe(true);
+    expect(
+      (
+        await db()('webhook_deliveries').whereIn(
+          'id',
+          old.map((d) => d.id),
+        )
+      ).every((r) => r.status === 'dead_lettered' && r.attempt_count === 5),
+    ).toBe(true);
     const d = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/deliveries/${dead[0]!.id}`, as('viewer'))).body.data;
     expect(d.attempts.at(-1)).toMatchObject({ number: 6, source: 'recovery', recovery_id: rid, http_status: 500 });
 
@@ -78,14 +130,24 @@ describe('webhook recoveries', () => {
 
     // A second recovery of the window finds only what is still failed or dead-lettered: the 3 refused.
     receiver.requests.length = 0;
-    const again = await recover(hook.id, { since: new Date(Date.now() - 24 * hour).toISOString(), statuses: ['dead_lettered'] });
-    expect(await settled(hook.id, again.body.data.id)).toMatchObject({ matched: 3, redelivered: 3, failed: 3, statuses: ['dead_lettered'] });
+    const again = await recover(hook.id, {
+      since: new Date(Date.now() - 24 * hour).toISOString(),
+      statuses: ['dead_lettered'],
+    });
+    expect(await settled(hook.id, again.body.data.id)).toMatchObject({
+      matched: 3,
+      redelivered: 3,
+      failed: 3,
+      statuses: ['dead_lettered'],
+    });
     expect(idsAt('/recover').sort()).toEqual([...refusing].sort());
   });
 
   it('allows one running recovery per webhook; cancel stops it, the sends in flight finish, each delivery goes out once', async () => {
     const hook = await hookAt('/slow');
-    const seeded = await seedFinishedDeliveries(db(), hook.id, t.orgId, 300, { createdAt: new Date(Date.now() - hour) });
+    const seeded = await seedFinishedDeliveries(db(), hook.id, t.orgId, 300, {
+      createdAt: new Date(Date.now() - hour),
+    });
     receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), 30));
     const since = new Date(Date.now() - 2 * hour).toISOString();
     const first = (await recover(hook.id, { since })).body.data;
@@ -101,10 +163,16 @@ describe('webhook recoveries', () => {
     await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 20_000, 'workflow cancelled');
     const sentBefore = idsAt('/slow').length;
     expect(sentBefore).toBeLessThan(300);
-    expect(await get(hook.id, first.id)).toMatchObject({ status: 'cancelled', redelivered: sentBefore, delivered: sentBefore });
+    expect(await get(hook.id, first.id)).toMatchObject({
+      status: 'cancelled',
+      redelivered: sentBefore,
+      delivered: sentBefore,
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(idsAt('/slow')).toHaveLength(sentBefore);
-    expect(await db()('audit_logs').where({ resource_id: first.id, action: 'webhook_recovery.cancelled' })).toHaveLength(1);
+    expect(
+      await db()('audit_logs').where({ resource_id: first.id, action: 'webhook_recovery.cancelled' }),
+    ).toHaveLength(1);
 
     // The rest: a new recovery finds only what the first did not deliver.
     receiver.handle((_r, res) => void res.end('ok'));
@@ -140,7 +208,11 @@ describe('webhook recoveries', () => {
     }
     const rid = (await recover(hook.id, { since })).body.data.id;
     const otherHook = await hookAt('/bad-other');
-    for (const path of [`${otherHook.id}/recoveries/${rid}`, `${hook.id}/recoveries/00000000-0000-4000-8000-000000000000`, `${hook.id}/recoveries/nope`]) {
+    for (const path of [
+      `${otherHook.id}/recoveries/${rid}`,
+      `${hook.id}/recoveries/00000000-0000-4000-8000-000000000000`,
+      `${hook.id}/recoveries/nope`,
+    ]) {
       expect((await api(app, 'GET', `/api/v1/webhooks/${path}`, as('admin'))).status).toBe(404);
       expect((await api(app, 'POST', `/api/v1/webhooks/${path}/cancel`, as('admin'))).status).toBe(404);
     }
@@ -157,22 +229,56 @@ describe('webhook recoveries', () => {
       rid = (await recover(hookId, { since: new Date(Date.now() - hour).toISOString() })).body.data.id;
       await settled(hookId, rid);
     });
-    describeJwtMatrix(() => ({ app, t, other }), [
-      // One running recovery per webhook: each call gets a webhook of its own.
-      { name: 'POST /webhooks/:id/recover', method: 'POST', path: async () => `/api/v1/webhooks/${(await hookAt('/matrix-fresh')).id}/recover`, body: { since: '2026-01-01T00:00:00Z' }, ok: 202, write: true },
-      { name: 'GET /webhooks/:id/recoveries', method: 'GET', path: () => `/api/v1/webhooks/${hookId}/recoveries` },
-      { name: 'GET /webhooks/:id/recoveries/:rid', method: 'GET', path: () => `/api/v1/webhooks/${hookId}/recoveries/${rid}` },
-      { name: 'POST /webhooks/:id/recoveries/:rid/cancel', method: 'POST', path: () => `/api/v1/webhooks/${hookId}/recoveries/${rid}/cancel`, write: true },
-    ]);
+    describeJwtMatrix(
+      () => ({ app, t, other }),
+      [
+        // One running recovery per webhook: each call gets a webhook of its own.
+        {
+          name: 'POST /webhooks/:id/recover',
+          method: 'POST',
+          path: async () => `/api/v1/webhooks/${(await hookAt('/matrix-fresh')).id}/recover`,
+          body: { since: '2026-01-01T00:00:00Z' },
+          ok: 202,
+          write: true,
+        },
+        { name: 'GET /webhooks/:id/recoveries', method: 'GET', path: () => `/api/v1/webhooks/${hookId}/recoveries` },
+        {
+          name: 'GET /webhooks/:id/recoveries/:rid',
+          method: 'GET',
+          path: () => `/api/v1/webhooks/${hookId}/recoveries/${rid}`,
+        },
+        {
+          name: 'POST /webhooks/:id/recoveries/:rid/cancel',
+          method: 'POST',
+          path: () => `/api/v1/webhooks/${hookId}/recoveries/${rid}/cancel`,
+          write: true,
+        },
+      ],
+    );
     it('another organization’s webhook and recovery ids → 404', async () => {
       const theirs = await hookAt('/theirs', other);
-      const theirRid = (await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recover`, { token: other.admin.token, orgId: other.orgId, body: { since: '2026-01-01T00:00:00Z' } })).body.data.id;
+      const theirRid = (
+        await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recover`, {
+          token: other.admin.token,
+          orgId: other.orgId,
+          body: { since: '2026-01-01T00:00:00Z' },
+        })
+      ).body.data.id;
       for (const token of [t.admin.token, t.editor.token]) {
         const mine = { token, orgId: t.orgId };
-        expect((await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recover`, { ...mine, body: { since: '2026-01-01T00:00:00Z' } })).status).toBe(404);
+        expect(
+          (
+            await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recover`, {
+              ...mine,
+              body: { since: '2026-01-01T00:00:00Z' },
+            })
+          ).status,
+        ).toBe(404);
         expect((await api(app, 'GET', `/api/v1/webhooks/${theirs.id}/recoveries`, mine)).status).toBe(404);
         expect((await api(app, 'GET', `/api/v1/webhooks/${theirs.id}/recoveries/${theirRid}`, mine)).status).toBe(404);
-        expect((await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recoveries/${theirRid}/cancel`, mine)).status).toBe(404);
+        expect(
+          (await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/recoveries/${theirRid}/cancel`, mine)).status,
+        ).toBe(404);
         expect((await api(app, 'GET', `/api/v1/webhooks/${hookId}/recoveries/${theirRid}`, mine)).status).toBe(404);
       }
     });

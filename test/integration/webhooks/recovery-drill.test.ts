@@ -53,8 +53,15 @@ describe('recovery of 10,000 deliveries across a worker crash (SIGKILL)', () => 
     const db = database.db;
     const t = await seedTenant(app);
     const as = { token: t.editor.token, orgId: t.orgId };
-    const hook = (await api(app, 'POST', '/api/v1/webhooks', { ...as, body: { name: 'drill', url: `${receiver.url}/drill`, events: ['request.created'] } })).body.data;
-    const seeded = await seedFinishedDeliveries(db, hook.id, t.orgId, TOTAL, { createdAt: new Date(Date.now() - 3600_000) });
+    const hook = (
+      await api(app, 'POST', '/api/v1/webhooks', {
+        ...as,
+        body: { name: 'drill', url: `${receiver.url}/drill`, events: ['request.created'] },
+      })
+    ).body.data;
+    const seeded = await seedFinishedDeliveries(db, hook.id, t.orgId, TOTAL, {
+      createdAt: new Date(Date.now() - 3600_000),
+    });
     const seededAt = Date.now();
 
     const received = new Map<string, number>();
@@ -71,19 +78,26 @@ describe('recovery of 10,000 deliveries across a worker crash (SIGKILL)', () => 
 
     child = await startWorkerChild({ ...env, DATABASE_URL: database.url });
     const workerAt = Date.now();
-    const res = await api(app, 'POST', `/api/v1/webhooks/${hook.id}/recover`, { ...as, body: { since: new Date(Date.now() - 24 * 3600_000).toISOString() } });
+    const res = await api(app, 'POST', `/api/v1/webhooks/${hook.id}/recover`, {
+      ...as,
+      body: { since: new Date(Date.now() - 24 * 3600_000).toISOString() },
+    });
     expect(res.status).toBe(202);
     const rid = res.body.data.id as string;
 
     // Kill once every send in flight waits on the receiver (their number stable for 500 ms).
     let last = -1;
-    await waitUntil(async () => {
-      if (!holding) return false;
-      const stable = held.length === last;
-      last = held.length;
-      if (!stable) await new Promise((r) => setTimeout(r, 500));
-      return stable && held.length > 0;
-    }, 120_000, 'sends in flight held');
+    await waitUntil(
+      async () => {
+        if (!holding) return false;
+        const stable = held.length === last;
+        last = held.length;
+        if (!stable) await new Promise((r) => setTimeout(r, 500));
+        return stable && held.length > 0;
+      },
+      120_000,
+      'sends in flight held',
+    );
     await killWorkerChild(child, 'SIGKILL');
     const killedAt = Date.now();
     const inFlight = held.length;
@@ -93,10 +107,14 @@ describe('recovery of 10,000 deliveries across a worker crash (SIGKILL)', () => 
 
     child = await startWorkerChild({ ...env, DATABASE_URL: database.url });
     const restartedAt = Date.now();
-    const done = await waitUntil(async () => {
-      const r = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/recoveries/${rid}`, as)).body.data;
-      return r.status !== 'running' ? r : undefined;
-    }, 180_000, 'recovery completed');
+    const done = await waitUntil(
+      async () => {
+        const r = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/recoveries/${rid}`, as)).body.data;
+        return r.status !== 'running' ? r : undefined;
+      },
+      180_000,
+      'recovery completed',
+    );
     await killWorkerChild(child, 'SIGTERM');
     child = undefined;
 
@@ -104,10 +122,21 @@ describe('recovery of 10,000 deliveries across a worker crash (SIGKILL)', () => 
     expect(received.size).toBe(TOTAL);
     expect(counts.filter((c) => c !== 1)).toEqual([]);
     // Held when the worker died: received, outcome never recorded, not sent again.
-    const interrupted = await db('webhook_recovery_items').where({ recovery_id: rid, outcome: 'interrupted' }).count<{ count: string }[]>({ count: '*' });
+    const interrupted = await db('webhook_recovery_items')
+      .where({ recovery_id: rid, outcome: 'interrupted' })
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(interrupted[0]!.count)).toBeGreaterThanOrEqual(inFlight);
-    expect(done).toMatchObject({ status: 'completed', matched: TOTAL, redelivered: TOTAL, skipped: 0, failed: Number(interrupted[0]!.count), delivered: TOTAL - Number(interrupted[0]!.count) });
-    const attempts = await db('webhook_delivery_attempts').where({ recovery_id: rid }).count<{ count: string }[]>({ count: '*' });
+    expect(done).toMatchObject({
+      status: 'completed',
+      matched: TOTAL,
+      redelivered: TOTAL,
+      skipped: 0,
+      failed: Number(interrupted[0]!.count),
+      delivered: TOTAL - Number(interrupted[0]!.count),
+    });
+    const attempts = await db('webhook_delivery_attempts')
+      .where({ recovery_id: rid })
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(attempts[0]!.count)).toBe(TOTAL);
 
     const s = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;

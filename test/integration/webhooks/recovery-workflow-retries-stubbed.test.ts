@@ -5,7 +5,17 @@ import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporal
 import type { PageInput, PageResult, WebhookRecoveryActivities } from '../../../activities/webhook-recoveries';
 import { recoveryWorkflowId, WEBHOOK_RECOVERY_WORKFLOW } from '../../../src/webhooks/policy';
 import type { WebhookRecoveryInput, WebhookRecoveryResult } from '../../../workflows/webhook-recovery';
-import { attemptNow, blockUntilCancelled, continuedAsNewArgs, createStubbedEnv, retryableSoon, scheduledRetryPolicies, stubWorker, waitFor, type StubbedEnv } from '../../helpers/stubbed-workflow';
+import {
+  attemptNow,
+  blockUntilCancelled,
+  continuedAsNewArgs,
+  createStubbedEnv,
+  retryableSoon,
+  scheduledRetryPolicies,
+  stubWorker,
+  waitFor,
+  type StubbedEnv,
+} from '../../helpers/stubbed-workflow';
 
 type Page = (input: PageInput, attempt: number, log: string[]) => Promise<PageResult>;
 
@@ -23,14 +33,23 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
 
   const at = '2026-01-01T00:00:00.000000Z';
   /** A window of `total` deliveries served in pages: the cursor id is the offset. */
-  const windowOf = (total: number) => async ({ cursor, limit }: PageInput): Promise<PageResult> => {
-    const from = cursor ? Number(cursor.id) : 0;
-    const count = Math.max(0, Math.min(limit, total - from));
-    return { count, cursor: count ? { at, id: String(from + count) } : cursor, done: count < limit };
-  };
+  const windowOf =
+    (total: number) =>
+    async ({ cursor, limit }: PageInput): Promise<PageResult> => {
+      const from = cursor ? Number(cursor.id) : 0;
+      const count = Math.max(0, Math.min(limit, total - from));
+      return { count, cursor: count ? { at, id: String(from + count) } : cursor, done: count < limit };
+    };
 
   /** Runs one recovery with `page` and `finish` standing in for the activities; `during` runs while it does (time skipping locked). */
-  async function run(page: Page, input: Partial<WebhookRecoveryInput> = {}, opts: { finish?: (attempt: number) => Promise<void>; during?: (workflowId: string, log: string[]) => Promise<void> } = {}) {
+  async function run(
+    page: Page,
+    input: Partial<WebhookRecoveryInput> = {},
+    opts: {
+      finish?: (attempt: number) => Promise<void>;
+      during?: (workflowId: string, log: string[]) => Promise<void>;
+    } = {},
+  ) {
     const log: string[] = [];
     const pages: (PageInput & { attempt: number })[] = [];
     const finishes: [string, string | undefined][] = [];
@@ -52,11 +71,14 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
     const recoveryId = randomUUID();
     const workflowId = recoveryWorkflowId(recoveryId);
     const outcome = await worker.runUntil(async () => {
-      const handle = await s.env.client.workflow.start<(i: WebhookRecoveryInput) => Promise<WebhookRecoveryResult>>(WEBHOOK_RECOVERY_WORKFLOW, {
-        taskQueue,
-        workflowId,
-        args: [{ recoveryId, ...input }],
-      });
+      const handle = await s.env.client.workflow.start<(i: WebhookRecoveryInput) => Promise<WebhookRecoveryResult>>(
+        WEBHOOK_RECOVERY_WORKFLOW,
+        {
+          taskQueue,
+          workflowId,
+          args: [{ recoveryId, ...input }],
+        },
+      );
       await opts.during?.(workflowId, log);
       const result = await handle.result().catch((err: unknown) => err);
       const policies = () => scheduledRetryPolicies(s.env, workflowId, handle.firstExecutionRunId);
@@ -89,7 +111,12 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
     ]);
     expect(r.finishes).toEqual([['completed', undefined]]);
     // The backoff as scheduled (from 1 s, doubling, at most 1 min, 20 attempts); the stub's nextRetryDelay only shortens the wait.
-    expect((await r.policies()).recoverWebhookPage).toEqual({ initialInterval: 1, backoffCoefficient: 2, maximumInterval: 60, maximumAttempts: 20 });
+    expect((await r.policies()).recoverWebhookPage).toEqual({
+      initialInterval: 1,
+      backoffCoefficient: 2,
+      maximumInterval: 60,
+      maximumAttempts: 20,
+    });
   });
 
   it('a page that keeps failing gives up after 20 attempts: failed is recorded once with the cause and the workflow fails', async () => {
@@ -103,7 +130,9 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
     );
     expect(r.result).toBeInstanceOf(WorkflowFailedError);
     expect((r.result as WorkflowFailedError).cause).toBeInstanceOf(ActivityFailure);
-    expect(r.pages.filter((p) => p.cursor?.id === '10').map((p) => p.attempt)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(r.pages.filter((p) => p.cursor?.id === '10').map((p) => p.attempt)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
     expect(cursorIds(r.pages).filter((c) => c !== '10')).toEqual([null]);
     expect(r.finishes).toEqual([['failed', 'receiver pool exhausted']]);
   });
@@ -119,7 +148,12 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
     );
     expect(r.result).toBeInstanceOf(WorkflowFailedError);
     expect(r.handed.map(([input]) => (input as WebhookRecoveryInput).cursor?.id)).toEqual(['30']);
-    expect(r.handed[0]![0]).toEqual({ recoveryId: r.recoveryId, pageSize: 10, itemsPerRun: 25, cursor: { at, id: '30' } });
+    expect(r.handed[0]![0]).toEqual({
+      recoveryId: r.recoveryId,
+      pageSize: 10,
+      itemsPerRun: 25,
+      cursor: { at, id: '30' },
+    });
     expect(cursorIds(r.pages)).toEqual([null, '10', '20', '30', '40', '50']);
     expect(r.pages.at(-1)!.attempt).toBe(1);
     expect(r.finishes).toEqual([['failed', 'the window query was rejected']]);
@@ -144,16 +178,29 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
     expect(r.result).toBeInstanceOf(WorkflowFailedError);
     expect((r.result as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
     expect(r.handed.map(([input]) => (input as WebhookRecoveryInput).cursor?.id)).toEqual(['30']);
-    expect(r.log).toEqual(['page:null#1', 'page:10#1', 'page:20#1', 'page:30#1', 'page:40#1', 'CANCEL', 'page stopped', 'finish:cancelled']);
+    expect(r.log).toEqual([
+      'page:null#1',
+      'page:10#1',
+      'page:20#1',
+      'page:30#1',
+      'page:40#1',
+      'CANCEL',
+      'page stopped',
+      'finish:cancelled',
+    ]);
     expect(r.finishes).toEqual([['cancelled', undefined]]);
   });
 
   it('a retried finish: recording completed is retried until it succeeds (no attempt limit), and the result waits for it', async () => {
-    const r = await run(windowOf(15), { pageSize: 10 }, {
-      finish: async (attempt) => {
-        if (attempt < 4) throw retryableSoon('database unreachable');
+    const r = await run(
+      windowOf(15),
+      { pageSize: 10 },
+      {
+        finish: async (attempt) => {
+          if (attempt < 4) throw retryableSoon('database unreachable');
+        },
       },
-    });
+    );
     expect(r.result).toEqual({ status: 'completed' });
     expect(r.finishAttempts).toEqual([1, 2, 3, 4]);
     expect((await r.policies()).finishWebhookRecovery).toMatchObject({ initialInterval: 1, maximumAttempts: 0 });

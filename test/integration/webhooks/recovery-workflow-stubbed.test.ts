@@ -33,7 +33,11 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
   type Page = (input: PageInput, call: number) => Promise<PageResult>;
 
   /** Runs one recovery workflow with `page` standing in for the page activity; answers its outcome and the calls made. */
-  async function run(page: Page, input: Partial<WebhookRecoveryInput> = {}, during?: (workflowId: string) => Promise<void>) {
+  async function run(
+    page: Page,
+    input: Partial<WebhookRecoveryInput> = {},
+    during?: (workflowId: string) => Promise<void>,
+  ) {
     const pages: PageInput[] = [];
     const finishes: [string, string | undefined][] = [];
     const activities: WebhookRecoveryActivities = {
@@ -44,30 +48,49 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
       finishWebhookRecovery: async (_id, status, error) => void finishes.push([status, error]),
     };
     // Heartbeats (and so cancels) go out at once rather than every 80 % of the heartbeat timeout.
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxHeartbeatThrottleInterval: '50 ms' });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+      maxHeartbeatThrottleInterval: '50 ms',
+    });
     const recoveryId = randomUUID();
     const workflowId = recoveryWorkflowId(recoveryId);
     const outcome = await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start<(i: WebhookRecoveryInput) => Promise<WebhookRecoveryResult>>(WEBHOOK_RECOVERY_WORKFLOW, {
-        taskQueue,
-        workflowId,
-        args: [{ recoveryId, ...input }],
-      });
+      const handle = await env.client.workflow.start<(i: WebhookRecoveryInput) => Promise<WebhookRecoveryResult>>(
+        WEBHOOK_RECOVERY_WORKFLOW,
+        {
+          taskQueue,
+          workflowId,
+          args: [{ recoveryId, ...input }],
+        },
+      );
       await during?.(workflowId);
       const result = await handle.result().catch((err: unknown) => err);
       const first = await env.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
       const runId = (await env.client.workflow.getHandle(workflowId).describe()).runId;
-      return { result, continuedAsNew: first.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes != null, lastRunIsFirst: runId === handle.firstExecutionRunId };
+      return {
+        result,
+        continuedAsNew: first.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes != null,
+        lastRunIsFirst: runId === handle.firstExecutionRunId,
+      };
     });
     return { ...outcome, pages, finishes };
   }
 
   /** A window of `total` deliveries served in pages: the cursor is the offset. */
-  const windowOf = (total: number): Page => async ({ cursor, limit }) => {
-    const from = cursor ? Number(cursor.id) : 0;
-    const count = Math.max(0, Math.min(limit, total - from));
-    return { count, cursor: count ? { at: '2026-01-01T00:00:00.000000Z', id: String(from + count) } : cursor, done: count < limit };
-  };
+  const windowOf =
+    (total: number): Page =>
+    async ({ cursor, limit }) => {
+      const from = cursor ? Number(cursor.id) : 0;
+      const count = Math.max(0, Math.min(limit, total - from));
+      return {
+        count,
+        cursor: count ? { at: '2026-01-01T00:00:00.000000Z', id: String(from + count) } : cursor,
+        done: count < limit,
+      };
+    };
 
   it('hands each page the previous cursor, continues as new after itemsPerRun deliveries, and completes once', async () => {
     const r = await run(windowOf(73), { pageSize: 10, itemsPerRun: 25 });

@@ -137,7 +137,9 @@ describe('webhook signatures and secret rotation', () => {
     expect(dflt.status).toBe(200);
     const until = Date.parse(dflt.body.data.previous_secret_expires_at);
     expect(Math.abs(until - Date.now() - 86_400_000)).toBeLessThan(10_000);
-    await db()('webhooks').where({ id: w.id }).update({ previous_secret_expires_at: new Date(Date.now() - 1000) });
+    await db()('webhooks')
+      .where({ id: w.id })
+      .update({ previous_secret_expires_at: new Date(Date.now() - 1000) });
     ({ req } = await testSend(w.id));
     expect(String(req.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(standardVerify(dflt.body.data.secret, req.headers, req.raw)).toBe(true);
@@ -149,15 +151,12 @@ describe('webhook signatures and secret rotation', () => {
     [{ previous_expires_in_seconds: -1 }],
     [{ previous_expires_in_seconds: 1.5 }],
     [{ secret: 'mine' }],
-  ])(
-    'rejects the rotate body %j with 400',
-    async (body) => {
-      const w = (await api(app, 'GET', '/api/v1/webhooks', as('viewer'))).body.data[0];
-      const res = await rotate(w.id, body);
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('validation_error');
-    },
-  );
+  ])('rejects the rotate body %j with 400', async (body) => {
+    const w = (await api(app, 'GET', '/api/v1/webhooks', as('viewer'))).body.data[0];
+    const res = await rotate(w.id, body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+  });
 
   it('answers 403 to viewers and 404 to unknown ids', async () => {
     const w = (await api(app, 'GET', '/api/v1/webhooks', as('viewer'))).body.data[0];

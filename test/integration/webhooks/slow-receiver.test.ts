@@ -18,7 +18,8 @@ const HEALTHY_RATE = 5; // events per second
 const HEALTHY_SECONDS = 12;
 const WINDOW_MS = Number(process.env.DRILL_WINDOW_MS ?? 2_000);
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
   let app: TestApp;
@@ -55,10 +56,20 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
 
     // 1,000 events for the slow webhook, as features emit them (outbox rows, dispatched by the worker).
     const t0 = Date.now();
-    await emitEvents(db, Array.from({ length: SLOW_EVENTS }, (_, i) => ({ orgId, kind: 'trace.completed' as const, object: { trace: { id: `slow-${i}` } } })));
+    await emitEvents(
+      db,
+      Array.from({ length: SLOW_EVENTS }, (_, i) => ({
+        orgId,
+        kind: 'trace.completed' as const,
+        object: { trace: { id: `slow-${i}` } },
+      })),
+    );
     await waitUntil(
       async () => {
-        const [{ n }] = await db('webhook_deliveries').where({ webhook_id: slowHook.id }).whereNotNull('workflow_started_at').count({ n: '*' });
+        const [{ n }] = await db('webhook_deliveries')
+          .where({ webhook_id: slowHook.id })
+          .whereNotNull('workflow_started_at')
+          .count({ n: '*' });
         return Number(n) === SLOW_EVENTS;
       },
       60_000,
@@ -86,7 +97,10 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
     const p95 = quantile(latencies, 0.95);
 
     // How far the slow backlog got: its deliveries wait (uncounted) for paced wake-ups, then fail fast.
-    const [{ n: slowAttempted }] = await db('webhook_deliveries').where({ webhook_id: slowHook.id }).where('attempt_count', '>=', 1).count({ n: '*' });
+    const [{ n: slowAttempted }] = await db('webhook_deliveries')
+      .where({ webhook_id: slowHook.id })
+      .where('attempt_count', '>=', 1)
+      .count({ n: '*' });
     const slowErrors = await db('webhook_delivery_attempts as a')
       .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
       .where('d.webhook_id', slowHook.id)
@@ -103,11 +117,17 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
     expect(firstSeen.size).toBe(total);
 
     // Nothing lost: a delivery record for every event of both webhooks, every workflow started.
-    const records = await db('webhook_deliveries').whereIn('webhook_id', [slowHook.id, healthyHook.id]).select('webhook_id', 'status', 'attempt_count', 'next_retry_at', 'workflow_started_at');
+    const records = await db('webhook_deliveries')
+      .whereIn('webhook_id', [slowHook.id, healthyHook.id])
+      .select('webhook_id', 'status', 'attempt_count', 'next_retry_at', 'workflow_started_at');
     expect(records.filter((r) => r.webhook_id === slowHook.id)).toHaveLength(SLOW_EVENTS);
     expect(records.filter((r) => r.webhook_id === healthyHook.id)).toHaveLength(total);
     expect(records.every((r) => r.workflow_started_at !== null)).toBe(true);
-    expect(records.filter((r) => r.webhook_id === healthyHook.id).every((r) => r.status === 'delivered' && r.attempt_count === 1)).toBe(true);
+    expect(
+      records
+        .filter((r) => r.webhook_id === healthyHook.id)
+        .every((r) => r.status === 'delivered' && r.attempt_count === 1),
+    ).toBe(true);
 
     // Nothing early: attempt n+1 starts at least the spec's wait after attempt n ended, and a pending
     // retry is due no sooner than that either.
@@ -115,7 +135,15 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
       .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
       .where('d.webhook_id', slowHook.id)
       .orderBy(['a.delivery_id', 'a.number'])
-      .select('a.delivery_id', 'a.number', 'a.started_at', 'a.duration_ms', 'a.http_status', 'd.next_retry_at', 'd.attempt_count');
+      .select(
+        'a.delivery_id',
+        'a.number',
+        'a.started_at',
+        'a.duration_ms',
+        'a.http_status',
+        'd.next_retry_at',
+        'd.attempt_count',
+      );
     const early: string[] = [];
     const byDelivery = new Map<string, typeof attempts>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
@@ -127,7 +155,8 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
         const next = list[i + 1];
         const dueAt = endedAt + RETRY_DELAYS_MS[i]!;
         if (next && new Date(next.started_at).getTime() < dueAt) early.push(`${id} attempt ${next.number}`);
-        if (!next && a.next_retry_at && new Date(a.next_retry_at).getTime() < dueAt) early.push(`${id} retry due early`);
+        if (!next && a.next_retry_at && new Date(a.next_retry_at).getTime() < dueAt)
+          early.push(`${id} retry due early`);
       });
       expect(list.length).toBe(list[0]!.attempt_count);
     }

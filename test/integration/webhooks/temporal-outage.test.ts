@@ -30,7 +30,12 @@ describe('webhook delivery across a Temporal outage', () => {
     const { caFile } = await testCertificates();
     app = await startTestApp({
       role: 'all',
-      env: { TEMPORAL_ADDRESS: server.address, WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '500' },
+      env: {
+        TEMPORAL_ADDRESS: server.address,
+        WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
+        WEBHOOK_CA_FILE: caFile,
+        WEBHOOK_DISPATCH_POLL_MS: '500',
+      },
     });
   }, 120_000);
   afterAll(async () => {
@@ -47,10 +52,17 @@ describe('webhook delivery across a Temporal outage', () => {
 
     await server!.stop();
     server = undefined;
-    await emitEvent(db, orgId, 'alert.triggered', { alert: { id: 'al-1', name: 'cost', type: 'cost', threshold: 10, current_value: 12, window_minutes: 60 }, organization: { name: 'Acme' } });
+    await emitEvent(db, orgId, 'alert.triggered', {
+      alert: { id: 'al-1', name: 'cost', type: 'cost', threshold: 10, current_value: 12, window_minutes: 60 },
+      organization: { name: 'Acme' },
+    });
 
     // The dispatcher turned the event into a delivery record but could not start its workflow.
-    const rec = await waitUntil(async () => db('webhook_deliveries').where({ webhook_id: hook.id }).first(), 20_000, 'delivery record');
+    const rec = await waitUntil(
+      async () => db('webhook_deliveries').where({ webhook_id: hook.id }).first(),
+      20_000,
+      'delivery record',
+    );
     expect(rec).toMatchObject({ status: 'pending', workflow_started_at: null, attempt_count: 0 });
     expect(await db('event_outbox')).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -59,12 +71,21 @@ describe('webhook delivery across a Temporal outage', () => {
     server = await startDevServer({ port, dbFile: dbFile() });
     const [req] = await receiver.waitFor(1, 60_000);
     expect(req!.headers['x-service-delivery-id']).toBe(rec.id);
-    expect(JSON.parse(req!.raw.toString())).toMatchObject({ event: 'alert.triggered', webhook_id: hook.id, alert: { id: 'al-1' }, organization: { name: 'Acme' } });
+    expect(JSON.parse(req!.raw.toString())).toMatchObject({
+      event: 'alert.triggered',
+      webhook_id: hook.id,
+      alert: { id: 'al-1' },
+      organization: { name: 'Acme' },
+    });
 
-    const done = await waitUntil(async () => {
-      const r = await db('webhook_deliveries').where({ id: rec.id }).first();
-      return r?.status === 'delivered' && r.workflow_started_at ? r : undefined;
-    }, 30_000, 'delivered');
+    const done = await waitUntil(
+      async () => {
+        const r = await db('webhook_deliveries').where({ id: rec.id }).first();
+        return r?.status === 'delivered' && r.workflow_started_at ? r : undefined;
+      },
+      30_000,
+      'delivered',
+    );
     expect(done.attempt_count).toBe(1);
     const handle = app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(rec.id));
     await waitUntil(async () => (await handle.describe()).status.name === 'COMPLETED', 20_000, 'workflow completed');

@@ -1,13 +1,25 @@
 import { levelOf, transition, type GroupState, type RuleLimits } from '../../../src/alerts/state';
 
 /** The per-group state machine without a database: levels, transitions, notifications. */
-const rule = (over: Partial<RuleLimits> = {}): RuleLimits => ({ operator: 'gt', threshold: 10, warning_threshold: 5, min_requests: 0, no_data: 'ok', cooldown_minutes: 0, ...over });
+const rule = (over: Partial<RuleLimits> = {}): RuleLimits => ({
+  operator: 'gt',
+  threshold: 10,
+  warning_threshold: 5,
+  min_requests: 0,
+  no_data: 'ok',
+  cooldown_minutes: 0,
+  ...over,
+});
 const at = (min: number) => new Date(Date.UTC(2026, 8, 1, 12, min));
 const obs = (value: number | null, requests = 10) => ({ group: '', value, requests });
 
 describe('alert levels', () => {
   it.each([
-    ['gt', 4, 'ok'], ['gt', 10, 'warning'], ['gt', 10.5, 'alert'], ['gte', 10, 'alert'], ['gt', 6, 'warning'],
+    ['gt', 4, 'ok'],
+    ['gt', 10, 'warning'],
+    ['gt', 10.5, 'alert'],
+    ['gte', 10, 'alert'],
+    ['gt', 6, 'warning'],
   ] as const)('%s with value %d → %s', (operator, value, level) => {
     expect(levelOf(rule({ operator }), obs(value), true)).toBe(level);
   });
@@ -33,16 +45,46 @@ describe('alert transitions', () => {
     });
   };
   it('ok → triggered (notify once) → resolved → triggered (notify again)', () => {
-    expect(run(rule(), [[0, 'ok'], [1, 'alert'], [2, 'alert'], [3, 'ok'], [4, 'alert']])).toEqual([
-      ['ok', '', false], ['triggered', 'triggered', true], ['triggered', '', false], ['resolved', 'resolved', false], ['triggered', 'triggered', true],
+    expect(
+      run(rule(), [
+        [0, 'ok'],
+        [1, 'alert'],
+        [2, 'alert'],
+        [3, 'ok'],
+        [4, 'alert'],
+      ]),
+    ).toEqual([
+      ['ok', '', false],
+      ['triggered', 'triggered', true],
+      ['triggered', '', false],
+      ['resolved', 'resolved', false],
+      ['triggered', 'triggered', true],
     ]);
   });
   it('cooldown: reminders while triggered, not before the cooldown', () => {
-    expect(run(rule({ cooldown_minutes: 10 }), [[0, 'alert'], [9, 'alert'], [10, 'alert'], [15, 'alert'], [20, 'alert']]).map((x) => x[2])).toEqual([true, false, true, false, true]);
+    expect(
+      run(rule({ cooldown_minutes: 10 }), [
+        [0, 'alert'],
+        [9, 'alert'],
+        [10, 'alert'],
+        [15, 'alert'],
+        [20, 'alert'],
+      ]).map((x) => x[2]),
+    ).toEqual([true, false, true, false, true]);
   });
   it('warning: entered, left by a breach, and a triggered group dropping to warning resolves', () => {
-    expect(run(rule(), [[0, 'warning'], [1, 'alert'], [2, 'warning'], [3, 'ok']])).toEqual([
-      ['warning', 'warning', false], ['triggered', 'triggered', true], ['warning', 'resolved', false], ['ok', 'resolved', false],
+    expect(
+      run(rule(), [
+        [0, 'warning'],
+        [1, 'alert'],
+        [2, 'warning'],
+        [3, 'ok'],
+      ]),
+    ).toEqual([
+      ['warning', 'warning', false],
+      ['triggered', 'triggered', true],
+      ['warning', 'resolved', false],
+      ['ok', 'resolved', false],
     ]);
   });
   it.each([

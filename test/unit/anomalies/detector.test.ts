@@ -34,14 +34,41 @@ describe('anomaly detector statistics', () => {
   it('only the directions that matter: fewer errors is no anomaly, fewer calls is', () => {
     const base = week(() => 0.3);
     expect(judge('error_rate', 0, 100, base, 3)).toBeNull();
-    expect(judge('requests', 0, 0, week(() => 200), 3)).toMatchObject({ direction: 'down', low: 100 });
+    expect(
+      judge(
+        'requests',
+        0,
+        0,
+        week(() => 200),
+        3,
+      ),
+    ).toMatchObject({ direction: 'down', low: 100 });
   });
 
   it('too little data: fewer baseline hours with traffic, or too few calls in the window for a ratio', () => {
-    const thin = week((h) => (h < MIN_BASELINE_HOURS - 1 ? 100 : 0)).map((p, h) => ({ ...p, calls: h < MIN_BASELINE_HOURS - 1 ? 30 : 0 }));
+    const thin = week((h) => (h < MIN_BASELINE_HOURS - 1 ? 100 : 0)).map((p, h) => ({
+      ...p,
+      calls: h < MIN_BASELINE_HOURS - 1 ? 30 : 0,
+    }));
     expect(judge('requests', 10_000, 10_000, thin, 3)).toBeNull();
-    expect(judge('latency_p95', 10_000, 19, week(() => 200), 3)).toBeNull();
-    expect(judge('latency_p95', 10_000, 20, week(() => 200), 3)).not.toBeNull();
+    expect(
+      judge(
+        'latency_p95',
+        10_000,
+        19,
+        week(() => 200),
+        3,
+      ),
+    ).toBeNull();
+    expect(
+      judge(
+        'latency_p95',
+        10_000,
+        20,
+        week(() => 200),
+        3,
+      ),
+    ).not.toBeNull();
   });
 
   it('compares with the same hour of day when most days had traffic then, else with every hour', () => {
@@ -50,7 +77,10 @@ describe('anomaly detector statistics', () => {
     expect(judge('requests', 1000, 1000, daily, 10)).toBeNull();
     expect(judge('requests', 1000, 1000, daily, 3)).toMatchObject({ direction: 'up', seasonal: true });
     // Hour 10 had traffic on only 3 days: every hour is the baseline (median 100).
-    const sparse = week((h) => (h % 24 === 10 && h > 96 ? 1000 : h % 24 === 10 ? null : 100)).map((p) => ({ ...p, calls: p.value === null ? 0 : 30 }));
+    const sparse = week((h) => (h % 24 === 10 && h > 96 ? 1000 : h % 24 === 10 ? null : 100)).map((p) => ({
+      ...p,
+      calls: p.value === null ? 0 : 30,
+    }));
     expect(judge('requests', 1000, 1000, sparse, 10)).toMatchObject({ seasonal: false, median: 100 });
   });
 });

@@ -51,8 +51,12 @@ describe('master keys and AES-256-GCM', () => {
     expect(decryptSecret(rotated, enc.ciphertext, 'k1', 'a')).toBe('v');
     expect(encryptSecret(rotated, 'v', 'a').keyId).toBe('k2');
     expect(() => resolveMasterKey(cfg({ MASTER_KEY: hex(), MASTER_KEYS_OLD: 'nocolon' }))).toThrow(/MASTER_KEYS_OLD/);
-    expect(() => resolveMasterKey(cfg({ MASTER_KEY: hex(), MASTER_KEYS_OLD: 'k0:short' }))).toThrow(/MASTER_KEYS_OLD \(k0\)/);
-    expect(() => resolveMasterKey(cfg({ MASTER_KEY: hex(), MASTER_KEY_ID: 'k1', MASTER_KEYS_OLD: `k1:${hex()}` }))).toThrow(/repeats/);
+    expect(() => resolveMasterKey(cfg({ MASTER_KEY: hex(), MASTER_KEYS_OLD: 'k0:short' }))).toThrow(
+      /MASTER_KEYS_OLD \(k0\)/,
+    );
+    expect(() =>
+      resolveMasterKey(cfg({ MASTER_KEY: hex(), MASTER_KEY_ID: 'k1', MASTER_KEYS_OLD: `k1:${hex()}` })),
+    ).toThrow(/repeats/);
   });
 
   it('production roles without MASTER_KEY fail with a clear error; dev stashes a key once in .data/master.key', () => {

@@ -19,7 +19,12 @@ const PUBLISHED_DEFAULT = 'dev-only-secret-change-me-0123456789'; // what earlie
 
 async function hs256(secret: string, sub = 'mallory') {
   const { SignJWT } = await loadJose();
-  return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
 }
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'dev-data-'));
 
@@ -45,7 +50,12 @@ describe('dev stack tokens', () => {
     const env = devDefaults({ AUTH_JWKS_URL: 'https://idp.example.test/.well-known/jwks.json' }, tmp());
     expect(env.AUTH_JWT_SECRET).toBeUndefined();
     // Even a secret set by hand is not a second way in while a JWKS is configured.
-    const verify = createJwtVerifier(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.test/.well-known/jwks.json', AUTH_JWT_SECRET: 'hand-set-secret-hand-set-secret' }));
+    const verify = createJwtVerifier(
+      loadConfig({
+        AUTH_JWKS_URL: 'https://idp.example.test/.well-known/jwks.json',
+        AUTH_JWT_SECRET: 'hand-set-secret-hand-set-secret',
+      }),
+    );
     await expect(verify(await hs256('hand-set-secret-hand-set-secret'))).rejects.toMatchObject({ status: 401 });
   });
 
@@ -54,14 +64,29 @@ describe('dev stack tokens', () => {
     expect(devDefaults({ HOST: '0.0.0.0' }, tmp()).HOST).toBeUndefined();
   });
 
-  it('npm run token signs with the data directory\'s secret and refuses when a JWKS is configured', async () => {
+  it("npm run token signs with the data directory's secret and refuses when a JWKS is configured", async () => {
     const dir = tmp();
-    const env = { ...process.env, DEV_DATA_DIR: dir, AUTH_JWT_SECRET: '', AUTH_JWT_ISSUER: '', AUTH_JWT_AUDIENCE: '', AUTH_JWKS_URL: '' };
-    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/token.ts', '--sub', 'alice'], { cwd: root, env });
+    const env = {
+      ...process.env,
+      DEV_DATA_DIR: dir,
+      AUTH_JWT_SECRET: '',
+      AUTH_JWT_ISSUER: '',
+      AUTH_JWT_AUDIENCE: '',
+      AUTH_JWKS_URL: '',
+    };
+    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/token.ts', '--sub', 'alice'], {
+      cwd: root,
+      env,
+    });
     const secret = readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim();
-    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: secret }))(stdout.trim())).resolves.toMatchObject({ sub: 'alice' });
+    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: secret }))(stdout.trim())).resolves.toMatchObject({
+      sub: 'alice',
+    });
     await expect(
-      run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/token.ts', '--sub', 'alice'], { cwd: root, env: { ...env, AUTH_JWKS_URL: 'https://idp.example.test/jwks' } }),
+      run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/token.ts', '--sub', 'alice'], {
+        cwd: root,
+        env: { ...env, AUTH_JWKS_URL: 'https://idp.example.test/jwks' },
+      }),
     ).rejects.toMatchObject({ code: 1 });
   });
 });

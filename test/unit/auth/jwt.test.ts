@@ -4,7 +4,8 @@ import { HttpError } from '../../../src/http/errors';
 import { mintJwt } from '../../helpers/auth';
 
 const SECRET = 'unit-secret-unit-secret-unit-secret';
-const verifier = (env: Record<string, string> = {}) => createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: SECRET, ...env }));
+const verifier = (env: Record<string, string> = {}) =>
+  createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: SECRET, ...env }));
 
 async function rejection(p: Promise<unknown>): Promise<HttpError> {
   try {
@@ -19,7 +20,10 @@ async function rejection(p: Promise<unknown>): Promise<HttpError> {
 describe('HS256 JWT verification', () => {
   it('returns sub and email of a valid token; email is optional', async () => {
     const v = verifier();
-    await expect(v(mintJwt({ sub: 'alice', email: 'alice@example.com', secret: SECRET }))).resolves.toMatchObject({ sub: 'alice', email: 'alice@example.com' });
+    await expect(v(mintJwt({ sub: 'alice', email: 'alice@example.com', secret: SECRET }))).resolves.toMatchObject({
+      sub: 'alice',
+      email: 'alice@example.com',
+    });
     await expect(v(mintJwt({ sub: 'bob', secret: SECRET }))).resolves.toMatchObject({ sub: 'bob', email: null });
   });
 
@@ -47,9 +51,15 @@ describe('HS256 JWT verification', () => {
 
   it('checks issuer and audience when configured', async () => {
     const v = verifier({ AUTH_JWT_ISSUER: 'https://idp/', AUTH_JWT_AUDIENCE: 'gw' });
-    await expect(v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://idp/', audience: 'gw' }))).resolves.toBeTruthy();
-    expect((await rejection(v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://other/', audience: 'gw' })))).status).toBe(401);
-    expect((await rejection(v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://idp/', audience: 'other' })))).status).toBe(401);
+    await expect(
+      v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://idp/', audience: 'gw' })),
+    ).resolves.toBeTruthy();
+    expect(
+      (await rejection(v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://other/', audience: 'gw' })))).status,
+    ).toBe(401);
+    expect(
+      (await rejection(v(mintJwt({ sub: 'a', secret: SECRET, issuer: 'https://idp/', audience: 'other' })))).status,
+    ).toBe(401);
     expect((await rejection(v(mintJwt({ sub: 'a', secret: SECRET })))).status).toBe(401);
   });
 

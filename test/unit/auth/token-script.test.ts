@@ -17,7 +17,7 @@ function envWithout(...names: string[]) {
 }
 
 describe('npm run token (scripts/token.ts)', () => {
-  it('prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, or the dev stack\'s own secret when unset', async () => {
+  it("prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, or the dev stack's own secret when unset", async () => {
     const secret = 'script-secret-script-secret-0123';
     const a = await run(tsx, ['scripts/token.ts', '--sub', 'alice', '--email', 'alice@example.com'], {
       cwd: root,
@@ -31,10 +31,15 @@ describe('npm run token (scripts/token.ts)', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'dev-data-'));
     const b = await run(tsx, ['scripts/token.ts', '--sub', 'bob'], {
       cwd: root,
-      env: { ...envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_JWKS_URL'), DEV_DATA_DIR: dataDir },
+      env: {
+        ...envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_JWKS_URL'),
+        DEV_DATA_DIR: dataDir,
+      },
     });
     const devSecret = readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
-    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: devSecret }))(b.stdout.trim())).resolves.toMatchObject({ sub: 'bob', email: null });
+    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: devSecret }))(b.stdout.trim())).resolves.toMatchObject(
+      { sub: 'bob', email: null },
+    );
   });
 
   it('without --sub prints usage and exits non-zero', async () => {

@@ -57,7 +57,12 @@ describe('withFastPath', () => {
   it('serves a plain path without the router, with the same params, query and app middleware', async () => {
     const r = await post('/proxy/openai/v1/chat/completions?a=1');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ provider: 'openai', rest: ['v1', 'chat', 'completions'], url: '/proxy/openai/v1/chat/completions?a=1', query: { a: '1' } });
+    expect(r.body).toEqual({
+      provider: 'openai',
+      rest: ['v1', 'chat', 'completions'],
+      url: '/proxy/openai/v1/chat/completions?a=1',
+      query: { a: '1' },
+    });
     expect(r.headers['x-context']).toBe('yes');
     expect(seen).toEqual(['fast POST /proxy/openai/v1/chat/completions?a=1']);
   });

@@ -34,7 +34,8 @@ const STRING_IDS: Record<string, string> = {
   'GET /api/v1/users/:id params.id': "an end user's id (text)",
   'GET /api/v1/audit-logs query.resource_id': 'audit_logs.resource_id is text (a uuid, a provider name, …)',
   'GET /api/v1/audit-logs query.actor_id': "audit_logs.actor_id is text (a user or key id, or 'system')",
-  'POST /api/v1/shares body[resource_type=trace].resource_id': 'a trace id (client-chosen); the request and stats_view options take a uuid',
+  'POST /api/v1/shares body[resource_type=trace].resource_id':
+    'a trace id (client-chosen); the request and stats_view options take a uuid',
   'POST /api/v1/shares body[resource_type=session].resource_id': 'a session id (client-chosen)',
 };
 /** Time-named fields that are not timestamps. None today. */
@@ -61,7 +62,16 @@ interface Def {
   values?: unknown[];
 }
 const def = (s: Z) => (s as unknown as { _zod: { def: Def } })._zod.def;
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional', 'success']);
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'catch',
+  'readonly',
+  'nonoptional',
+  'success',
+]);
 /** A pipe is documented (and validated first) by its input side, unless that is a bare transform (preprocess). */
 const pipeSide = (d: Def) => (def(d.in!).type === 'transform' ? d.out! : d.in!);
 
@@ -80,7 +90,8 @@ function branches(s: Z, marked: Map<Z, InputCheck>): Branch[] {
   if (d.type === 'lazy') return branches(d.getter!(), marked);
   if (d.type === 'union') return d.options!.flatMap((o) => branches(o, marked));
   if (d.type === 'null' || d.type === 'undefined') return [];
-  if (d.type === 'date' || (d.type === 'string' && ['datetime', 'date', 'time'].includes(d.format ?? ''))) return ['unchecked-date'];
+  if (d.type === 'date' || (d.type === 'string' && ['datetime', 'date', 'time'].includes(d.format ?? '')))
+    return ['unchecked-date'];
   return ['other'];
 }
 
@@ -102,7 +113,9 @@ function fields(s: Z | undefined, path: string, out: Field[], seen = new Set<Z>(
   else if (d.type === 'intersection') [d.left, d.right].forEach((x) => fields(x, path, out, seen));
   else if (d.type === 'union') {
     for (const o of d.options!) {
-      const tag = d.discriminator ? `[${d.discriminator}=${String(def(def(o).shape![d.discriminator]!).values?.[0])}]` : '';
+      const tag = d.discriminator
+        ? `[${d.discriminator}=${String(def(def(o).shape![d.discriminator]!).values?.[0])}]`
+        : '';
       fields(o, path + tag, out, seen);
     }
   } else if (d.type === 'object') {
@@ -119,7 +132,8 @@ function fields(s: Z | undefined, path: string, out: Field[], seen = new Set<Z>(
 function allRoutes(): RouteContract[] {
   const config = loadConfig({});
   const inert = (): unknown => new Proxy(() => inert(), { get: (_t, k) => (k === 'then' ? undefined : inert()) });
-  const over = <T>(known: Record<string, unknown>) => new Proxy(known, { get: (t, k: string) => (k in t ? t[k] : inert()) }) as T;
+  const over = <T>(known: Record<string, unknown>) =>
+    new Proxy(known, { get: (t, k: string) => (k in t ? t[k] : inert()) }) as T;
   return buildRoutes(over<AppContext>({ config }), over<Services>({ ingest: over({ limits: limitsFrom(config) }) }));
 }
 
@@ -128,29 +142,55 @@ describe('route contracts type every id and time they take', () => {
   const marked = new Map<Z, InputCheck>();
   const rows = routes.flatMap((r) =>
     (['params', 'query', 'body'] as const).flatMap((part) =>
-      fields(r[part], part, []).map((f) => ({ ...f, route: `${r.method.toUpperCase()} ${r.path}`, branches: branches(f.schema, marked) })),
+      fields(r[part], part, []).map((f) => ({
+        ...f,
+        route: `${r.method.toUpperCase()} ${r.path}`,
+        branches: branches(f.schema, marked),
+      })),
     ),
   );
-  const allowed = (list: Record<string, string>, route: string, f: Field) => f.name in list || `${route} ${f.key}` in list;
+  const allowed = (list: Record<string, string>, route: string, f: Field) =>
+    f.name in list || `${route} ${f.key}` in list;
 
   it('walks the whole route list', () => {
     expect(routes.length).toBeGreaterThan(150);
     const keys = new Set(rows.map((r) => `${r.route} ${r.key}`));
-    for (const k of ['POST /api/v1/shares body[resource_type=request].resource_id', 'GET /api/v1/audit-logs query.from', 'POST /api/v1/eval-runs body.target[kind=requests].filter.api_key_id']) expect(keys).toContain(k);
+    for (const k of [
+      'POST /api/v1/shares body[resource_type=request].resource_id',
+      'GET /api/v1/audit-logs query.from',
+      'POST /api/v1/eval-runs body.target[kind=requests].filter.api_key_id',
+    ])
+      expect(keys).toContain(k);
   });
 
   it('types id-named fields as uuids, unless a commented string id', () => {
-    const bad = rows.filter((r) => ID_NAME.test(r.name) && !allowed(STRING_IDS, r.route, r) && !r.branches.every((b) => b === 'uuid' || b === 'uuid-list'));
+    const bad = rows.filter(
+      (r) =>
+        ID_NAME.test(r.name) &&
+        !allowed(STRING_IDS, r.route, r) &&
+        !r.branches.every((b) => b === 'uuid' || b === 'uuid-list'),
+    );
     expect(bad.map((r) => `${r.route} ${r.key}: ${r.branches.join('|')}`)).toEqual([]);
   });
 
   it('types time-named fields, and every date anywhere, as range-checked timestamps', () => {
-    const bad = rows.filter((r) => (TIME_NAME.test(r.name) && !allowed(NOT_TIMES, r.route, r) && !r.branches.every((b) => b === 'date-time')) || r.branches.includes('unchecked-date'));
+    const bad = rows.filter(
+      (r) =>
+        (TIME_NAME.test(r.name) && !allowed(NOT_TIMES, r.route, r) && !r.branches.every((b) => b === 'date-time')) ||
+        r.branches.includes('unchecked-date'),
+    );
     expect(bad.map((r) => `${r.route} ${r.key}: ${r.branches.join('|')}`)).toEqual([]);
   });
 
   it('keeps no stale allow-list entry', () => {
-    const used = (list: Record<string, string>) => Object.keys(list).filter((k) => rows.some((r) => (r.name === k || `${r.route} ${r.key}` === k) && !r.branches.every((b) => b === 'uuid' || b === 'date-time')));
+    const used = (list: Record<string, string>) =>
+      Object.keys(list).filter((k) =>
+        rows.some(
+          (r) =>
+            (r.name === k || `${r.route} ${r.key}` === k) &&
+            !r.branches.every((b) => b === 'uuid' || b === 'date-time'),
+        ),
+      );
     expect(used(STRING_IDS).sort()).toEqual(Object.keys(STRING_IDS).sort());
     expect(used(NOT_TIMES)).toEqual(Object.keys(NOT_TIMES));
   });
@@ -158,9 +198,15 @@ describe('route contracts type every id and time they take', () => {
   it('marks only schemas that refuse what PostgreSQL would refuse', () => {
     const uuid = '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10';
     const cases: Record<InputCheck, [unknown[], unknown[]]> = {
-      uuid: [[uuid, uuid.toUpperCase()], ['not-a-uuid', '', `${uuid}x`, 42]],
+      uuid: [
+        [uuid, uuid.toUpperCase()],
+        ['not-a-uuid', '', `${uuid}x`, 42],
+      ],
       'uuid-list': [[`${uuid},${uuid}`], ['a,b', `${uuid},nope`, '']],
-      'date-time': [['2026-01-31T12:00:00Z', '0001-01-01T00:00:00+00:00', '9999-12-31T23:59:59Z'], ['-200000-01-01T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', 'yesterday', '2026-01-31']],
+      'date-time': [
+        ['2026-01-31T12:00:00Z', '0001-01-01T00:00:00+00:00', '9999-12-31T23:59:59Z'],
+        ['-200000-01-01T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', 'yesterday', '2026-01-31'],
+      ],
     };
     expect(marked.size).toBeGreaterThan(3);
     for (const [schema, kind] of marked) {

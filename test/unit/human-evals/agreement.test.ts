@@ -11,11 +11,24 @@ describe('agreement statistics', () => {
 
   it("Fleiss' kappa: 10 subjects, 14 raters, 5 categories → 0.210", () => {
     const table = [
-      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
     ];
     expect(fleissKappa(table)).toBeCloseTo(0.21, 3);
-    expect(fleissKappa([[2, 0], [1, 2]])).toBeNull(); // unequal raters per item
+    expect(
+      fleissKappa([
+        [2, 0],
+        [1, 2],
+      ]),
+    ).toBeNull(); // unequal raters per item
   });
 
   it("Krippendorff's alpha: 4 coders, 12 units with missing values → nominal 0.743, interval 0.849", () => {

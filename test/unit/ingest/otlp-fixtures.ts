@@ -14,7 +14,8 @@ function anyValue(v: Attr): Record<string, unknown> {
   return { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: anyValue(x) })) } };
 }
 
-const kv = (attrs: Record<string, Attr>) => Object.entries(attrs).map(([key, value]) => ({ key, value: anyValue(value) }));
+const kv = (attrs: Record<string, Attr>) =>
+  Object.entries(attrs).map(([key, value]) => ({ key, value: anyValue(value) }));
 
 export interface SpanSpec {
   traceId: string;
@@ -46,9 +47,17 @@ export function span(s: SpanSpec): Record<string, unknown> {
   };
 }
 
-export function exportRequest(spans: Record<string, unknown>[], resource: Record<string, Attr> = { 'service.name': 'unit' }) {
+export function exportRequest(
+  spans: Record<string, unknown>[],
+  resource: Record<string, Attr> = { 'service.name': 'unit' },
+) {
   return {
-    resourceSpans: [{ resource: { attributes: kv(resource) }, scopeSpans: [{ scope: { name: 'test-scope', version: '1.0.0' }, spans }] }],
+    resourceSpans: [
+      {
+        resource: { attributes: kv(resource) },
+        scopeSpans: [{ scope: { name: 'test-scope', version: '1.0.0' }, spans }],
+      },
+    ],
   };
 }
 
@@ -70,7 +79,11 @@ export function exportRequestJson(spans: SpanSpec[], resource: Record<string, At
               startTimeUnixNano: ms(s.startMs),
               endTimeUnixNano: s.endMs === undefined ? '0' : ms(s.endMs),
               attributes: kv(s.attrs ?? {}),
-              events: (s.events ?? []).map((e) => ({ name: e.name, timeUnixNano: ms(s.startMs), attributes: kv(e.attrs ?? {}) })),
+              events: (s.events ?? []).map((e) => ({
+                name: e.name,
+                timeUnixNano: ms(s.startMs),
+                attributes: kv(e.attrs ?? {}),
+              })),
               status: s.status ?? {},
             })),
           },

@@ -1,4 +1,13 @@
-import { decodeJson, decodeProtobuf, decodeResponse, decodeStatus, encodeRequest, encodeResponse, encodeStatus, OtlpDecodeError } from '../../../src/ingest/otlp/decode';
+import {
+  decodeJson,
+  decodeProtobuf,
+  decodeResponse,
+  decodeStatus,
+  encodeRequest,
+  encodeResponse,
+  encodeStatus,
+  OtlpDecodeError,
+} from '../../../src/ingest/otlp/decode';
 import { mapGenAi } from '../../../src/ingest/otlp/genai';
 import { mapExportRequest } from '../../../src/ingest/otlp/map';
 import { nanosToIso, int64ToNumber } from '../../../src/ingest/otlp/values';
@@ -16,7 +25,15 @@ describe('OTLP decoding (generated protobuf code)', () => {
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
     const body = encodeRequest(
       exportRequest([
-        span({ traceId, spanId: child, parentSpanId: root, name: 'retrieve', startMs: t0 + 1.5, endMs: t0 + 20.25, status: { code: 2, message: 'boom' } }),
+        span({
+          traceId,
+          spanId: child,
+          parentSpanId: root,
+          name: 'retrieve',
+          startMs: t0 + 1.5,
+          endMs: t0 + 20.25,
+          status: { code: 2, message: 'boom' },
+        }),
         span({ traceId, spanId: root, name: 'agent run', startMs: t0, endMs: t0 + 30 }),
       ]),
     );
@@ -24,7 +41,12 @@ describe('OTLP decoding (generated protobuf code)', () => {
     expect(rejected).toBe(0);
     expect(accepted).toBe(2);
     const trace = byId(ops, 'trace.create', traceId)!;
-    expect(trace.fields).toMatchObject({ name: 'agent run', start_time: '2026-03-01T10:00:00.000000Z', end_time: '2026-03-01T10:00:00.030000Z', status: 'completed' });
+    expect(trace.fields).toMatchObject({
+      name: 'agent run',
+      start_time: '2026-03-01T10:00:00.000000Z',
+      end_time: '2026-03-01T10:00:00.030000Z',
+      status: 'completed',
+    });
     expect((trace.fields.metadata as { resource: unknown }).resource).toEqual({ 'service.name': 'unit' });
     const c = byId(ops, 'span.create', child)!;
     expect(c.fields).toMatchObject({
@@ -34,7 +56,12 @@ describe('OTLP decoding (generated protobuf code)', () => {
       start_time: '2026-03-01T10:00:00.001500Z',
       end_time: '2026-03-01T10:00:00.020250Z',
     });
-    expect(c.fields.metadata).toMatchObject({ status_message: 'boom', kind: 'INTERNAL', scope: { name: 'test-scope', version: '1.0.0' }, service_name: 'unit' });
+    expect(c.fields.metadata).toMatchObject({
+      status_message: 'boom',
+      kind: 'INTERNAL',
+      scope: { name: 'test-scope', version: '1.0.0' },
+      service_name: 'unit',
+    });
     expect(byId(ops, 'span.create', root)!.fields).not.toHaveProperty('parent_span_id');
   });
 
@@ -45,13 +72,26 @@ describe('OTLP decoding (generated protobuf code)', () => {
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
     const spans = [
       { traceId, spanId: rootId, name: 'root', startMs: t0, endMs: t0 + 5, status: { code: 2 } },
-      { traceId, spanId: childId, parentSpanId: rootId, name: 'child', startMs: t0 + 1, endMs: t0 + 2, attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3 } },
+      {
+        traceId,
+        spanId: childId,
+        parentSpanId: rootId,
+        name: 'child',
+        startMs: t0 + 1,
+        endMs: t0 + 2,
+        attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3 },
+      },
     ];
     const body = Buffer.from(JSON.stringify(exportRequestJson(spans)));
     const { ops, rejected } = mapExportRequest(decodeJson(body), MB);
     expect(rejected).toBe(0);
     expect(byId(ops, 'trace.create', traceId)!.fields).toMatchObject({ name: 'root', status: 'error' });
-    expect(byId(ops, 'span.create', childId)!.fields).toMatchObject({ parent_span_id: rootId, span_type: 'llm', prompt_tokens: 3, total_tokens: 3 });
+    expect(byId(ops, 'span.create', childId)!.fields).toMatchObject({
+      parent_span_id: rootId,
+      span_type: 'llm',
+      prompt_tokens: 3,
+      total_tokens: 3,
+    });
   });
 
   it('refuses undecodable bodies with a decode error', () => {
@@ -90,7 +130,19 @@ describe('OTLP decoding (generated protobuf code)', () => {
     const traceId = hex(16);
     const id = hex(8);
     const big = 'x'.repeat(5000);
-    const body = encodeRequest(exportRequest([span({ traceId, spanId: id, parentSpanId: hex(8), name: 'llm', startMs: Date.now(), endMs: Date.now() + 1, attrs: { 'gen_ai.prompt': big } })]));
+    const body = encodeRequest(
+      exportRequest([
+        span({
+          traceId,
+          spanId: id,
+          parentSpanId: hex(8),
+          name: 'llm',
+          startMs: Date.now(),
+          endMs: Date.now() + 1,
+          attrs: { 'gen_ai.prompt': big },
+        }),
+      ]),
+    );
     const { ops } = mapExportRequest(decodeProtobuf(body), 2048);
     expect(ops[0]!.fields.input).toMatchObject({ __truncated: true, originalBytes: 5002 });
   });
@@ -98,10 +150,14 @@ describe('OTLP decoding (generated protobuf code)', () => {
   it('encodes responses and errors in the request encoding', () => {
     const ok = encodeResponse({}, 'protobuf') as Buffer;
     expect(decodeResponse(ok).partialSuccess ?? null).toBeNull();
-    const partial = decodeResponse(encodeResponse({ partialSuccess: { rejectedSpans: 2, errorMessage: 'bad ids' } }, 'protobuf') as Buffer);
+    const partial = decodeResponse(
+      encodeResponse({ partialSuccess: { rejectedSpans: 2, errorMessage: 'bad ids' } }, 'protobuf') as Buffer,
+    );
     expect(int64ToNumber(partial.partialSuccess!.rejectedSpans as never)).toBe(2);
     expect(partial.partialSuccess!.errorMessage).toBe('bad ids');
-    expect(JSON.parse(encodeResponse({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } }, 'json') as string)).toEqual({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
+    expect(
+      JSON.parse(encodeResponse({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } }, 'json') as string),
+    ).toEqual({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
     expect(JSON.parse(encodeResponse({}, 'json') as string)).toEqual({});
     const status = decodeStatus(encodeStatus({ code: 3, message: 'nope' }, 'protobuf') as Buffer);
     expect(status).toMatchObject({ code: 3, message: 'nope' });
@@ -134,25 +190,57 @@ describe('gen_ai semantic conventions', () => {
   });
 
   it('reads the model (response over request) and token usage in current and older names', () => {
-    const g = mapGenAi({ 'gen_ai.request.model': 'gpt-4o', 'gen_ai.response.model': 'gpt-4o-2024-08-06', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 7 }, []);
+    const g = mapGenAi(
+      {
+        'gen_ai.request.model': 'gpt-4o',
+        'gen_ai.response.model': 'gpt-4o-2024-08-06',
+        'gen_ai.usage.input_tokens': 12,
+        'gen_ai.usage.output_tokens': 7,
+      },
+      [],
+    );
     expect(g).toMatchObject({ model: 'gpt-4o-2024-08-06', promptTokens: 12, completionTokens: 7, totalTokens: 19 });
-    const old = mapGenAi({ 'gen_ai.request.model': 'gpt-4', 'gen_ai.usage.prompt_tokens': 5, 'gen_ai.usage.completion_tokens': 6, 'llm.usage.total_tokens': 20 }, []);
+    const old = mapGenAi(
+      {
+        'gen_ai.request.model': 'gpt-4',
+        'gen_ai.usage.prompt_tokens': 5,
+        'gen_ai.usage.completion_tokens': 6,
+        'llm.usage.total_tokens': 20,
+      },
+      [],
+    );
     expect(old).toMatchObject({ model: 'gpt-4', promptTokens: 5, completionTokens: 6, totalTokens: 20 });
     expect(mapGenAi({ 'gen_ai.usage.input_tokens': -3 }, []).promptTokens).toBeUndefined();
   });
 
   it('takes content from gen_ai.input/output.messages (JSON strings) and leaves it out of the metadata', () => {
     const messages = [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }];
-    const g = mapGenAi({ 'gen_ai.input.messages': JSON.stringify(messages), 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [] }]) }, []);
+    const g = mapGenAi(
+      {
+        'gen_ai.input.messages': JSON.stringify(messages),
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [] }]),
+      },
+      [],
+    );
     expect(g.input).toEqual(messages);
     expect(g.output).toEqual([{ role: 'assistant', parts: [] }]);
     expect([...g.consumedKeys].sort()).toEqual(['gen_ai.input.messages', 'gen_ai.output.messages']);
   });
 
   it('takes content from gen_ai.prompt / gen_ai.completion and their indexed form', () => {
-    expect(mapGenAi({ 'gen_ai.prompt': 'plain prompt', 'gen_ai.completion': 'plain answer' }, [])).toMatchObject({ input: 'plain prompt', output: 'plain answer' });
+    expect(mapGenAi({ 'gen_ai.prompt': 'plain prompt', 'gen_ai.completion': 'plain answer' }, [])).toMatchObject({
+      input: 'plain prompt',
+      output: 'plain answer',
+    });
     const g = mapGenAi(
-      { 'gen_ai.prompt.0.role': 'system', 'gen_ai.prompt.0.content': 'be brief', 'gen_ai.prompt.1.role': 'user', 'gen_ai.prompt.1.content': 'hi', 'gen_ai.completion.0.role': 'assistant', 'gen_ai.completion.0.content': 'hello' },
+      {
+        'gen_ai.prompt.0.role': 'system',
+        'gen_ai.prompt.0.content': 'be brief',
+        'gen_ai.prompt.1.role': 'user',
+        'gen_ai.prompt.1.content': 'hi',
+        'gen_ai.completion.0.role': 'assistant',
+        'gen_ai.completion.0.content': 'hello',
+      },
       [],
     );
     expect(g.input).toEqual([
@@ -166,7 +254,10 @@ describe('gen_ai semantic conventions', () => {
     const g = mapGenAi({}, [
       { name: 'gen_ai.system.message', attributes: { content: 'be brief', 'gen_ai.system': 'openai' } },
       { name: 'gen_ai.user.message', attributes: { content: 'hi' } },
-      { name: 'gen_ai.choice', attributes: { index: 0, finish_reason: 'stop', message: '{"role":"assistant","content":"hello"}' } },
+      {
+        name: 'gen_ai.choice',
+        attributes: { index: 0, finish_reason: 'stop', message: '{"role":"assistant","content":"hello"}' },
+      },
     ]);
     expect(g.input).toEqual([
       { role: 'system', content: 'be brief' },
@@ -174,13 +265,24 @@ describe('gen_ai semantic conventions', () => {
     ]);
     expect(g.output).toEqual({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hello' } });
     expect([...g.consumedEvents]).toEqual([0, 1, 2]);
-    const d = mapGenAi({}, [{ name: 'gen_ai.client.inference.operation.details', attributes: { 'gen_ai.input.messages': '[{"role":"user"}]', 'gen_ai.output.messages': '[{"role":"assistant"}]' } }]);
+    const d = mapGenAi({}, [
+      {
+        name: 'gen_ai.client.inference.operation.details',
+        attributes: {
+          'gen_ai.input.messages': '[{"role":"user"}]',
+          'gen_ai.output.messages': '[{"role":"assistant"}]',
+        },
+      },
+    ]);
     expect(d).toMatchObject({ input: [{ role: 'user' }], output: [{ role: 'assistant' }] });
   });
 
   it('finds session and user ids', () => {
     expect(mapGenAi({ 'session.id': 's-1', 'user.id': 'u-1' }, [])).toMatchObject({ sessionId: 's-1', userId: 'u-1' });
-    expect(mapGenAi({ 'gen_ai.conversation.id': 'conv-9', 'enduser.id': 'eu' }, [])).toMatchObject({ sessionId: 'conv-9', userId: 'eu' });
+    expect(mapGenAi({ 'gen_ai.conversation.id': 'conv-9', 'enduser.id': 'eu' }, [])).toMatchObject({
+      sessionId: 'conv-9',
+      userId: 'eu',
+    });
   });
 
   it('sets trace session/user from the root, another span of the trace, or the resource', () => {
@@ -190,14 +292,28 @@ describe('gen_ai semantic conventions', () => {
     const fromChild = mapExportRequest(
       decodeProtobuf(
         encodeRequest(
-          exportRequest([
-            span({ traceId, spanId: hex(8), parentSpanId: root, name: 'c', startMs: t0, endMs: t0 + 1, attrs: { 'gen_ai.conversation.id': 'conv-1' } }),
-            span({ traceId, spanId: root, name: 'r', startMs: t0, endMs: t0 + 2 }),
-          ], { 'service.name': 'svc', 'user.id': 'resource-user' }),
+          exportRequest(
+            [
+              span({
+                traceId,
+                spanId: hex(8),
+                parentSpanId: root,
+                name: 'c',
+                startMs: t0,
+                endMs: t0 + 1,
+                attrs: { 'gen_ai.conversation.id': 'conv-1' },
+              }),
+              span({ traceId, spanId: root, name: 'r', startMs: t0, endMs: t0 + 2 }),
+            ],
+            { 'service.name': 'svc', 'user.id': 'resource-user' },
+          ),
         ),
       ),
       MB,
     );
-    expect(byId(fromChild.ops, 'trace.create', traceId)!.fields).toMatchObject({ session_id: 'conv-1', user_id: 'resource-user' });
+    expect(byId(fromChild.ops, 'trace.create', traceId)!.fields).toMatchObject({
+      session_id: 'conv-1',
+      user_id: 'resource-user',
+    });
   });
 });

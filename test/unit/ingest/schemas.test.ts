@@ -19,7 +19,12 @@ function refusal(fn: () => unknown): HttpError {
 
 describe('ingest payload schemas', () => {
   it('accepts the wire format and drops nulls and unknown keys', () => {
-    const op = toOp('trace.create', { id: 't-1', name: 'run', start_time: now, session_id: null, extra: 1, metadata: { a: 1 } }, undefined, MB);
+    const op = toOp(
+      'trace.create',
+      { id: 't-1', name: 'run', start_time: now, session_id: null, extra: 1, metadata: { a: 1 } },
+      undefined,
+      MB,
+    );
     expect(op).toEqual({ op: 'trace.create', id: 't-1', fields: { name: 'run', start_time: now, metadata: { a: 1 } } });
   });
 
@@ -31,8 +36,13 @@ describe('ingest payload schemas', () => {
   });
 
   it('defaults span_type to other and keeps the given one', () => {
-    expect(toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now }, undefined, MB).fields).toMatchObject({ span_type: 'other' });
-    expect(toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, span_type: 'retrieval' }, undefined, MB).fields).toMatchObject({ span_type: 'retrieval' });
+    expect(
+      toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now }, undefined, MB).fields,
+    ).toMatchObject({ span_type: 'other' });
+    expect(
+      toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, span_type: 'retrieval' }, undefined, MB)
+        .fields,
+    ).toMatchObject({ span_type: 'retrieval' });
   });
 
   it.each([
@@ -60,7 +70,10 @@ describe('ingest payload schemas', () => {
 
   it("accepts the spec's `completed` as a span status, stored as ok (issue 11)", () => {
     expect(toOp('span.update', { status: 'completed' }, 's-1', MB).fields).toEqual({ status: 'ok' });
-    expect(toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, status: 'completed' }, undefined, MB).fields).toMatchObject({ status: 'ok' });
+    expect(
+      toOp('span.create', { id: 's', trace_id: 't', name: 'n', start_time: now, status: 'completed' }, undefined, MB)
+        .fields,
+    ).toMatchObject({ status: 'ok' });
   });
 
   it('refuses a body that is not an object', () => {
@@ -87,13 +100,26 @@ describe('span cost', () => {
 
 describe('PostgreSQL-safe JSON', () => {
   it('removes NUL characters and lone surrogates, keeps everything else', () => {
-    expect(JSON.parse(toPgJson({ a: 'x\u0000y', b: 'ok \ud83d\ude00', c: 'lone \ud800' }))).toEqual({ a: 'xy', b: 'ok \ud83d\ude00', c: 'lone \ufffd' });
+    expect(JSON.parse(toPgJson({ a: 'x\u0000y', b: 'ok \ud83d\ude00', c: 'lone \ud800' }))).toEqual({
+      a: 'xy',
+      b: 'ok \ud83d\ude00',
+      c: 'lone \ufffd',
+    });
     expect(JSON.parse(toPgJson({ text: 'literal \\u0000 stays' }))).toEqual({ text: 'literal \\u0000 stays' });
   });
 });
 
 describe('span tree', () => {
-  const s = (id: string, parent: string | null): SpanOut => ({ id, parent_span_id: parent, name: id, span_type: 'other', status: null, start_time: null, duration_ms: null }) as SpanOut;
+  const s = (id: string, parent: string | null): SpanOut =>
+    ({
+      id,
+      parent_span_id: parent,
+      name: id,
+      span_type: 'other',
+      status: null,
+      start_time: null,
+      duration_ms: null,
+    }) as SpanOut;
   it('nests children, treats unknown parents as roots and breaks cycles', () => {
     const tree = spanTree([s('a', null), s('b', 'a'), s('c', 'b'), s('orphan', 'missing'), s('x', 'y'), s('y', 'x')]);
     const shape = (n: { id: string; children: unknown[] }): unknown => ({ [n.id]: (n.children as never[]).map(shape) });

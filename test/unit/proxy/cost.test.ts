@@ -6,7 +6,12 @@ import type { Usage } from '../../../src/providers/usage';
 const catalogueCost = (usage: Usage, model: string, providerId: string): number | null => {
   try {
     const r = calcPrice(
-      { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens, cache_read_tokens: usage.cacheReadTokens || undefined, cache_write_tokens: usage.cacheWriteTokens || undefined },
+      {
+        input_tokens: usage.promptTokens,
+        output_tokens: usage.completionTokens,
+        cache_read_tokens: usage.cacheReadTokens || undefined,
+        cache_write_tokens: usage.cacheWriteTokens || undefined,
+      },
       model,
       { providerId },
     );
@@ -20,13 +25,21 @@ const catalogueCost = (usage: Usage, model: string, providerId: string): number 
 function usages(n: number): Usage[] {
   let s = 12345;
   const next = (max: number) => ((s = (s * 1103515245 + 12345) % 2 ** 31), s % max);
-  const out: Usage[] = [{ promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }];
+  const out: Usage[] = [
+    { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  ];
   for (let i = 0; i < n; i++) {
     const prompt = next(i % 3 ? 5000 : 400_000);
     const read = i % 2 ? next(prompt + 1) : 0;
     const write = i % 4 === 1 ? next(prompt - read + 1) : 0;
     const completion = next(8000);
-    out.push({ promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, cacheReadTokens: read, cacheWriteTokens: write });
+    out.push({
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: prompt + completion,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+    });
   }
   return out;
 }
@@ -66,9 +79,17 @@ describe('proxy pricer', () => {
   });
 
   it('counts cache tokens as input when they have no price of their own; leaves tiers and per-request prices to the catalogue', () => {
-    const u = { promptTokens: 1e6, completionTokens: 1e6, totalTokens: 2e6, cacheReadTokens: 4e5, cacheWriteTokens: 1e5 };
+    const u = {
+      promptTokens: 1e6,
+      completionTokens: 1e6,
+      totalTokens: 2e6,
+      cacheReadTokens: 4e5,
+      cacheWriteTokens: 1e5,
+    };
     expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, u)).toBe(3);
-    expect(flatCost(flatPricesOf({ input_mtok: 1, cache_read_mtok: 0.5, cache_write_mtok: 1.5, output_mtok: 2 })!, u)).toBe(0.5 + 0.2 + 0.15 + 2);
+    expect(
+      flatCost(flatPricesOf({ input_mtok: 1, cache_read_mtok: 0.5, cache_write_mtok: 1.5, output_mtok: 2 })!, u),
+    ).toBe(0.5 + 0.2 + 0.15 + 2);
     expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, { ...u, cacheReadTokens: 2e6 })).toBeNull();
     expect(flatPricesOf({ input_mtok: { base: 1, tiers: [{ start: 10, price: 2 }] }, output_mtok: 1 })).toBeUndefined();
     expect(flatPricesOf({ input_mtok: 1, output_mtok: 1, requests_kcount: 5 })).toBeUndefined();

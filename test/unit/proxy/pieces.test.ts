@@ -6,7 +6,13 @@ const costUsd = createProxyPricer();
 import { downstreamResponseHeaders, upstreamRequestHeaders } from '../../../src/proxy/headers';
 import { maskSecrets } from '../../../src/proxy/masking';
 import { upstreamPathOf } from '../../../src/proxy/call';
-import { applyProviderAuth, baseUrlFor, providers, requestModel, requestWantsStream } from '../../../src/providers/providers';
+import {
+  applyProviderAuth,
+  baseUrlFor,
+  providers,
+  requestModel,
+  requestWantsStream,
+} from '../../../src/providers/providers';
 import { parseByteSize, storableText } from '../../../src/proxy/request-body';
 import { parsePromptRef } from '../../../src/prompts/ref';
 import { parseCacheTtl, parseServiceHeaders, parseTraceparent } from '../../../src/proxy/service-headers';
@@ -49,8 +55,22 @@ describe('service headers', () => {
   it('prompt references', () => {
     expect(parsePromptRef('greet@3')).toEqual({ kind: 'name', name: 'greet', version: 3 });
     expect(parsePromptRef('team/greet.v2@latest')).toEqual({ kind: 'name', name: 'team/greet.v2', version: 'latest' });
-    expect(parsePromptRef('3F2504E0-4F89-41D3-9A0C-0305E82C3301')).toEqual({ kind: 'id', id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' });
-    for (const bad of ['greet', 'greet@', '@1', 'greet@0', 'greet@01', 'greet@-1', 'greet@1.5', 'gr eet@1', 'greet@LATEST']) expect(parsePromptRef(bad)).toBeNull();
+    expect(parsePromptRef('3F2504E0-4F89-41D3-9A0C-0305E82C3301')).toEqual({
+      kind: 'id',
+      id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+    });
+    for (const bad of [
+      'greet',
+      'greet@',
+      '@1',
+      'greet@0',
+      'greet@01',
+      'greet@-1',
+      'greet@1.5',
+      'gr eet@1',
+      'greet@LATEST',
+    ])
+      expect(parsePromptRef(bad)).toBeNull();
   });
 
   it('log-body mode and ids', () => {
@@ -58,16 +78,39 @@ describe('service headers', () => {
     expect(parseServiceHeaders({ 'x-service-log-body': 'META' }).logBody).toBe('meta');
     expect(() => parseServiceHeaders({ 'x-service-log-body': 'all' })).toThrow(/full, meta, none/);
     expect(() => parseServiceHeaders({ 'x-service-user-id': 'x'.repeat(257) })).toThrow(/at most 256/);
-    expect(parseServiceHeaders({ 'x-service-user-id': ' u1 ', 'x-service-session-id': '' })).toMatchObject({ userId: 'u1', sessionId: null });
+    expect(parseServiceHeaders({ 'x-service-user-id': ' u1 ', 'x-service-session-id': '' })).toMatchObject({
+      userId: 'u1',
+      sessionId: null,
+    });
   });
 
   it('trace links: x-service-trace-id/span-id, else a valid W3C traceparent', () => {
     const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    expect(parseServiceHeaders({ traceparent: tp })).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
-    expect(parseServiceHeaders({ traceparent: tp.toUpperCase() })).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
-    expect(parseServiceHeaders({ traceparent: tp, 'x-service-trace-id': 'mine' })).toMatchObject({ traceId: 'mine', spanId: null });
-    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future')).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
-    for (const bad of [undefined, '', 'garbage', `${tp}-extra`, tp.replace(/^00/, 'ff'), '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', '00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01']) {
+    expect(parseServiceHeaders({ traceparent: tp })).toMatchObject({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+    });
+    expect(parseServiceHeaders({ traceparent: tp.toUpperCase() })).toMatchObject({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    });
+    expect(parseServiceHeaders({ traceparent: tp, 'x-service-trace-id': 'mine' })).toMatchObject({
+      traceId: 'mine',
+      spanId: null,
+    });
+    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future')).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+    });
+    for (const bad of [
+      undefined,
+      '',
+      'garbage',
+      `${tp}-extra`,
+      tp.replace(/^00/, 'ff'),
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01',
+    ]) {
       expect(parseTraceparent(bad)).toBeNull();
     }
     expect(parseServiceHeaders({ traceparent: 'garbage' })).toMatchObject({ traceId: null, spanId: null });
@@ -91,19 +134,33 @@ describe('header filtering', () => {
       'accept-encoding': 'gzip, deflate, br, zstd',
       'openai-beta': 'assistants=v2',
     });
-    expect(out).toEqual({ 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', 'openai-beta': 'assistants=v2' });
+    expect(out).toEqual({
+      'content-type': 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'openai-beta': 'assistants=v2',
+    });
     expect(upstreamRequestHeaders({ 'accept-encoding': 'zstd' })['accept-encoding']).toBe('identity');
   });
 
   it('response: drops hop-by-hop and cookies, keeps the rest', () => {
     expect(
-      downstreamResponseHeaders({ 'content-type': 'text/event-stream', connection: 'close', 'set-cookie': ['a=b'], 'x-request-id': 'r', 'transfer-encoding': 'chunked', 'x-service-cache-status': 'HIT' }),
+      downstreamResponseHeaders({
+        'content-type': 'text/event-stream',
+        connection: 'close',
+        'set-cookie': ['a=b'],
+        'x-request-id': 'r',
+        'transfer-encoding': 'chunked',
+        'x-service-cache-status': 'HIT',
+      }),
     ).toEqual({ 'content-type': 'text/event-stream', 'x-request-id': 'r' });
   });
 });
 
 describe('providers', () => {
-  const config = loadConfig({ PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9/', PROVIDER_OLLAMA_BASE_URL: 'http://ollama.local:11434' });
+  const config = loadConfig({
+    PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9/',
+    PROVIDER_OLLAMA_BASE_URL: 'http://ollama.local:11434',
+  });
 
   it('auth styles', () => {
     const h = (slug: keyof typeof providers, key: string | null, init: Record<string, string> = {}) => {
@@ -111,9 +168,13 @@ describe('providers', () => {
       applyProviderAuth(providers[slug], out, key);
       return out;
     };
-    for (const slug of ['openai', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter'] as const) expect(h(slug, 'k')).toEqual({ authorization: 'Bearer k' });
+    for (const slug of ['openai', 'mistral', 'groq', 'deepseek', 'xai', 'together', 'openrouter'] as const)
+      expect(h(slug, 'k')).toEqual({ authorization: 'Bearer k' });
     expect(h('anthropic', 'k')).toEqual({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' });
-    expect(h('anthropic', 'k', { 'anthropic-version': '2024-01-01' })).toEqual({ 'x-api-key': 'k', 'anthropic-version': '2024-01-01' });
+    expect(h('anthropic', 'k', { 'anthropic-version': '2024-01-01' })).toEqual({
+      'x-api-key': 'k',
+      'anthropic-version': '2024-01-01',
+    });
     expect(h('gemini', 'k')).toEqual({ 'x-goog-api-key': 'k' });
     expect(h('ollama', null)).toEqual({});
   });
@@ -136,8 +197,12 @@ describe('providers', () => {
   });
 
   it('upstream path: byte-exact, no dot segments, Gemini key removed', () => {
-    expect(upstreamPathOf('/proxy/openai/v1/chat/completions?x=a%20b', providers.openai)).toBe('/v1/chat/completions?x=a%20b');
-    expect(upstreamPathOf('/proxy/gemini/v1beta/models/m:generateContent?key=sl_live_x&alt=sse', providers.gemini)).toBe('/v1beta/models/m:generateContent?alt=sse');
+    expect(upstreamPathOf('/proxy/openai/v1/chat/completions?x=a%20b', providers.openai)).toBe(
+      '/v1/chat/completions?x=a%20b',
+    );
+    expect(
+      upstreamPathOf('/proxy/gemini/v1beta/models/m:generateContent?key=sl_live_x&alt=sse', providers.gemini),
+    ).toBe('/v1beta/models/m:generateContent?alt=sse');
     expect(upstreamPathOf('/proxy/gemini/v1beta/models?key=k', providers.gemini)).toBe('/v1beta/models');
     expect(() => upstreamPathOf('/proxy/openai/v1/../x', providers.openai)).toThrow(/dot segments/);
     expect(() => upstreamPathOf('/proxy/openai/v1/%2E%2E/x', providers.openai)).toThrow(/dot segments/);
@@ -148,7 +213,9 @@ describe('providers', () => {
 describe('cost', () => {
   const u = { promptTokens: 1000, completionTokens: 500, totalTokens: 1500, cacheReadTokens: 0, cacheWriteTokens: 0 };
   it('prices known models with genai-prices', () => {
-    const expected = calcPrice({ input_tokens: 1000, output_tokens: 500 }, 'gpt-4o', { providerId: 'openai' })!.total_price;
+    const expected = calcPrice({ input_tokens: 1000, output_tokens: 500 }, 'gpt-4o', {
+      providerId: 'openai',
+    })!.total_price;
     expect(costUsd(providers.openai, 'gpt-4o', u)).toBeCloseTo(expected, 12);
     expect(costUsd(providers.gemini, 'models/gemini-2.0-flash', u)).toBeGreaterThan(0);
   });
@@ -163,21 +230,40 @@ describe('cost', () => {
 });
 
 describe('cache key', () => {
-  const base = { apiKeyId: 'k1', method: 'POST', provider: 'openai', path: '/v1/chat/completions', body: Buffer.from('{"a":1}') };
+  const base = {
+    apiKeyId: 'k1',
+    method: 'POST',
+    provider: 'openai',
+    path: '/v1/chat/completions',
+    body: Buffer.from('{"a":1}'),
+  };
   it('differs for any different part and is stable otherwise', () => {
     const k = cacheKey(base);
     expect(cacheKey({ ...base })).toBe(k);
-    for (const change of [{ apiKeyId: 'k2' }, { method: 'PUT' }, { provider: 'groq' }, { path: '/v1/x' }, { body: Buffer.from('{"a": 1}') }]) {
+    for (const change of [
+      { apiKeyId: 'k2' },
+      { method: 'PUT' },
+      { provider: 'groq' },
+      { path: '/v1/x' },
+      { body: Buffer.from('{"a": 1}') },
+    ]) {
       expect(cacheKey({ ...base, ...change })).not.toBe(k);
     }
     // Field boundaries are unambiguous.
-    expect(cacheKey({ ...base, apiKeyId: 'ab', method: 'c' })).not.toBe(cacheKey({ ...base, apiKeyId: 'a', method: 'bc' }));
+    expect(cacheKey({ ...base, apiKeyId: 'ab', method: 'c' })).not.toBe(
+      cacheKey({ ...base, apiKeyId: 'a', method: 'bc' }),
+    );
   });
 });
 
 describe('tokenizer and helpers', () => {
   it('collects prompt text from any provider shape and counts tokens without choking on special tokens', () => {
-    const text = promptText({ system: 'sys', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], contents: [{ parts: [{ text: 'gem' }] }], model: 'x' });
+    const text = promptText({
+      system: 'sys',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+      contents: [{ parts: [{ text: 'gem' }] }],
+      model: 'x',
+    });
     expect(text.split('\n').sort()).toEqual(['gem', 'hello', 'sys']);
     expect(countTokens('hello world')).toBe(2);
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(0);
@@ -202,15 +288,34 @@ describe('cost memo', () => {
       ['claude-3-5-sonnet-20241022', 'anthropic', 'anthropic'],
     ] as const) {
       for (let i = 0; i < 3; i++) {
-        const usage = { promptTokens: 1000 + i, completionTokens: 10 * i, totalTokens: 1000 + 11 * i, cacheReadTokens: 100 * i, cacheWriteTokens: i };
+        const usage = {
+          promptTokens: 1000 + i,
+          completionTokens: 10 * i,
+          totalTokens: 1000 + 11 * i,
+          cacheReadTokens: 100 * i,
+          cacheWriteTokens: i,
+        };
         const expected = calcPrice(
-          { input_tokens: usage.promptTokens, output_tokens: usage.completionTokens, cache_read_tokens: usage.cacheReadTokens || undefined, cache_write_tokens: usage.cacheWriteTokens || undefined },
+          {
+            input_tokens: usage.promptTokens,
+            output_tokens: usage.completionTokens,
+            cache_read_tokens: usage.cacheReadTokens || undefined,
+            cache_write_tokens: usage.cacheWriteTokens || undefined,
+          },
           model,
           { providerId: pid },
         )!.total_price;
         expect(costUsd(providers[slug], model, usage)).toBeCloseTo(expected, 12);
       }
     }
-    expect(costUsd(providers.openai, 'not-a-model-xyz', { promptTokens: 1, completionTokens: 1, totalTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeNull();
+    expect(
+      costUsd(providers.openai, 'not-a-model-xyz', {
+        promptTokens: 1,
+        completionTokens: 1,
+        totalTokens: 2,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      }),
+    ).toBeNull();
   });
 });

@@ -27,7 +27,8 @@ const HEX = '0123456789abcdef';
 const B64 = `${ALNUM}+/`;
 const URLSAFE = `${ALNUM}_-`;
 
-export const pick = (r: Rng, alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+export const pick = (r: Rng, alphabet: string, n: number) =>
+  Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 export interface Case {
@@ -41,8 +42,17 @@ export interface Case {
 
 /** A self-describing token: found anywhere, so every usual way of writing it. */
 const token = (category: string, v: string): Case => ({
-  category, secret: v,
-  forms: [v, `API_TOKEN=${v}`, `token: ${v}`, `"${v}"`, `'${v}'`, `{"api_key":"${v}"}`, `config:\n  credentials:\n    token: ${v}\n`],
+  category,
+  secret: v,
+  forms: [
+    v,
+    `API_TOKEN=${v}`,
+    `token: ${v}`,
+    `"${v}"`,
+    `'${v}'`,
+    `{"api_key":"${v}"}`,
+    `config:\n  credentials:\n    token: ${v}\n`,
+  ],
 });
 
 function awsSecret(r: Rng): string {
@@ -54,12 +64,20 @@ function pem(r: Rng): Case {
   const body = `MII${pick(r, B64, 64 * 6 - 3)}`;
   const lines = body.match(/.{1,64}/g)!.join('\n');
   const block = `-----BEGIN RSA PRIVATE KEY-----\n${lines}\n-----END RSA PRIVATE KEY-----`;
-  return { category: 'privatekey', secret: body, forms: [block, `key file:\n${block}\nend`, JSON.stringify({ private_key: block }).slice(1, -1)] };
+  return {
+    category: 'privatekey',
+    secret: body,
+    forms: [block, `key file:\n${block}\nend`, JSON.stringify({ private_key: block }).slice(1, -1)],
+  };
 }
 
 function onePassword(r: Rng): string {
   // ops_ + base64 of a JSON object; its length ≡ 1 (mod 3), so the base64 ends `fQ==`.
-  let json = JSON.stringify({ email: `${pick(r, LOWER, 12)}@1passwordserviceaccounts.lcl`, secretKey: pick(r, ALNUM, 40), srpX: pick(r, HEX, 64) });
+  let json = JSON.stringify({
+    email: `${pick(r, LOWER, 12)}@1passwordserviceaccounts.lcl`,
+    secretKey: pick(r, ALNUM, 40),
+    srpX: pick(r, HEX, 64),
+  });
   while (json.length % 3 !== 1) json = `${json.slice(0, -1)} }`;
   return `ops_${Buffer.from(json).toString('base64')}`;
 }
@@ -91,24 +109,52 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
   aws_secret_access_key: (r) => {
     const v = awsSecret(r);
     return {
-      category: 'aws', secret: v,
-      forms: [`AWS_SECRET_ACCESS_KEY=${v}`, `aws_secret_access_key: ${v}`, `{"aws_secret_access_key":"${v}"}`, `"AwsSecretAccessKey" => '${v}'`, `aws:\n  secret_access_key: ${v}\n`, `export AWS_SECRET_ACCESS_KEY="${v}"`],
+      category: 'aws',
+      secret: v,
+      forms: [
+        `AWS_SECRET_ACCESS_KEY=${v}`,
+        `aws_secret_access_key: ${v}`,
+        `{"aws_secret_access_key":"${v}"}`,
+        `"AwsSecretAccessKey" => '${v}'`,
+        `aws:\n  secret_access_key: ${v}\n`,
+        `export AWS_SECRET_ACCESS_KEY="${v}"`,
+      ],
     };
   },
   aws_account_id: (r) => {
     const v = pick(r, DIGITS, 12);
-    return { category: 'aws', secret: v, forms: [`AWS_ACCOUNT_ID=${v}`, `aws_account_id: "${v}"`, `{"account_id":"${v}"}`] };
+    return {
+      category: 'aws',
+      secret: v,
+      forms: [`AWS_ACCOUNT_ID=${v}`, `aws_account_id: "${v}"`, `{"account_id":"${v}"}`],
+    };
   },
   privatekey: pem,
   npm: (r) => token('npm', `npm_${pick(r, ALNUM, 36)}`),
   basicauth: (r) => {
     const v = `${pick(r, LOWER, 8)}:${pick(r, ALNUM, 14)}`;
-    return { category: 'basicauth', secret: v, forms: [`https://${v}@api.corp-${pick(r, LOWER, 5)}.com/v1`, `URL="http://${v}@files.acme.io"`, `{"endpoint":"ftp://${v}@ftp.acme.io/in"}`] };
+    return {
+      category: 'basicauth',
+      secret: v,
+      forms: [
+        `https://${v}@api.corp-${pick(r, LOWER, 5)}.com/v1`,
+        `URL="http://${v}@files.acme.io"`,
+        `{"endpoint":"ftp://${v}@ftp.acme.io/in"}`,
+      ],
+    };
   },
   slack_token: (r) => token('slack', `xoxb-${pick(r, DIGITS, 12)}-${pick(r, DIGITS, 12)}-${pick(r, ALNUM, 24)}`),
   slack_webhook: (r) => {
     const v = `T${pick(r, UPPER + DIGITS, 10)}/B${pick(r, UPPER + DIGITS, 10)}/${pick(r, ALNUM, 24)}`;
-    return { category: 'slack', secret: v, forms: [`https://hooks.slack.com/services/${v}`, `SLACK_WEBHOOK_URL="https://hooks.slack.com/services/${v}"`, `{"webhook":"https://hooks.slack.com/services/${v}"}`] };
+    return {
+      category: 'slack',
+      secret: v,
+      forms: [
+        `https://hooks.slack.com/services/${v}`,
+        `SLACK_WEBHOOK_URL="https://hooks.slack.com/services/${v}"`,
+        `{"webhook":"https://hooks.slack.com/services/${v}"}`,
+      ],
+    };
   },
   sendgrid: (r) => token('sendgrid', `SG.${pick(r, ALNUM, 22)}.${pick(r, ALNUM, 43)}`),
   shopify: (r) => token('shopify', `shpat_${pick(r, HEX, 32)}`),
@@ -127,15 +173,30 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
   '1password': (r) => token('1password', onePassword(r)),
   postgres: (r) => {
     const v = `${pick(r, LOWER, 6)}:${pick(r, ALNUM, 16)}`;
-    return { category: 'database-connection-string', secret: v, forms: [`DATABASE_URL=postgres://${v}@db-${pick(r, LOWER, 4)}.internal:5432/app`, `"postgresql://${v}@10.0.0.5/app?sslmode=require"`] };
+    return {
+      category: 'database-connection-string',
+      secret: v,
+      forms: [
+        `DATABASE_URL=postgres://${v}@db-${pick(r, LOWER, 4)}.internal:5432/app`,
+        `"postgresql://${v}@10.0.0.5/app?sslmode=require"`,
+      ],
+    };
   },
   mongodb: (r) => {
     const v = `${pick(r, LOWER, 6)}:${pick(r, ALNUM, 16)}`;
-    return { category: 'database-connection-string', secret: v, forms: [`MONGO_URI=mongodb+srv://${v}@cluster0.${pick(r, LOWER, 5)}.mongodb.net/db?retryWrites=true`] };
+    return {
+      category: 'database-connection-string',
+      secret: v,
+      forms: [`MONGO_URI=mongodb+srv://${v}@cluster0.${pick(r, LOWER, 5)}.mongodb.net/db?retryWrites=true`],
+    };
   },
   mysql: (r) => {
     const v = `${pick(r, LOWER, 6)}:${pick(r, ALNUM, 16)}`;
-    return { category: 'database-connection-string', secret: v, forms: [`jdbc:mysql://${v}@mysql.prod:3306/shop`, `{"dsn":"mysql://${v}@mysql.prod/shop"}`] };
+    return {
+      category: 'database-connection-string',
+      secret: v,
+      forms: [`jdbc:mysql://${v}@mysql.prod:3306/shop`, `{"dsn":"mysql://${v}@mysql.prod/shop"}`],
+    };
   },
   hashicorp_vault: (r) => token('hashicorp-vault', `hvs.${pick(r, URLSAFE, 95)}`),
   vercel: (r) => token('vercel', `vcp_${pick(r, ALNUM, 24)}`),
@@ -144,7 +205,11 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
   figma: (r) => token('figma', `figd_${pick(r, ALNUM, 40)}`),
   stripe: (r) => token('stripe', `sk_live_${pick(r, ALNUM, 24)}`),
   google_api_key: (r) => token('google_api_key', `AIza${pick(r, ALNUM, 35)}`),
-  jwt: (r) => token('jwt', `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: pick(r, DIGITS, 10), name: pick(r, LOWER, 8) })}.${pick(r, URLSAFE, 43)}`),
+  jwt: (r) =>
+    token(
+      'jwt',
+      `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: pick(r, DIGITS, 10), name: pick(r, LOWER, 8) })}.${pick(r, URLSAFE, 43)}`,
+    ),
   credit_card: (r) => {
     const c = card(r);
     const spaced = c.match(/.{4}/g)!.join(' ');
@@ -166,7 +231,11 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
   email: (r) => {
     const local = `${pick(r, LOWER, 6)}.${pick(r, LOWER + DIGITS, 8)}`;
     // The mask keeps the first character and the domain (mask.ts): the rest of the local part is the secret.
-    return { category: 'email', secret: local.slice(1), forms: [`${local}@example.org`, `mail: <${local}@example.org>`] };
+    return {
+      category: 'email',
+      secret: local.slice(1),
+      forms: [`${local}@example.org`, `mail: <${local}@example.org>`],
+    };
   },
   phone: (r) => {
     const v = `+44 20 7${pick(r, DIGITS, 3)} ${pick(r, DIGITS, 4)}`;

@@ -42,9 +42,12 @@ describe('AddressPolicy (SSRF guard)', () => {
     expect(v.reason).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public %s', (ip) => {
-    expect(strict.check(ip).allowed).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows public %s',
+    (ip) => {
+      expect(strict.check(ip).allowed).toBe(true);
+    },
+  );
 
   it('refuses things that are not IP addresses', () => {
     expect(strict.check('localhost').allowed).toBe(false);
@@ -63,7 +66,12 @@ describe('AddressPolicy (SSRF guard)', () => {
   });
 
   it('knows IP literals as URL parsing normalises them (decimal, hex, octal, bracketed v6)', () => {
-    for (const u of ['https://2130706433/', 'https://0x7f.1/', 'https://017700000001/', 'https://[::ffff:127.0.0.1]/']) {
+    for (const u of [
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://017700000001/',
+      'https://[::ffff:127.0.0.1]/',
+    ]) {
       const host = new URL(u).hostname;
       expect(AddressPolicy.isIpLiteral(host)).toBe(true);
       expect(strict.check(host)).toMatchObject({ allowed: false, reason: 'loopback' });

@@ -4,7 +4,15 @@ import { CIRCUIT_OPEN_ERROR, EndpointGuard, isTimeout } from '../../../src/webho
 describe('EndpointGuard', () => {
   let now = 1_000_000;
   const guard = (over: Partial<ConstructorParameters<typeof EndpointGuard>[0]> = {}) =>
-    new EndpointGuard({ maxInFlight: 2, sendWindowMs: 10_000, circuitTimeouts: 3, circuitOpenMs: 60_000, busyWakesPerSecond: 10, now: () => now, ...over });
+    new EndpointGuard({
+      maxInFlight: 2,
+      sendWindowMs: 10_000,
+      circuitTimeouts: 3,
+      circuitOpenMs: 60_000,
+      busyWakesPerSecond: 10,
+      now: () => now,
+      ...over,
+    });
   const timeout = { errorMessage: 'timeout after 10 s' };
   const send = (g: EndpointGuard, key = 'w1') => {
     const a = g.admit(key);

@@ -30,7 +30,11 @@ describe('attempt evidence', () => {
     const ev = attemptEvidence(
       {
         hops: [{ status: 307, location: `https://hooks.example/next?sig=${signature.slice(7)}` }],
-        response: { headers: { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], 'x-echo': signature }, head: Buffer.from('y'.repeat(1300)), bytes: 2048 },
+        response: {
+          headers: { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], 'x-echo': signature },
+          head: Buffer.from('y'.repeat(1300)),
+          bytes: 2048,
+        },
       },
       secrets,
     );
@@ -38,6 +42,11 @@ describe('attempt evidence', () => {
     expect(ev.response_headers).toBe('content-type: text/plain\nset-cookie: a=1\nset-cookie: b=2\nx-echo: [redacted]');
     expect(ev.response_body).toBe('y'.repeat(1024));
     expect(ev.response_body_truncated).toBe(true);
-    expect(attemptEvidence({ hops: [], response: null }, secrets)).toEqual({ redirects: [], response_headers: null, response_body: null, response_body_truncated: false });
+    expect(attemptEvidence({ hops: [], response: null }, secrets)).toEqual({
+      redirects: [],
+      response_headers: null,
+      response_body: null,
+      response_body_truncated: false,
+    });
   });
 });

@@ -70,12 +70,20 @@ describe('SafeHttpClient', () => {
       res.statusCode = 500;
       res.end('boom');
     });
-    expect(await client.post(a.url, body, headers)).toMatchObject({ ok: false, httpStatus: 500, errorMessage: 'HTTP 500' });
+    expect(await client.post(a.url, body, headers)).toMatchObject({
+      ok: false,
+      httpStatus: 500,
+      errorMessage: 'HTTP 500',
+    });
     a.handle((_r, res) => {
       res.statusCode = 304;
       res.end();
     });
-    expect(await client.post(a.url, body, headers)).toMatchObject({ ok: false, httpStatus: 304, errorMessage: 'HTTP 304' });
+    expect(await client.post(a.url, body, headers)).toMatchObject({
+      ok: false,
+      httpStatus: 304,
+      errorMessage: 'HTTP 304',
+    });
   });
 
   it.each([1, 2, 3])('follows %i redirect(s), each hop receiving the same signed POST', async (hops) => {
@@ -101,7 +109,12 @@ describe('SafeHttpClient', () => {
   it('fails the attempt on a 4th redirect without following it', async () => {
     a.handle(redirectTo((n) => `/r${n}`, 307));
     const out = await client.post(`${a.url}/r0`, body, headers);
-    expect(out).toMatchObject({ ok: false, httpStatus: 307, redirects: 3, errorMessage: 'too many redirects (more than 3)' });
+    expect(out).toMatchObject({
+      ok: false,
+      httpStatus: 307,
+      redirects: 3,
+      errorMessage: 'too many redirects (more than 3)',
+    });
     expect(a.requests).toHaveLength(4);
   });
 
@@ -116,9 +129,17 @@ describe('SafeHttpClient', () => {
 
   it.each([
     ['another loopback address', () => `https://127.0.0.2:${b.port}/x`, /blocked address 127\.0\.0\.2 \(loopback\)/],
-    ['IPv4-mapped IPv6 loopback', () => `https://[::ffff:127.0.0.2]:${b.port}/x`, /blocked address 127\.0\.0\.2 for \[::ffff:7f00:2\] \(loopback\)/],
+    [
+      'IPv4-mapped IPv6 loopback',
+      () => `https://[::ffff:127.0.0.2]:${b.port}/x`,
+      /blocked address 127\.0\.0\.2 for \[::ffff:7f00:2\] \(loopback\)/,
+    ],
     ['a decimal IP literal', () => `https://2130706434:${b.port}/x`, /blocked address 127\.0\.0\.2 \(loopback\)/],
-    ['cloud metadata', () => 'https://169.254.169.254/latest/meta-data/', /blocked address 169\.254\.169\.254 \(cloud metadata\)/],
+    [
+      'cloud metadata',
+      () => 'https://169.254.169.254/latest/meta-data/',
+      /blocked address 169\.254\.169\.254 \(cloud metadata\)/,
+    ],
     ['a private range', () => 'https://10.0.0.1/', /blocked address 10\.0\.0\.1 \(private\)/],
   ])('refuses a redirect to %s without connecting', async (_name, location, message) => {
     a.handle(redirectTo(location(), 302));
@@ -130,7 +151,8 @@ describe('SafeHttpClient', () => {
   });
 
   it('refuses a redirect to a hostname that resolves to a forbidden address (checked at connect)', async () => {
-    const resolve: Resolver = async (host) => (host === 'receiver.test' ? [{ address: '127.0.0.2', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const resolve: Resolver = async (host) =>
+      host === 'receiver.test' ? [{ address: '127.0.0.2', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const c = make({ allowPrivateCidrs: '127.0.0.1/32', extraCaPem: (await testCertificates()).caPem, resolve });
     a.handle(redirectTo(`https://receiver.test:${b.port}/x`, 307));
     const out = await c.post(a.url, body, headers);
@@ -141,7 +163,10 @@ describe('SafeHttpClient', () => {
 
   it('refuses hostnames that resolve to 127.0.0.1 when loopback is not allow-listed (localhost and custom DNS)', async () => {
     const { caPem } = await testCertificates();
-    const strict = make({ extraCaPem: caPem, resolve: async (h) => (h === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []) });
+    const strict = make({
+      extraCaPem: caPem,
+      resolve: async (h) => (h === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+    });
     const out = await strict.post(`https://receiver.test:${a.port}/`, body, headers);
     expect(out).toMatchObject({ ok: false, httpStatus: null });
     expect(out.errorMessage).toMatch(/blocked address 127\.0\.0\.1 for receiver\.test \(loopback\)/);
@@ -217,15 +242,23 @@ describe('SafeHttpClient', () => {
   }, 20_000);
 
   it('rejects non-https and credential URLs before any I/O', async () => {
-    expect((await client.post(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`, body, headers)).errorMessage).toMatch(/not HTTPS/);
-    expect((await client.post(`https://u:p@127.0.0.1:${a.port}/`, body, headers)).errorMessage).toBe('URL must not contain credentials');
+    expect(
+      (await client.post(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`, body, headers)).errorMessage,
+    ).toMatch(/not HTTPS/);
+    expect((await client.post(`https://u:p@127.0.0.1:${a.port}/`, body, headers)).errorMessage).toBe(
+      'URL must not contain credentials',
+    );
     expect((await client.post('not a url', body, headers)).errorMessage).toBe('invalid URL');
     expect(plainHits).toBe(0);
     expect(a.requests).toHaveLength(0);
   });
 
   it('refuses an unreadable or non-PEM WEBHOOK_CA_FILE with an error naming the variable', () => {
-    expect(() => safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: '/nonexistent/ca.pem' })).toThrow(ConfigError);
-    expect(() => safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: __filename })).toThrow(/WEBHOOK_CA_FILE: .* holds no PEM certificate/);
+    expect(() =>
+      safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: '/nonexistent/ca.pem' }),
+    ).toThrow(ConfigError);
+    expect(() => safeHttpClientFromConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '', WEBHOOK_CA_FILE: __filename })).toThrow(
+      /WEBHOOK_CA_FILE: .* holds no PEM certificate/,
+    );
   });
 });

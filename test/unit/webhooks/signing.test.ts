@@ -28,7 +28,9 @@ describe('webhook signing and body', () => {
       event: 'spoofed',
       trace: { id: 't1', status: 'completed' },
     });
-    expect(body).toBe('{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z","trace":{"id":"t1","status":"completed"}}');
+    expect(body).toBe(
+      '{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z","trace":{"id":"t1","status":"completed"}}',
+    );
   });
 
   it('adds Standard Webhooks headers: v1,<base64 HMAC of "<id>.<ts>.<body>"> per secret, current first', () => {

@@ -53,13 +53,25 @@ interface Answer<T> {
 /** The envelope's `data`, or an ApiError: `await unwrap(api.GET('/api/v1/projects'))`. */
 export async function unwrap<T extends { data: unknown }>(call: Promise<Answer<T>>): Promise<T['data']> {
   const { data, error, response } = await call;
-  if (data === undefined || error !== undefined) throw new ApiError(response.status, field(error, 'code') ?? 'error', field(error, 'error') ?? `HTTP ${response.status}`);
+  if (data === undefined || error !== undefined)
+    throw new ApiError(
+      response.status,
+      field(error, 'code') ?? 'error',
+      field(error, 'error') ?? `HTTP ${response.status}`,
+    );
   return data.data;
 }
 
 /** A keyset page: its rows and the cursor of the next page (null on the last). */
-export async function unwrapPage<T extends { data: unknown[]; next_cursor: string | null }>(call: Promise<Answer<T>>): Promise<Pick<T, 'data' | 'next_cursor'>> {
+export async function unwrapPage<T extends { data: unknown[]; next_cursor: string | null }>(
+  call: Promise<Answer<T>>,
+): Promise<Pick<T, 'data' | 'next_cursor'>> {
   const { data, error, response } = await call;
-  if (data === undefined || error !== undefined) throw new ApiError(response.status, field(error, 'code') ?? 'error', field(error, 'error') ?? `HTTP ${response.status}`);
+  if (data === undefined || error !== undefined)
+    throw new ApiError(
+      response.status,
+      field(error, 'code') ?? 'error',
+      field(error, 'error') ?? `HTTP ${response.status}`,
+    );
   return { data: data.data, next_cursor: data.next_cursor };
 }

@@ -8,7 +8,10 @@ import type { Api } from './client';
  * go stale on success, in every project of the organization; `success` is a confirmation toast.
  * Pages show `mutation.error` next to the control that failed.
  */
-export function useApiMutation<V, R>(fn: (api: Api, vars: V) => Promise<R>, options: { invalidates: string[]; success?: string; onSuccess?: (r: R, vars: V) => void }) {
+export function useApiMutation<V, R>(
+  fn: (api: Api, vars: V) => Promise<R>,
+  options: { invalidates: string[]; success?: string; onSuccess?: (r: R, vars: V) => void },
+) {
   const api = useApi();
   const { orgId } = useSession();
   const client = useQueryClient();
@@ -17,7 +20,11 @@ export function useApiMutation<V, R>(fn: (api: Api, vars: V) => Promise<R>, opti
     onSuccess: async (r, vars) => {
       options.onSuccess?.(r, vars);
       if (options.success) toast(options.success);
-      await Promise.all(options.invalidates.map((resource) => client.invalidateQueries({ queryKey: ['api', { org: orgId }, resource] })));
+      await Promise.all(
+        options.invalidates.map((resource) =>
+          client.invalidateQueries({ queryKey: ['api', { org: orgId }, resource] }),
+        ),
+      );
     },
   });
 }

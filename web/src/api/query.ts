@@ -16,7 +16,11 @@ export interface Ctx extends Scope {
   signal: AbortSignal;
 }
 
-export const scopedKey = (scope: Scope, key: QueryKey): QueryKey => ['api', { org: scope.orgId, project: scope.projectId }, ...key];
+export const scopedKey = (scope: Scope, key: QueryKey): QueryKey => [
+  'api',
+  { org: scope.orgId, project: scope.projectId },
+  ...key,
+];
 
 type Extra<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, 'queryKey' | 'queryFn'>;
 
@@ -33,11 +37,16 @@ export function useApiQuery<T>(key: QueryKey, fn: (ctx: Ctx) => Promise<T>, opti
 
 /** The previous result while a changed filter loads, but never across an organization or project switch. */
 export function sameScopeOnly<D>(key: QueryKey) {
-  return (previous: D | undefined, query: Query<D, Error, D, QueryKey> | undefined) => (query && JSON.stringify(query.queryKey[1]) === JSON.stringify(key[1]) ? previous : undefined);
+  return (previous: D | undefined, query: Query<D, Error, D, QueryKey> | undefined) =>
+    query && JSON.stringify(query.queryKey[1]) === JSON.stringify(key[1]) ? previous : undefined;
 }
 
 /** Keyset pages (`next_cursor`), for lists that load more as they scroll; `refetchInterval` polls them (a live tail). */
-export function useApiPages<T>(key: QueryKey, fn: (ctx: Ctx & { cursor: string | null }) => Promise<{ data: T[]; next_cursor: string | null }>, options: { refetchInterval?: number | false } = {}) {
+export function useApiPages<T>(
+  key: QueryKey,
+  fn: (ctx: Ctx & { cursor: string | null }) => Promise<{ data: T[]; next_cursor: string | null }>,
+  options: { refetchInterval?: number | false } = {},
+) {
   const api = useApi();
   const { orgId, projectId } = useSession();
   const queryKey = scopedKey({ orgId, projectId }, key);

@@ -23,5 +23,9 @@ export function requestStats(s: Stats): RequestStats {
   if (!('requests' in s.totals)) throw new Error(`expected request statistics, got view ${s.view}`);
   const b = s.breakdown;
   // An array of a union, read as a union of arrays: every element is checked by the guard.
-  return { totals: s.totals, series: s.series.filter(isRequestPoint), breakdown: b && { group_by: b.group_by, items: (b.items as Item[]).filter(isRequestItem) } };
+  return {
+    totals: s.totals,
+    series: s.series.filter(isRequestPoint),
+    breakdown: b && { group_by: b.group_by, items: (b.items as Item[]).filter(isRequestItem) },
+  };
 }

@@ -25,7 +25,12 @@ export function Layout() {
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, [session]);
-  if (!token) return <Suspense fallback={<Loading />}><SignInPage /></Suspense>;
+  if (!token)
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignInPage />
+      </Suspense>
+    );
   return <SignedIn />;
 }
 
@@ -43,11 +48,29 @@ function SignedIn() {
     if (pick !== orgId) store.setOrg(pick);
   }, [pick, orgId, store]);
 
-  if (me.error && !me.data) return <Suspense fallback={<Loading />}><SignInPage error={me.error instanceof ApiError && me.error.status === 401 ? 'Your sign-in has ended or the token is not valid: sign in again.' : me.error.message} /></Suspense>;
+  if (me.error && !me.data)
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignInPage
+          error={
+            me.error instanceof ApiError && me.error.status === 401
+              ? 'Your sign-in has ended or the token is not valid: sign in again.'
+              : me.error.message
+          }
+        />
+      </Suspense>
+    );
   // Pages render only once the session names the right organization, so no request leaves with a stale one.
   if (!me.data || pick !== orgId) return <Loading />;
   const org = orgs.find((o) => o.id === orgId);
-  if (!org) return <Shell me={me.data} org={null}><Suspense fallback={<Loading />}><NoOrganization /></Suspense></Shell>;
+  if (!org)
+    return (
+      <Shell me={me.data} org={null}>
+        <Suspense fallback={<Loading />}>
+          <NoOrganization />
+        </Suspense>
+      </Shell>
+    );
   const role = org.role ?? 'viewer';
   const value = { me: me.data, org, role, canWrite: role === 'admin' || role === 'editor', isAdmin: role === 'admin' };
   return (

@@ -21,7 +21,9 @@ export function NoOrganization() {
         <form onSubmit={form.onSubmit(({ name }) => create.mutate(name.trim()))}>
           <Group align="flex-end" gap="sm">
             <TextInput label="Organization name" {...form.getInputProps('name')} />
-            <Button type="submit" loading={create.isPending}>Create organization</Button>
+            <Button type="submit" loading={create.isPending}>
+              Create organization
+            </Button>
           </Group>
           {create.error && <ErrorState error={create.error} title="Could not create the organization" />}
         </form>

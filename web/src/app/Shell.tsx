@@ -1,4 +1,15 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NativeSelect, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  NativeSelect,
+  Stack,
+  Text,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBuilding, IconFolder, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,17 +33,36 @@ export function Shell({ me, org, children }: { me: Schema<'Me'>; org: Org | null
   // Read at once (not after an effect), so the scope picker mounts in one place only.
   const mobile = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false }) ?? false;
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'md', sm: 'xl' }}>
-      <a className={classes.skip} href="#main">Skip to content</a>
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <a className={classes.skip} href="#main">
+        Skip to content
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="md" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} aria-expanded={opened} aria-controls="main-nav" />
-            <Text fw={700} size="lg" className={classes.brand}>LLM Gateway</Text>
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls="main-nav"
+            />
+            <Text fw={700} size="lg" className={classes.brand}>
+              LLM Gateway
+            </Text>
             {org && !mobile && <ScopePicker me={me} inline />}
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed" visibleFrom="lg" truncate maw={320}>{me.user.email ?? me.user.sub}{org ? ` · ${org.role ?? 'viewer'}` : ''}</Text>
+            <Text size="sm" c="dimmed" visibleFrom="lg" truncate maw={320}>
+              {me.user.email ?? me.user.sub}
+              {org ? ` · ${org.role ?? 'viewer'}` : ''}
+            </Text>
             <ThemeToggle />
             <SignOut />
           </Group>
@@ -56,9 +86,20 @@ function NavLinks({ onNavigate }: { onNavigate: () => void }) {
     <Stack gap="sm">
       {NAV.map((group) => (
         <div key={group.label}>
-          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>{group.label}</Text>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+            {group.label}
+          </Text>
           {group.items.map(({ to, label, icon: Icon }) => (
-            <NavItem key={to} to={to} label={label} active={isActive(to, path)} onClick={onNavigate} leftSection={<Icon size={18} stroke={1.6} aria-hidden="true" />} className={classes.link} py={4} />
+            <NavItem
+              key={to}
+              to={to}
+              label={label}
+              active={isActive(to, path)}
+              onClick={onNavigate}
+              leftSection={<Icon size={18} stroke={1.6} aria-hidden="true" />}
+              className={classes.link}
+              py={4}
+            />
           ))}
         </div>
       ))}
@@ -75,17 +116,32 @@ function ScopePicker({ me, inline }: { me: Schema<'Me'>; inline: boolean }) {
   const { orgId, projectId } = useSession();
   const projects = useProjects();
   const orgs = me.organizations.map((o) => ({ value: o.id, label: o.name }));
-  const scopes = [{ value: '', label: 'All projects' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))];
+  const scopes = [
+    { value: '', label: 'All projects' },
+    ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name })),
+  ];
   const Box = inline ? Group : Stack;
   return (
     <Box gap="xs" wrap="nowrap">
       <NativeSelect
-        aria-label="Organization" label={inline ? undefined : 'Organization'} size={inline ? 'sm' : 'xs'} w={inline ? 190 : undefined}
-        leftSection={<IconBuilding size={16} aria-hidden="true" />} value={orgId ?? ''} onChange={(e) => store.setOrg(e.currentTarget.value)} data={orgs}
+        aria-label="Organization"
+        label={inline ? undefined : 'Organization'}
+        size={inline ? 'sm' : 'xs'}
+        w={inline ? 190 : undefined}
+        leftSection={<IconBuilding size={16} aria-hidden="true" />}
+        value={orgId ?? ''}
+        onChange={(e) => store.setOrg(e.currentTarget.value)}
+        data={orgs}
       />
       <NativeSelect
-        aria-label="Project" label={inline ? undefined : 'Project'} size={inline ? 'sm' : 'xs'} w={inline ? 190 : undefined}
-        leftSection={<IconFolder size={16} aria-hidden="true" />} value={projectId ?? ''} onChange={(e) => store.setProject(e.currentTarget.value || null)} data={scopes}
+        aria-label="Project"
+        label={inline ? undefined : 'Project'}
+        size={inline ? 'sm' : 'xs'}
+        w={inline ? 190 : undefined}
+        leftSection={<IconFolder size={16} aria-hidden="true" />}
+        value={projectId ?? ''}
+        onChange={(e) => store.setProject(e.currentTarget.value || null)}
+        data={scopes}
       />
     </Box>
   );
@@ -95,7 +151,14 @@ function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const dark = useComputedColorScheme('light') === 'dark';
   return (
-    <ActionIcon variant="default" size="lg" aria-label="Dark theme" aria-pressed={dark} title={dark ? 'Switch to the light theme' : 'Switch to the dark theme'} onClick={() => setColorScheme(dark ? 'light' : 'dark')}>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label="Dark theme"
+      aria-pressed={dark}
+      title={dark ? 'Switch to the light theme' : 'Switch to the dark theme'}
+      onClick={() => setColorScheme(dark ? 'light' : 'dark')}
+    >
       {dark ? <IconSun size={18} aria-hidden="true" /> : <IconMoon size={18} aria-hidden="true" />}
     </ActionIcon>
   );
@@ -105,7 +168,13 @@ function SignOut() {
   const store = useSessionStore();
   const client = useQueryClient();
   return (
-    <Button variant="subtle" color="gray" size="sm" leftSection={<IconLogout size={16} aria-hidden="true" />} onClick={() => (store.signOut(), client.clear())}>
+    <Button
+      variant="subtle"
+      color="gray"
+      size="sm"
+      leftSection={<IconLogout size={16} aria-hidden="true" />}
+      onClick={() => (store.signOut(), client.clear())}
+    >
       Sign out
     </Button>
   );

@@ -1,4 +1,12 @@
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent as lazy, Outlet, parseSearchWith, stringifySearchWith } from '@tanstack/react-router';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent as lazy,
+  Outlet,
+  parseSearchWith,
+  stringifySearchWith,
+} from '@tanstack/react-router';
 import { Loading } from '../components/QueryState';
 import { anomaliesSearch } from '../features/anomalies/search';
 import { auditSearch } from '../features/audit/search';
@@ -23,42 +31,174 @@ import { NotFound, RouteError } from './RouteStates';
 const root = createRootRoute({ component: Outlet });
 
 // Public: no session, no shell.
-const shared = createRoute({ getParentRoute: () => root, path: '/share/$token', component: lazy(() => import('../features/shared/pages/SharedPage'), 'SharedPage') });
-const callback = createRoute({ getParentRoute: () => root, path: '/auth/callback', component: lazy(() => import('../features/auth/pages/AuthCallbackPage'), 'AuthCallbackPage') });
+const shared = createRoute({
+  getParentRoute: () => root,
+  path: '/share/$token',
+  component: lazy(() => import('../features/shared/pages/SharedPage'), 'SharedPage'),
+});
+const callback = createRoute({
+  getParentRoute: () => root,
+  path: '/auth/callback',
+  component: lazy(() => import('../features/auth/pages/AuthCallbackPage'), 'AuthCallbackPage'),
+});
 
 // Signed in, inside the shell.
 const app = createRoute({ getParentRoute: () => root, id: 'app', component: Layout });
 const at = () => app;
 
 const routes = [
-  createRoute({ getParentRoute: at, path: '/', validateSearch: overviewSearch, component: lazy(() => import('../features/overview/pages/OverviewPage'), 'OverviewPage') }),
-  createRoute({ getParentRoute: at, path: '/requests', validateSearch: requestsSearch, component: lazy(() => import('../features/requests/pages/RequestsPage'), 'RequestsPage') }),
-  createRoute({ getParentRoute: at, path: '/requests/$id', component: lazy(() => import('../features/requests/pages/RequestDetailPage'), 'RequestDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/traces', validateSearch: tracesSearch, component: lazy(() => import('../features/traces/pages/TracesPage'), 'TracesPage') }),
-  createRoute({ getParentRoute: at, path: '/traces/$id', component: lazy(() => import('../features/traces/pages/TraceDetailPage'), 'TraceDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/sessions', component: lazy(() => import('../features/sessions/pages/SessionsPage'), 'SessionsPage') }),
-  createRoute({ getParentRoute: at, path: '/sessions/$id', component: lazy(() => import('../features/sessions/pages/SessionDetailPage'), 'SessionDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/users', component: lazy(() => import('../features/users/pages/UsersPage'), 'UsersPage') }),
-  createRoute({ getParentRoute: at, path: '/users/$id', component: lazy(() => import('../features/users/pages/UserDetailPage'), 'UserDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/prompts', component: lazy(() => import('../features/prompts/pages/PromptsPage'), 'PromptsPage') }),
-  createRoute({ getParentRoute: at, path: '/prompts/$id', component: lazy(() => import('../features/prompts/pages/PromptDetailPage'), 'PromptDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/playground', validateSearch: playgroundSearch, component: lazy(() => import('../features/playground/pages/PlaygroundPage'), 'PlaygroundPage') }),
-  createRoute({ getParentRoute: at, path: '/evaluators', component: lazy(() => import('../features/evaluators/pages/EvaluatorsPage'), 'EvaluatorsPage') }),
-  createRoute({ getParentRoute: at, path: '/eval-runs', component: lazy(() => import('../features/eval-runs/pages/EvalRunsPage'), 'EvalRunsPage') }),
-  createRoute({ getParentRoute: at, path: '/datasets', component: lazy(() => import('../features/datasets/pages/DatasetsPage'), 'DatasetsPage') }),
-  createRoute({ getParentRoute: at, path: '/datasets/$id', validateSearch: datasetSearch, component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/experiments', component: lazy(() => import('../features/experiments/pages/ExperimentsPage'), 'ExperimentsPage') }),
-  createRoute({ getParentRoute: at, path: '/experiments/$id', validateSearch: experimentSearch, component: lazy(() => import('../features/experiments/pages/ExperimentDetailPage'), 'ExperimentDetailPage') }),
-  createRoute({ getParentRoute: at, path: '/scores', validateSearch: scoresSearch, component: lazy(() => import('../features/scores/pages/ScoresPage'), 'ScoresPage') }),
-  createRoute({ getParentRoute: at, path: '/annotation', component: lazy(() => import('../features/annotation/pages/AnnotationPage'), 'AnnotationPage') }),
-  createRoute({ getParentRoute: at, path: '/alerts', component: lazy(() => import('../features/alerts/pages/AlertsPage'), 'AlertsPage') }),
-  createRoute({ getParentRoute: at, path: '/anomalies', validateSearch: anomaliesSearch, component: lazy(() => import('../features/anomalies/pages/AnomaliesPage'), 'AnomaliesPage') }),
-  createRoute({ getParentRoute: at, path: '/recommendations', validateSearch: recommendationsSearch, component: lazy(() => import('../features/recommendations/pages/RecommendationsPage'), 'RecommendationsPage') }),
-  createRoute({ getParentRoute: at, path: '/security', validateSearch: securitySearch, component: lazy(() => import('../features/security/pages/SecurityPage'), 'SecurityPage') }),
-  createRoute({ getParentRoute: at, path: '/webhooks', component: lazy(() => import('../features/webhooks/pages/WebhooksPage'), 'WebhooksPage') }),
-  createRoute({ getParentRoute: at, path: '/audit', validateSearch: auditSearch, component: lazy(() => import('../features/audit/pages/AuditPage'), 'AuditPage') }),
-  createRoute({ getParentRoute: at, path: '/shares', component: lazy(() => import('../features/shares/pages/SharesPage'), 'SharesPage') }),
-  createRoute({ getParentRoute: at, path: '/settings', validateSearch: settingsSearch, component: lazy(() => import('../features/settings/pages/SettingsPage'), 'SettingsPage') }),
+  createRoute({
+    getParentRoute: at,
+    path: '/',
+    validateSearch: overviewSearch,
+    component: lazy(() => import('../features/overview/pages/OverviewPage'), 'OverviewPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/requests',
+    validateSearch: requestsSearch,
+    component: lazy(() => import('../features/requests/pages/RequestsPage'), 'RequestsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/requests/$id',
+    component: lazy(() => import('../features/requests/pages/RequestDetailPage'), 'RequestDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/traces',
+    validateSearch: tracesSearch,
+    component: lazy(() => import('../features/traces/pages/TracesPage'), 'TracesPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/traces/$id',
+    component: lazy(() => import('../features/traces/pages/TraceDetailPage'), 'TraceDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/sessions',
+    component: lazy(() => import('../features/sessions/pages/SessionsPage'), 'SessionsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/sessions/$id',
+    component: lazy(() => import('../features/sessions/pages/SessionDetailPage'), 'SessionDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/users',
+    component: lazy(() => import('../features/users/pages/UsersPage'), 'UsersPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/users/$id',
+    component: lazy(() => import('../features/users/pages/UserDetailPage'), 'UserDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/prompts',
+    component: lazy(() => import('../features/prompts/pages/PromptsPage'), 'PromptsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/prompts/$id',
+    component: lazy(() => import('../features/prompts/pages/PromptDetailPage'), 'PromptDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/playground',
+    validateSearch: playgroundSearch,
+    component: lazy(() => import('../features/playground/pages/PlaygroundPage'), 'PlaygroundPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/evaluators',
+    component: lazy(() => import('../features/evaluators/pages/EvaluatorsPage'), 'EvaluatorsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/eval-runs',
+    component: lazy(() => import('../features/eval-runs/pages/EvalRunsPage'), 'EvalRunsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/datasets',
+    component: lazy(() => import('../features/datasets/pages/DatasetsPage'), 'DatasetsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/datasets/$id',
+    validateSearch: datasetSearch,
+    component: lazy(() => import('../features/datasets/pages/DatasetDetailPage'), 'DatasetDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/experiments',
+    component: lazy(() => import('../features/experiments/pages/ExperimentsPage'), 'ExperimentsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/experiments/$id',
+    validateSearch: experimentSearch,
+    component: lazy(() => import('../features/experiments/pages/ExperimentDetailPage'), 'ExperimentDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/scores',
+    validateSearch: scoresSearch,
+    component: lazy(() => import('../features/scores/pages/ScoresPage'), 'ScoresPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/annotation',
+    component: lazy(() => import('../features/annotation/pages/AnnotationPage'), 'AnnotationPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/alerts',
+    component: lazy(() => import('../features/alerts/pages/AlertsPage'), 'AlertsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/anomalies',
+    validateSearch: anomaliesSearch,
+    component: lazy(() => import('../features/anomalies/pages/AnomaliesPage'), 'AnomaliesPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/recommendations',
+    validateSearch: recommendationsSearch,
+    component: lazy(() => import('../features/recommendations/pages/RecommendationsPage'), 'RecommendationsPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/security',
+    validateSearch: securitySearch,
+    component: lazy(() => import('../features/security/pages/SecurityPage'), 'SecurityPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/webhooks',
+    component: lazy(() => import('../features/webhooks/pages/WebhooksPage'), 'WebhooksPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/audit',
+    validateSearch: auditSearch,
+    component: lazy(() => import('../features/audit/pages/AuditPage'), 'AuditPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/shares',
+    component: lazy(() => import('../features/shares/pages/SharesPage'), 'SharesPage'),
+  }),
+  createRoute({
+    getParentRoute: at,
+    path: '/settings',
+    validateSearch: settingsSearch,
+    component: lazy(() => import('../features/settings/pages/SettingsPage'), 'SettingsPage'),
+  }),
   // Any other address: "page not found" inside the shell, with the way back.
   createRoute({ getParentRoute: at, path: '$', component: NotFound }),
 ] as const;

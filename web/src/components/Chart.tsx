@@ -17,7 +17,19 @@ export interface Series {
  * A time series (uPlot: small and fast on thousands of points). `x` are ISO bucket starts; the
  * y axis, the legend and the caption carry the unit, so `$0.000029` never reads as `0`.
  */
-export function Chart({ title, unit, x, series, height = 200 }: { title: string; unit: Unit; x: string[]; series: Series[]; height?: number }) {
+export function Chart({
+  title,
+  unit,
+  x,
+  series,
+  height = 200,
+}: {
+  title: string;
+  unit: Unit;
+  x: string[];
+  series: Series[];
+  height?: number;
+}) {
   const el = useRef<HTMLDivElement>(null);
   const dark = useComputedColorScheme('light') === 'dark';
   useEffect(() => {
@@ -36,13 +48,26 @@ export function Chart({ title, unit, x, series, height = 200 }: { title: string;
         axes: [
           // Time labels need room: at least 80 px between ticks, so `10:25pm10:30pm` never runs together.
           { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid }, space: 80 },
-          { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid }, size: 72, values: (_u, ticks) => ticks.map((t) => axis(unit, t)) },
+          {
+            stroke: ink,
+            grid: { stroke: grid },
+            ticks: { stroke: grid },
+            size: 72,
+            values: (_u, ticks) => ticks.map((t) => axis(unit, t)),
+          },
         ],
-        series: [{}, ...series.map((s, i) => ({
-          label: s.label, stroke: s.color ?? SERIES[i % SERIES.length], width: 2, ...(s.dash ? { dash: s.dash } : {}), value: (_u: uPlot, v: number | null) => fmt(v),
-          // A sparse series (a few busy hours) draws its points, or a lone value would not show at all.
-          points: { show: s.values.filter((v) => v !== null).length <= 48, size: 6 },
-        }))],
+        series: [
+          {},
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: s.color ?? SERIES[i % SERIES.length],
+            width: 2,
+            ...(s.dash ? { dash: s.dash } : {}),
+            value: (_u: uPlot, v: number | null) => fmt(v),
+            // A sparse series (a few busy hours) draws its points, or a lone value would not show at all.
+            points: { show: s.values.filter((v) => v !== null).length <= 48, size: 6 },
+          })),
+        ],
       },
       [x.map((b) => Date.parse(b) / 1000), ...series.map((s) => s.values)],
       box,
@@ -56,7 +81,9 @@ export function Chart({ title, unit, x, series, height = 200 }: { title: string;
   }, [x, series, height, unit, dark]);
   return (
     <Paper withBorder p="md" component="figure" className="chart" m={0}>
-      <Text component="figcaption" fw={600} size="sm" mb="xs">{title}</Text>
+      <Text component="figcaption" fw={600} size="sm" mb="xs">
+        {title}
+      </Text>
       <div ref={el} role="img" aria-label={`${title} over time`} />
     </Paper>
   );

@@ -7,8 +7,13 @@ export function CopyAction({ value, what }: { value: string; what: string }) {
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
         <Tooltip label={copied ? 'Copied' : `Copy the ${what}`} withArrow position="top">
-          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} size="sm" onClick={copy}
-            aria-label={copied ? `Copied the ${what}` : `Copy the ${what}`}>
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            size="sm"
+            onClick={copy}
+            aria-label={copied ? `Copied the ${what}` : `Copy the ${what}`}
+          >
             {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
           </ActionIcon>
         </Tooltip>
@@ -26,7 +31,9 @@ export function CopyId({ value, what, short }: { value: string; what: string; sh
   const text = short && value.length > short ? `${value.slice(0, short)}…` : value;
   return (
     <Group gap={4} wrap="nowrap" align="center">
-      <Code title={value} style={{ overflowWrap: 'anywhere', whiteSpace: short ? 'nowrap' : 'normal' }}>{text}</Code>
+      <Code title={value} style={{ overflowWrap: 'anywhere', whiteSpace: short ? 'nowrap' : 'normal' }}>
+        {text}
+      </Code>
       <CopyAction value={value} what={what} />
     </Group>
   );

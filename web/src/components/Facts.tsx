@@ -8,8 +8,12 @@ export function Facts({ items }: { items: [string, ReactNode][] }) {
     <dl className={classes.facts}>
       {items.map(([k, v]) => (
         <div key={k} className={classes.row}>
-          <Text component="dt" c="dimmed" size="sm">{k}</Text>
-          <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>{v}</Text>
+          <Text component="dt" c="dimmed" size="sm">
+            {k}
+          </Text>
+          <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+            {v}
+          </Text>
         </div>
       ))}
     </dl>
@@ -22,8 +26,12 @@ export function Kpis({ items }: { items: [string, ReactNode][] }) {
     <SimpleGrid component="dl" className="kpis" cols={{ base: 2, sm: 3, lg: items.length }} spacing="md" m={0}>
       {items.map(([k, v]) => (
         <div key={k} className={classes.kpi}>
-          <Text component="dt" c="dimmed" size="sm">{k}</Text>
-          <Text component="dd" m={0} mt={4} fz="xl" fw={650}>{v}</Text>
+          <Text component="dt" c="dimmed" size="sm">
+            {k}
+          </Text>
+          <Text component="dd" m={0} mt={4} fz="xl" fw={650}>
+            {v}
+          </Text>
         </div>
       ))}
     </SimpleGrid>

@@ -15,9 +15,30 @@ export interface Column<T> {
  * ARIA table semantics; arrows move between rows, Enter opens one. `onEnd` asks for the next
  * page when the last 20 rows come into view. Narrow screens scroll it sideways.
  */
-export function VirtualTable<T>({ rows, columns, label, onOpen, onEnd, height = 560, rowKey }: { rows: T[]; columns: Column<T>[]; label: string; onOpen?: (row: T) => void; onEnd?: () => void; height?: number; rowKey?: (row: T) => string }) {
+export function VirtualTable<T>({
+  rows,
+  columns,
+  label,
+  onOpen,
+  onEnd,
+  height = 560,
+  rowKey,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  label: string;
+  onOpen?: (row: T) => void;
+  onEnd?: () => void;
+  height?: number;
+  rowKey?: (row: T) => string;
+}) {
   const body = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: rows.length, getScrollElement: () => body.current, estimateSize: () => 40, overscan: 12 });
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => body.current,
+    estimateSize: () => 40,
+    overscan: 12,
+  });
   const items = v.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
@@ -38,8 +59,17 @@ export function VirtualTable<T>({ rows, columns, label, onOpen, onEnd, height = 
     <div className={classes.scroller}>
       <div className={classes.table} role="table" aria-label={label} aria-rowcount={rows.length + 1}>
         <div role="rowgroup">
-          <div role="row" aria-rowindex={1} className={`${classes.row} ${classes.head}`} style={{ gridTemplateColumns: template }}>
-            {columns.map((c) => <span role="columnheader" key={c.key}>{c.label}</span>)}
+          <div
+            role="row"
+            aria-rowindex={1}
+            className={`${classes.row} ${classes.head}`}
+            style={{ gridTemplateColumns: template }}
+          >
+            {columns.map((c) => (
+              <span role="columnheader" key={c.key}>
+                {c.label}
+              </span>
+            ))}
           </div>
         </div>
         <div ref={body} role="rowgroup" className={classes.body} style={{ maxHeight: height }}>
@@ -48,12 +78,21 @@ export function VirtualTable<T>({ rows, columns, label, onOpen, onEnd, height = 
               const row = rows[it.index]!;
               return (
                 <div
-                  role="row" key={rowKey ? rowKey(row) : it.key} data-index={it.index} aria-rowindex={it.index + 2} tabIndex={0}
+                  role="row"
+                  key={rowKey ? rowKey(row) : it.key}
+                  data-index={it.index}
+                  aria-rowindex={it.index + 2}
+                  tabIndex={0}
                   className={`${classes.row} ${onOpen ? classes.open : ''}`}
                   style={{ gridTemplateColumns: template, transform: `translateY(${it.start}px)` }}
-                  onClick={() => onOpen?.(row)} onKeyDown={(e) => move(e, it.index)}
+                  onClick={() => onOpen?.(row)}
+                  onKeyDown={(e) => move(e, it.index)}
                 >
-                  {columns.map((c) => <span role="cell" key={c.key}>{c.render(row)}</span>)}
+                  {columns.map((c) => (
+                    <span role="cell" key={c.key}>
+                      {c.render(row)}
+                    </span>
+                  ))}
                 </div>
               );
             })}

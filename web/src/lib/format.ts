@@ -6,8 +6,18 @@ type N = number | null | undefined;
 const DASH = '—';
 const grouped = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 const compactFmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-const usdLarge = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const usdCents = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const usdLarge = new Intl.NumberFormat('en', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const usdCents = new Intl.NumberFormat('en', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
 const usdTiny = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumSignificantDigits: 2 });
 
 export function usd(v: N): string {
@@ -21,7 +31,8 @@ export function usd(v: N): string {
 export const int = (v: N) => (v === null || v === undefined ? DASH : grouped.format(v));
 
 /** Short numbers for tight places (chart axes): 1.2K, 3.4M. */
-export const compact = (v: N) => (v === null || v === undefined ? DASH : Math.abs(v) < 1000 ? grouped.format(v) : compactFmt.format(v));
+export const compact = (v: N) =>
+  v === null || v === undefined ? DASH : Math.abs(v) < 1000 ? grouped.format(v) : compactFmt.format(v);
 
 /** Durations: 850 ms, 1.25 s, 2 min 5 s. */
 export function ms(v: N): string {
@@ -33,7 +44,8 @@ export function ms(v: N): string {
 }
 
 /** A ratio as a percentage: 0.0123 → 1.2%. */
-export const pct = (v: N) => (v === null || v === undefined ? DASH : `${(v * 100).toFixed(v > 0 && v < 0.001 ? 2 : 1)}%`);
+export const pct = (v: N) =>
+  v === null || v === undefined ? DASH : `${(v * 100).toFixed(v > 0 && v < 0.001 ? 2 : 1)}%`;
 
 /** A count with its noun: 1 item, 2 items. */
 export const count = (n: number, noun: string) => `${grouped.format(n)} ${noun}${n === 1 ? '' : 's'}`;
@@ -46,7 +58,14 @@ export function time(v: string | null | undefined): string {
   if (!v) return DASH;
   const d = new Date(v);
   const year = d.getFullYear() === new Date().getFullYear() ? {} : { year: 'numeric' as const };
-  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', ...year });
+  return d.toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    ...year,
+  });
 }
 
 /** Axis labels by unit, so no axis reads `0 0 0 0`. */

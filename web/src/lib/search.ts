@@ -13,10 +13,14 @@ export const text = (): Field<string> => (raw) => (typeof raw === 'string' && ra
  * Text, number or yes/no as text: the URL parser reads `?status=200` as the number 200 and
  * `?cache_hit=true` as a boolean; filters that pass them on to the API want the text back.
  */
-export const scalar = (): Field<string> => (raw) => (typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : text()(raw));
+export const scalar = (): Field<string> => (raw) =>
+  typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : text()(raw);
 
 /** One of a fixed list of values. */
-export const oneOf = <const T extends readonly string[]>(values: T): Field<T[number]> => (raw) => values.find((v) => v === raw);
+export const oneOf =
+  <const T extends readonly string[]>(values: T): Field<T[number]> =>
+  (raw) =>
+    values.find((v) => v === raw);
 
 type Parsed<S extends Record<string, Field<unknown>>> = { [K in keyof S]?: NonNullable<ReturnType<S[K]>> };
 

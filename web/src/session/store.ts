@@ -27,7 +27,11 @@ const projectKey = (orgId: string) => `gw.project.${orgId}`;
 /** The token lives in sessionStorage (gone with the tab); the org and project choice in localStorage. */
 export function createSessionStore(tokens: Storage = sessionStorage, prefs: Storage = localStorage): SessionStore {
   const orgId = prefs.getItem(ORG);
-  let state: Session = { token: tokens.getItem(TOKEN), orgId, projectId: orgId ? prefs.getItem(projectKey(orgId)) : null };
+  let state: Session = {
+    token: tokens.getItem(TOKEN),
+    orgId,
+    projectId: orgId ? prefs.getItem(projectKey(orgId)) : null,
+  };
   const listeners = new Set<() => void>();
   const set = (next: Session) => {
     state = next;

@@ -10,9 +10,18 @@ describe('toConversation', () => {
     const c = toConversation(f.openaiRequest, f.openaiResponse, 'openai')!;
     expect(c.format).toBe('openai');
     expect(roles(c.input)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(c.input[1]!.parts).toEqual([{ type: 'text', text: 'Weather in Paris? See the photo.' }, { type: 'image', label: 'Image (image/png, inline)' }]);
-    expect(c.input[2]!.parts).toEqual([{ type: 'tool_call', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }]);
-    expect(c.input[3]!.parts[0]).toMatchObject({ type: 'tool_result', id: 'call_1', content: [{ type: 'text', text: '{"temp_c":21}' }] });
+    expect(c.input[1]!.parts).toEqual([
+      { type: 'text', text: 'Weather in Paris? See the photo.' },
+      { type: 'image', label: 'Image (image/png, inline)' },
+    ]);
+    expect(c.input[2]!.parts).toEqual([
+      { type: 'tool_call', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    expect(c.input[3]!.parts[0]).toMatchObject({
+      type: 'tool_result',
+      id: 'call_1',
+      content: [{ type: 'text', text: '{"temp_c":21}' }],
+    });
     expect(outputText(c)).toBe('It is 21 °C in Paris.');
     expect(c.streamEvents).toBe(0);
   });
@@ -21,7 +30,10 @@ describe('toConversation', () => {
     const c = toConversation(f.openaiRequest, f.openaiStream)!;
     expect(c.streamEvents).toBe(5);
     expect(c.output).toHaveLength(1);
-    expect(c.output[0]!.parts).toEqual([{ type: 'text', text: 'Hello there' }, { type: 'tool_call', id: 'call_9', name: 'lookup', input: { q: 'x' } }]);
+    expect(c.output[0]!.parts).toEqual([
+      { type: 'text', text: 'Hello there' },
+      { type: 'tool_call', id: 'call_9', name: 'lookup', input: { q: 'x' } },
+    ]);
   });
 
   it('reads Anthropic messages: the system prompt, image, thinking, tool_use and tool_result blocks', () => {
@@ -30,8 +42,13 @@ describe('toConversation', () => {
     expect(roles(c.input)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(c.input[0]!.parts).toEqual([{ type: 'text', text: 'Answer briefly.' }]);
     expect(c.input[1]!.parts[1]).toEqual({ type: 'image', label: 'Image (image/jpeg)' });
-    expect(c.input[2]!.parts).toEqual([{ type: 'thinking', text: 'I should call the vision tool.' }, { type: 'tool_call', id: 'toolu_1', name: 'describe', input: { detail: 'high' } }]);
-    expect(c.input[3]!.parts).toEqual([{ type: 'tool_result', id: 'toolu_1', content: [{ type: 'text', text: 'a cat on a mat' }], error: false }]);
+    expect(c.input[2]!.parts).toEqual([
+      { type: 'thinking', text: 'I should call the vision tool.' },
+      { type: 'tool_call', id: 'toolu_1', name: 'describe', input: { detail: 'high' } },
+    ]);
+    expect(c.input[3]!.parts).toEqual([
+      { type: 'tool_result', id: 'toolu_1', content: [{ type: 'text', text: 'a cat on a mat' }], error: false },
+    ]);
     expect(outputText(c)).toBe('A cat sitting on a mat.');
   });
 
@@ -63,17 +80,30 @@ describe('toConversation', () => {
 
   it('reassembles a Gemini stream, keeping the thought apart from the answer', () => {
     const c = toConversation(f.geminiRequest, f.geminiStream)!;
-    expect(c.output[0]!.parts).toEqual([{ type: 'thinking', text: 'Thinking…' }, { type: 'text', text: 'Nine euros.' }]);
+    expect(c.output[0]!.parts).toEqual([
+      { type: 'thinking', text: 'Thinking…' },
+      { type: 'text', text: 'Nine euros.' },
+    ]);
   });
 
   it('reads the OpenAI Responses API: instructions, an image, a function call and its output, reasoning and the answer', () => {
     const c = toConversation(f.responsesRequest, f.responsesResponse, 'openai')!;
     expect(c.format).toBe('responses');
     expect(roles(c.input)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(c.input[1]!.parts).toEqual([{ type: 'text', text: 'Describe this' }, { type: 'image', label: 'Image (example.com)' }]);
+    expect(c.input[1]!.parts).toEqual([
+      { type: 'text', text: 'Describe this' },
+      { type: 'image', label: 'Image (example.com)' },
+    ]);
     expect(c.input[2]!.parts).toEqual([{ type: 'tool_call', id: 'fc_1', name: 'zoom', input: { level: 2 } }]);
-    expect(c.input[3]!.parts[0]).toMatchObject({ type: 'tool_result', id: 'fc_1', content: [{ type: 'text', text: 'zoomed' }] });
-    expect(c.output.flatMap((m) => m.parts)).toEqual([{ type: 'thinking', text: 'Look closer.' }, { type: 'text', text: 'A cat.' }]);
+    expect(c.input[3]!.parts[0]).toMatchObject({
+      type: 'tool_result',
+      id: 'fc_1',
+      content: [{ type: 'text', text: 'zoomed' }],
+    });
+    expect(c.output.flatMap((m) => m.parts)).toEqual([
+      { type: 'thinking', text: 'Look closer.' },
+      { type: 'text', text: 'A cat.' },
+    ]);
     const streamed = toConversation(f.responsesRequest, f.responsesStream)!;
     expect(streamed.streamEvents).toBe(4);
     expect(outputText(streamed)).toBe('A cat.');
@@ -83,7 +113,10 @@ describe('toConversation', () => {
     const c = toConversation(f.geminiRequest, f.geminiArrayStream)!;
     expect(c.streamEvents).toBe(2);
     expect(outputText(c)).toBe('Nine euros.');
-    const legacy = toConversation(JSON.stringify({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' }), JSON.stringify({ choices: [{ text: 'hi' }] }))!;
+    const legacy = toConversation(
+      JSON.stringify({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' }),
+      JSON.stringify({ choices: [{ text: 'hi' }] }),
+    )!;
     expect(legacy.input).toEqual([{ role: 'prompt', parts: [{ type: 'text', text: 'Say hi' }] }]);
     expect(outputText(legacy)).toBe('hi');
   });

@@ -13,7 +13,10 @@ export type Part =
   | { type: 'tool_result'; id?: string; name?: string; content: Part[]; error?: boolean }
   | { type: 'thinking'; text: string }
   | { type: 'other'; label: string; value: unknown };
-export interface Message { role: string; parts: Part[] }
+export interface Message {
+  role: string;
+  parts: Part[];
+}
 export type Format = 'openai' | 'responses' | 'anthropic' | 'gemini';
 export interface Conversation {
   format: Format;
@@ -52,8 +55,10 @@ function openaiContent(c: unknown): Part[] {
   return arr(c).map((p): Part => {
     if (!isObj(p)) return { type: 'other', label: 'part', value: p };
     if (p.type === 'text' || p.type === 'input_text' || p.type === 'output_text') return text(str(p.text) ?? '');
-    if (p.type === 'image_url') return { type: 'image', label: imageLabel(isObj(p.image_url) ? str(p.image_url.url) : str(p.image_url)) };
-    if (p.type === 'input_audio') return { type: 'other', label: 'audio', value: isObj(p.input_audio) ? { format: p.input_audio.format } : null };
+    if (p.type === 'image_url')
+      return { type: 'image', label: imageLabel(isObj(p.image_url) ? str(p.image_url.url) : str(p.image_url)) };
+    if (p.type === 'input_audio')
+      return { type: 'other', label: 'audio', value: isObj(p.input_audio) ? { format: p.input_audio.format } : null };
     if (p.type === 'refusal') return text(`Refused: ${str(p.refusal) ?? ''}`);
     return { type: 'other', label: String(p.type ?? 'part'), value: p };
   });
@@ -62,7 +67,11 @@ function openaiContent(c: unknown): Part[] {
 function openaiMessage(m: unknown): Message {
   if (!isObj(m)) return { role: 'unknown', parts: [{ type: 'other', label: 'message', value: m }] };
   const role = str(m.role) ?? 'unknown';
-  if (role === 'tool' || role === 'function') return { role: 'tool', parts: [{ type: 'tool_result', id: str(m.tool_call_id), name: str(m.name), content: openaiContent(m.content) }] };
+  if (role === 'tool' || role === 'function')
+    return {
+      role: 'tool',
+      parts: [{ type: 'tool_result', id: str(m.tool_call_id), name: str(m.name), content: openaiContent(m.content) }],
+    };
   const parts = openaiContent(m.content);
   if (str(m.refusal)) parts.push(text(`Refused: ${m.refusal as string}`));
   for (const c of arr(m.tool_calls)) {
@@ -70,7 +79,12 @@ function openaiMessage(m: unknown): Message {
     const fn = isObj(c.function) ? c.function : {};
     parts.push({ type: 'tool_call', id: str(c.id), name: str(fn.name) ?? 'tool', input: args(fn.arguments) });
   }
-  if (isObj(m.function_call)) parts.push({ type: 'tool_call', name: str(m.function_call.name) ?? 'function', input: args(m.function_call.arguments) });
+  if (isObj(m.function_call))
+    parts.push({
+      type: 'tool_call',
+      name: str(m.function_call.name) ?? 'function',
+      input: args(m.function_call.arguments),
+    });
   // Ollama: images are base64 strings beside the content.
   for (const _ of arr(m.images)) parts.push({ type: 'image', label: 'Image (inline)' });
   return { role, parts };
@@ -82,20 +96,39 @@ function anthropicBlocks(c: unknown): Part[] {
   return arr(c).map((b): Part => {
     if (!isObj(b)) return { type: 'other', label: 'block', value: b };
     switch (b.type) {
-      case 'text': return text(str(b.text) ?? '');
-      case 'image': case 'document': {
+      case 'text':
+        return text(str(b.text) ?? '');
+      case 'image':
+      case 'document': {
         const src = isObj(b.source) ? b.source : {};
-        return { type: 'image', label: `${b.type === 'image' ? 'Image' : 'Document'} (${str(src.media_type) ?? str(src.url) ?? str(src.type) ?? 'attached'})` };
+        return {
+          type: 'image',
+          label: `${b.type === 'image' ? 'Image' : 'Document'} (${str(src.media_type) ?? str(src.url) ?? str(src.type) ?? 'attached'})`,
+        };
       }
-      case 'tool_use': case 'server_tool_use': return { type: 'tool_call', id: str(b.id), name: str(b.name) ?? 'tool', input: b.input };
-      case 'tool_result': return { type: 'tool_result', id: str(b.tool_use_id), content: anthropicBlocks(b.content), error: b.is_error === true };
-      case 'thinking': return { type: 'thinking', text: str(b.thinking) ?? '' };
-      case 'redacted_thinking': return { type: 'thinking', text: '(redacted by the provider)' };
-      default: return { type: 'other', label: String(b.type ?? 'block'), value: b };
+      case 'tool_use':
+      case 'server_tool_use':
+        return { type: 'tool_call', id: str(b.id), name: str(b.name) ?? 'tool', input: b.input };
+      case 'tool_result':
+        return {
+          type: 'tool_result',
+          id: str(b.tool_use_id),
+          content: anthropicBlocks(b.content),
+          error: b.is_error === true,
+        };
+      case 'thinking':
+        return { type: 'thinking', text: str(b.thinking) ?? '' };
+      case 'redacted_thinking':
+        return { type: 'thinking', text: '(redacted by the provider)' };
+      default:
+        return { type: 'other', label: String(b.type ?? 'block'), value: b };
     }
   });
 }
-const anthropicMessage = (m: unknown): Message => (isObj(m) ? { role: str(m.role) ?? 'unknown', parts: anthropicBlocks(m.content) } : { role: 'unknown', parts: [{ type: 'other', label: 'message', value: m }] });
+const anthropicMessage = (m: unknown): Message =>
+  isObj(m)
+    ? { role: str(m.role) ?? 'unknown', parts: anthropicBlocks(m.content) }
+    : { role: 'unknown', parts: [{ type: 'other', label: 'message', value: m }] };
 
 // ---------- Gemini contents ----------
 function geminiParts(ps: unknown): Part[] {
@@ -106,26 +139,74 @@ function geminiParts(ps: unknown): Part[] {
     const call = p.functionCall ?? p.function_call;
     const result = p.functionResponse ?? p.function_response;
     if (typeof p.text === 'string') return p.thought === true ? { type: 'thinking', text: p.text } : text(p.text);
-    if (isObj(inline)) return { type: 'image', label: `Inline data (${str(inline.mimeType ?? inline.mime_type) ?? 'binary'})` };
-    if (isObj(file)) return { type: 'image', label: `File (${str(file.mimeType ?? file.mime_type) ?? str(file.fileUri ?? file.file_uri) ?? 'attached'})` };
-    if (isObj(call)) return { type: 'tool_call', id: str(call.id), name: str(call.name) ?? 'function', input: call.args ?? {} };
-    if (isObj(result)) return { type: 'tool_result', id: str(result.id), name: str(result.name), content: [{ type: 'other', label: 'response', value: result.response }] };
+    if (isObj(inline))
+      return { type: 'image', label: `Inline data (${str(inline.mimeType ?? inline.mime_type) ?? 'binary'})` };
+    if (isObj(file))
+      return {
+        type: 'image',
+        label: `File (${str(file.mimeType ?? file.mime_type) ?? str(file.fileUri ?? file.file_uri) ?? 'attached'})`,
+      };
+    if (isObj(call))
+      return { type: 'tool_call', id: str(call.id), name: str(call.name) ?? 'function', input: call.args ?? {} };
+    if (isObj(result))
+      return {
+        type: 'tool_result',
+        id: str(result.id),
+        name: str(result.name),
+        content: [{ type: 'other', label: 'response', value: result.response }],
+      };
     return { type: 'other', label: Object.keys(p)[0] ?? 'part', value: p };
   });
 }
-const geminiContent = (c: unknown): Message => (isObj(c) ? { role: str(c.role) ?? 'model', parts: geminiParts(c.parts) } : { role: 'unknown', parts: [{ type: 'other', label: 'content', value: c }] });
+const geminiContent = (c: unknown): Message =>
+  isObj(c)
+    ? { role: str(c.role) ?? 'model', parts: geminiParts(c.parts) }
+    : { role: 'unknown', parts: [{ type: 'other', label: 'content', value: c }] };
 
 // ---------- OpenAI Responses API ----------
 function responseItems(items: unknown): Message[] {
   if (typeof items === 'string') return [{ role: 'user', parts: [text(items)] }];
-  return arr(items).map((it): Message => {
-    if (!isObj(it)) return { role: 'unknown', parts: [{ type: 'other', label: 'item', value: it }] };
-    if (it.type === 'function_call') return { role: 'assistant', parts: [{ type: 'tool_call', id: str(it.call_id), name: str(it.name) ?? 'function', input: args(it.arguments) }] };
-    if (it.type === 'function_call_output') return { role: 'tool', parts: [{ type: 'tool_result', id: str(it.call_id), content: openaiContent(typeof it.output === 'string' ? it.output : JSON.stringify(it.output)) }] };
-    if (it.type === 'reasoning') return { role: 'assistant', parts: arr(it.summary).map((x) => ({ type: 'thinking', text: isObj(x) ? (str(x.text) ?? '') : '' })) };
-    if (it.role !== undefined) return { role: str(it.role) ?? 'user', parts: arr(it.content).length || typeof it.content === 'string' ? openaiContent(it.content).map((p) => (p.type === 'other' && isObj(p.value) && p.value.type === 'input_image' ? { type: 'image', label: imageLabel(str(p.value.image_url)) } : p)) : [] };
-    return { role: 'unknown', parts: [{ type: 'other', label: String(it.type ?? 'item'), value: it }] };
-  }).filter((m) => m.parts.length);
+  return arr(items)
+    .map((it): Message => {
+      if (!isObj(it)) return { role: 'unknown', parts: [{ type: 'other', label: 'item', value: it }] };
+      if (it.type === 'function_call')
+        return {
+          role: 'assistant',
+          parts: [
+            { type: 'tool_call', id: str(it.call_id), name: str(it.name) ?? 'function', input: args(it.arguments) },
+          ],
+        };
+      if (it.type === 'function_call_output')
+        return {
+          role: 'tool',
+          parts: [
+            {
+              type: 'tool_result',
+              id: str(it.call_id),
+              content: openaiContent(typeof it.output === 'string' ? it.output : JSON.stringify(it.output)),
+            },
+          ],
+        };
+      if (it.type === 'reasoning')
+        return {
+          role: 'assistant',
+          parts: arr(it.summary).map((x) => ({ type: 'thinking', text: isObj(x) ? (str(x.text) ?? '') : '' })),
+        };
+      if (it.role !== undefined)
+        return {
+          role: str(it.role) ?? 'user',
+          parts:
+            arr(it.content).length || typeof it.content === 'string'
+              ? openaiContent(it.content).map((p) =>
+                  p.type === 'other' && isObj(p.value) && p.value.type === 'input_image'
+                    ? { type: 'image', label: imageLabel(str(p.value.image_url)) }
+                    : p,
+                )
+              : [],
+        };
+      return { role: 'unknown', parts: [{ type: 'other', label: String(it.type ?? 'item'), value: it }] };
+    })
+    .filter((m) => m.parts.length);
 }
 
 // ---------- detection ----------
@@ -133,20 +214,46 @@ const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redact
 function looksAnthropic(req: Obj, provider?: string): boolean {
   if (provider === 'anthropic') return true;
   if (req.system !== undefined) return true;
-  return arr(req.messages).some((m) => isObj(m) && arr(m.content).some((b) => isObj(b) && (ANTHROPIC_BLOCKS.has(String(b.type)) || (b.type === 'image' && isObj(b.source)))));
+  return arr(req.messages).some(
+    (m) =>
+      isObj(m) &&
+      arr(m.content).some(
+        (b) => isObj(b) && (ANTHROPIC_BLOCKS.has(String(b.type)) || (b.type === 'image' && isObj(b.source))),
+      ),
+  );
 }
 
 function input(req: unknown, res: unknown, provider?: string): { format: Format; messages: Message[] } | null {
   if (!isObj(req)) return null;
   // The Responses API: `input` (text or items) with instructions, or answered by a response object.
   // An embeddings call also has `input`, and is no conversation.
-  if (req.input !== undefined && req.messages === undefined && (req.instructions !== undefined || Array.isArray(req.input) && req.input.some((i) => isObj(i) && (i.role !== undefined || String(i.type).startsWith('function_call'))) || (isObj(res) && res.object === 'response'))) {
-    return { format: 'responses', messages: [...(typeof req.instructions === 'string' ? [{ role: 'system', parts: [text(req.instructions)] }] : []), ...responseItems(req.input)] };
+  if (
+    req.input !== undefined &&
+    req.messages === undefined &&
+    (req.instructions !== undefined ||
+      (Array.isArray(req.input) &&
+        req.input.some((i) => isObj(i) && (i.role !== undefined || String(i.type).startsWith('function_call')))) ||
+      (isObj(res) && res.object === 'response'))
+  ) {
+    return {
+      format: 'responses',
+      messages: [
+        ...(typeof req.instructions === 'string' ? [{ role: 'system', parts: [text(req.instructions)] }] : []),
+        ...responseItems(req.input),
+      ],
+    };
   }
-  if (typeof req.prompt === 'string' && req.messages === undefined && isObj(res) && Array.isArray(res.choices)) return { format: 'openai', messages: [{ role: 'prompt', parts: [text(req.prompt)] }] };
+  if (typeof req.prompt === 'string' && req.messages === undefined && isObj(res) && Array.isArray(res.choices))
+    return { format: 'openai', messages: [{ role: 'prompt', parts: [text(req.prompt)] }] };
   if (Array.isArray(req.contents)) {
     const sys = req.systemInstruction ?? req.system_instruction;
-    return { format: 'gemini', messages: [...(isObj(sys) ? [{ role: 'system', parts: geminiParts(sys.parts) }] : []), ...req.contents.map(geminiContent)] };
+    return {
+      format: 'gemini',
+      messages: [
+        ...(isObj(sys) ? [{ role: 'system', parts: geminiParts(sys.parts) }] : []),
+        ...req.contents.map(geminiContent),
+      ],
+    };
   }
   if (!Array.isArray(req.messages)) return null;
   if (looksAnthropic(req, provider)) {
@@ -159,9 +266,14 @@ function input(req: unknown, res: unknown, provider?: string): { format: Format;
 function output(res: unknown, format: Format): Message[] {
   if (!isObj(res)) return [];
   if (res.object === 'response' && Array.isArray(res.output)) return responseItems(res.output);
-  if (Array.isArray(res.candidates)) return res.candidates.filter(isObj).map((c) => geminiContent(c.content ?? { role: 'model', parts: [] }));
-  if (res.type === 'message' && Array.isArray(res.content)) return [{ role: str(res.role) ?? 'assistant', parts: anthropicBlocks(res.content) }];
-  if (Array.isArray(res.choices)) return res.choices.filter(isObj).map((c) => openaiMessage(c.message ?? { role: 'assistant', content: c.text ?? '' }));
+  if (Array.isArray(res.candidates))
+    return res.candidates.filter(isObj).map((c) => geminiContent(c.content ?? { role: 'model', parts: [] }));
+  if (res.type === 'message' && Array.isArray(res.content))
+    return [{ role: str(res.role) ?? 'assistant', parts: anthropicBlocks(res.content) }];
+  if (Array.isArray(res.choices))
+    return res.choices
+      .filter(isObj)
+      .map((c) => openaiMessage(c.message ?? { role: 'assistant', content: c.text ?? '' }));
   if (isObj(res.message) && format === 'openai') return [openaiMessage(res.message)]; // Ollama /api/chat
   return [];
 }
@@ -170,15 +282,29 @@ function output(res: unknown, format: Format): Message[] {
 export function toConversation(requestBody: unknown, responseBody: unknown, provider?: string): Conversation | null {
   const raw = parseBody(responseBody);
   // Gemini streamed without alt=sse: one JSON array of responses.
-  const stream = typeof raw === 'string' ? reassemble(raw) : Array.isArray(raw) && raw.length && raw.every((r) => isObj(r) && Array.isArray(r.candidates)) ? { response: mergeGemini(raw as Obj[]), events: raw.length } : null;
+  const stream =
+    typeof raw === 'string'
+      ? reassemble(raw)
+      : Array.isArray(raw) && raw.length && raw.every((r) => isObj(r) && Array.isArray(r.candidates))
+        ? { response: mergeGemini(raw as Obj[]), events: raw.length }
+        : null;
   const sent = input(parseBody(requestBody), stream ? stream.response : raw, provider);
   if (!sent) return null;
-  return { format: sent.format, input: sent.messages, output: output(stream ? stream.response : raw, sent.format), streamEvents: stream?.events ?? 0 };
+  return {
+    format: sent.format,
+    input: sent.messages,
+    output: output(stream ? stream.response : raw, sent.format),
+    streamEvents: stream?.events ?? 0,
+  };
 }
 
 /** The answer's text (all text parts of the output), as a dataset item's expected output. */
 export function outputText(c: Conversation | null): string | null {
-  const t = (c?.output ?? []).flatMap((m) => m.parts).filter((p): p is { type: 'text'; text: string } => p.type === 'text').map((p) => p.text).join('');
+  const t = (c?.output ?? [])
+    .flatMap((m) => m.parts)
+    .filter((p): p is { type: 'text'; text: string } => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
   return t || null;
 }
 

@@ -24,7 +24,11 @@ function events(raw: string): Obj[] {
   return out;
 }
 
-interface ToolCall { id?: string; type: 'function'; function: { name: string; arguments: string } }
+interface ToolCall {
+  id?: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 function openai(evs: Obj[]): Obj {
   const choices = new Map<number, { role: string; content: string; tool_calls: ToolCall[] }>();
@@ -47,7 +51,17 @@ function openai(evs: Obj[]): Obj {
       }
     }
   }
-  return { choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([, m]) => ({ message: { role: m.role, content: m.content, ...(m.tool_calls.length ? { tool_calls: m.tool_calls.filter(Boolean) } : {}) } })) };
+  return {
+    choices: [...choices.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, m]) => ({
+        message: {
+          role: m.role,
+          content: m.content,
+          ...(m.tool_calls.length ? { tool_calls: m.tool_calls.filter(Boolean) } : {}),
+        },
+      })),
+  };
 }
 
 function anthropic(evs: Obj[]): Obj {
@@ -88,7 +102,8 @@ export function mergeGemini(evs: Obj[]): Obj {
       if (!isObj(p)) continue;
       const last = parts[parts.length - 1];
       // Text arrives in pieces: consecutive pieces of the same kind (answer or thought) are one part.
-      if (typeof p.text === 'string' && last && typeof last.text === 'string' && last.thought === p.thought) last.text += p.text;
+      if (typeof p.text === 'string' && last && typeof last.text === 'string' && last.thought === p.thought)
+        last.text += p.text;
       else parts.push({ ...p });
     }
   }
@@ -113,7 +128,14 @@ export function reassemble(raw: string): { response: Obj; events: number } | nul
   // The Responses API's last event carries the whole response.
   const done = evs.find((e) => e.type === 'response.completed' && isObj(e.response));
   if (done) return { response: done.response as Obj, events: evs.length };
-  const first = evs.find((e) => e.choices || e.candidates || e.message || (typeof e.type === 'string' && e.type.startsWith('message')) || e.type === 'content_block_delta');
+  const first = evs.find(
+    (e) =>
+      e.choices ||
+      e.candidates ||
+      e.message ||
+      (typeof e.type === 'string' && e.type.startsWith('message')) ||
+      e.type === 'content_block_delta',
+  );
   if (!first) return null;
   if (first.candidates) return { response: mergeGemini(evs), events: evs.length };
   if (first.choices) return { response: openai(evs), events: evs.length };

@@ -7,5 +7,10 @@ export const SCORE_TARGETS = ['request', 'trace', 'span', 'session', 'experiment
 
 /** The scores list's URL: the API's own filter names, `from` / `to` as ISO instants. */
 export const scoresSearch = search({
-  name: text(), data_type: oneOf(SCORE_DATA_TYPES), source: oneOf(SCORE_SOURCES), target_type: oneOf(SCORE_TARGETS), from: text(), to: text(),
+  name: text(),
+  data_type: oneOf(SCORE_DATA_TYPES),
+  source: oneOf(SCORE_SOURCES),
+  target_type: oneOf(SCORE_TARGETS),
+  from: text(),
+  to: text(),
 });

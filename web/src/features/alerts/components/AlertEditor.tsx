@@ -5,7 +5,12 @@ import type { Schema } from '../../../api/types';
 import { ErrorState } from '../../../components/QueryState';
 import { useCreateAlert, useUpdateAlert } from '../hooks/useAlerts';
 
-export const OPERATOR_WORDS: Record<AlertOperator, string> = { gt: 'above', gte: 'at least', lt: 'below', lte: 'at most' };
+export const OPERATOR_WORDS: Record<AlertOperator, string> = {
+  gt: 'above',
+  gte: 'at least',
+  lt: 'below',
+  lte: 'at most',
+};
 const GROUPS = ['model', 'provider', 'user', 'api_key'] as const;
 
 interface Values {
@@ -23,7 +28,13 @@ type Rule = Schema<'AlertRule'>;
 const asType = (t: string): AlertType => ALERT_TYPES.find((x) => x === t) ?? 'cost';
 const asOperator = (o: string): AlertOperator => ALERT_OPERATORS.find((x) => x === o) ?? 'gt';
 const fromRule = (r: Rule): Values => ({
-  name: r.name, type: asType(r.type), operator: asOperator(r.operator), threshold: r.threshold, warning: r.warning_threshold ?? '', window: r.window_minutes, group: r.group_by ?? '',
+  name: r.name,
+  type: asType(r.type),
+  operator: asOperator(r.operator),
+  threshold: r.threshold,
+  warning: r.warning_threshold ?? '',
+  window: r.window_minutes,
+  group: r.group_by ?? '',
 });
 
 /**
@@ -35,7 +46,9 @@ export function AlertEditor({ rule, onDone }: { rule?: Rule; onDone?: () => void
   const update = useUpdateAlert();
   const write = rule ? update : create;
   const form = useForm<Values>({
-    initialValues: rule ? fromRule(rule) : { name: '', type: 'cost', operator: 'gt', threshold: '', warning: '', window: 15, group: '' },
+    initialValues: rule
+      ? fromRule(rule)
+      : { name: '', type: 'cost', operator: 'gt', threshold: '', warning: '', window: 15, group: '' },
     validate: {
       name: (v) => (v.trim() ? null : 'Name the rule'),
       threshold: (v) => (v === '' ? 'Set a threshold' : null),
@@ -48,8 +61,13 @@ export function AlertEditor({ rule, onDone }: { rule?: Rule; onDone?: () => void
         {
           id: rule.id,
           body: {
-            name: v.name.trim(), type: v.type, operator: v.operator, threshold: Number(v.threshold), window_minutes: Number(v.window),
-            warning_threshold: v.warning === '' ? null : Number(v.warning), group_by: v.group || null,
+            name: v.name.trim(),
+            type: v.type,
+            operator: v.operator,
+            threshold: Number(v.threshold),
+            window_minutes: Number(v.window),
+            warning_threshold: v.warning === '' ? null : Number(v.warning),
+            group_by: v.group || null,
           },
         },
         { onSuccess: () => onDone?.() },
@@ -58,8 +76,13 @@ export function AlertEditor({ rule, onDone }: { rule?: Rule; onDone?: () => void
     }
     create.mutate(
       {
-        name: v.name.trim(), type: v.type, operator: v.operator, threshold: Number(v.threshold), window_minutes: Number(v.window),
-        ...(v.warning !== '' ? { warning_threshold: Number(v.warning) } : {}), ...(v.group ? { group_by: v.group } : {}),
+        name: v.name.trim(),
+        type: v.type,
+        operator: v.operator,
+        threshold: Number(v.threshold),
+        window_minutes: Number(v.window),
+        ...(v.warning !== '' ? { warning_threshold: Number(v.warning) } : {}),
+        ...(v.group ? { group_by: v.group } : {}),
       },
       { onSuccess: () => form.reset() },
     );
@@ -67,20 +90,45 @@ export function AlertEditor({ rule, onDone }: { rule?: Rule; onDone?: () => void
   return (
     <Paper withBorder p="md" component="form" onSubmit={submit}>
       <Stack gap="sm">
-        <Title order={rule ? 3 : 2} size="h4">{rule ? `Edit “${rule.name}”` : 'New alert rule'}</Title>
+        <Title order={rule ? 3 : 2} size="h4">
+          {rule ? `Edit “${rule.name}”` : 'New alert rule'}
+        </Title>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
           <TextInput label="Name" {...form.getInputProps('name')} />
-          <NativeSelect label="Measure" data={ALERT_TYPES.map((t) => ({ value: t, label: t.replace(/_/g, ' ') }))} {...form.getInputProps('type')} />
-          <NativeSelect label="Is" data={ALERT_OPERATORS.map((o) => ({ value: o, label: OPERATOR_WORDS[o] }))} {...form.getInputProps('operator')} />
+          <NativeSelect
+            label="Measure"
+            data={ALERT_TYPES.map((t) => ({ value: t, label: t.replace(/_/g, ' ') }))}
+            {...form.getInputProps('type')}
+          />
+          <NativeSelect
+            label="Is"
+            data={ALERT_OPERATORS.map((o) => ({ value: o, label: OPERATOR_WORDS[o] }))}
+            {...form.getInputProps('operator')}
+          />
           <NumberInput label="Threshold" decimalScale={6} {...form.getInputProps('threshold')} />
           <NumberInput label="Warning at" description="optional" decimalScale={6} {...form.getInputProps('warning')} />
           <NumberInput label="Window (minutes)" min={1} max={1440} {...form.getInputProps('window')} />
-          <NativeSelect label="Per" data={[{ value: '', label: 'everything' }, ...GROUPS.map((g) => ({ value: g, label: g.replace('_', ' ') }))]} {...form.getInputProps('group')} />
+          <NativeSelect
+            label="Per"
+            data={[
+              { value: '', label: 'everything' },
+              ...GROUPS.map((g) => ({ value: g, label: g.replace('_', ' ') })),
+            ]}
+            {...form.getInputProps('group')}
+          />
         </SimpleGrid>
-        {write.error && <ErrorState error={write.error} title={rule ? 'Could not save the rule' : 'Could not create the rule'} />}
+        {write.error && (
+          <ErrorState error={write.error} title={rule ? 'Could not save the rule' : 'Could not create the rule'} />
+        )}
         <Group gap="sm">
-          <Button type="submit" loading={write.isPending}>{rule ? 'Save rule' : 'Create rule'}</Button>
-          {rule && onDone && <Button variant="default" onClick={onDone}>Cancel</Button>}
+          <Button type="submit" loading={write.isPending}>
+            {rule ? 'Save rule' : 'Create rule'}
+          </Button>
+          {rule && onDone && (
+            <Button variant="default" onClick={onDone}>
+              Cancel
+            </Button>
+          )}
         </Group>
       </Stack>
     </Paper>

@@ -8,15 +8,33 @@ import { useAlertEvents } from '../hooks/useAlerts';
 export function AlertHistory({ id }: { id: string }) {
   const events = useAlertEvents(id);
   return (
-    <QueryState query={events} what="the history" empty={{ title: 'No state changes yet', description: 'The rule is evaluated on its schedule; when it fires, warns or resolves, it is recorded here.' }}>
+    <QueryState
+      query={events}
+      what="the history"
+      empty={{
+        title: 'No state changes yet',
+        description: 'The rule is evaluated on its schedule; when it fires, warns or resolves, it is recorded here.',
+      }}
+    >
       {(rows) => (
-        <DataTable caption="State changes, newest first" rows={rows} rowKey={(e) => e.id} minWidth={560} columns={[
-          { key: 'w', label: 'When', render: (e) => fmt.time(e.at) },
-          { key: 'k', label: 'Change', render: (e) => <StatusBadge value={e.kind} /> },
-          { key: 'g', label: 'Group', render: (e) => e.group || '—' },
-          { key: 'v', label: 'Value', numeric: true, render: (e) => (e.value === null ? '—' : fmt.int(e.value)) },
-          { key: 't', label: 'Threshold', numeric: true, render: (e) => (e.threshold === null ? '—' : fmt.int(e.threshold)) },
-        ]} />
+        <DataTable
+          caption="State changes, newest first"
+          rows={rows}
+          rowKey={(e) => e.id}
+          minWidth={560}
+          columns={[
+            { key: 'w', label: 'When', render: (e) => fmt.time(e.at) },
+            { key: 'k', label: 'Change', render: (e) => <StatusBadge value={e.kind} /> },
+            { key: 'g', label: 'Group', render: (e) => e.group || '—' },
+            { key: 'v', label: 'Value', numeric: true, render: (e) => (e.value === null ? '—' : fmt.int(e.value)) },
+            {
+              key: 't',
+              label: 'Threshold',
+              numeric: true,
+              render: (e) => (e.threshold === null ? '—' : fmt.int(e.threshold)),
+            },
+          ]}
+        />
       )}
     </QueryState>
   );

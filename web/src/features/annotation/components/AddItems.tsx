@@ -16,17 +16,25 @@ export function AddItems({ campaign, onClose }: { campaign: Schema<'HumanEval'>;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (form.validate().hasErrors) return;
-    add.mutate({ id: campaign.id, targets: toTargets(form.values) }, {
-      onSuccess: (c) => {
-        const added = c.items - campaign.items;
-        toast(added ? `${fmt.count(added, 'item')} added to ${c.name}` : `${c.name} already had every one of them`);
-        onClose();
+    add.mutate(
+      { id: campaign.id, targets: toTargets(form.values) },
+      {
+        onSuccess: (c) => {
+          const added = c.items - campaign.items;
+          toast(added ? `${fmt.count(added, 'item')} added to ${c.name}` : `${c.name} already had every one of them`);
+          onClose();
+        },
       },
-    });
+    );
   };
   return (
-    <Modal opened onClose={onClose} title={`Add items to “${campaign.name}”`} size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Add items to “${campaign.name}”`}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} aria-label="Add items">
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
@@ -35,9 +43,15 @@ export function AddItems({ campaign, onClose }: { campaign: Schema<'HumanEval'>;
           <TargetFields form={form} idPrefix="add" />
           {add.error && <ErrorState error={add.error} title="Could not add the items" />}
           <Group justify="flex-end" gap="sm">
-            <Text size="xs" c="dimmed" mr="auto">{describeTargets(form.values)}</Text>
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={add.isPending}>Add items</Button>
+            <Text size="xs" c="dimmed" mr="auto">
+              {describeTargets(form.values)}
+            </Text>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={add.isPending}>
+              Add items
+            </Button>
           </Group>
         </Stack>
       </form>

@@ -22,40 +22,66 @@ export function AddToCampaign({ target, projectId, what }: { target: Target; pro
   const chosen = open.find((c) => c.id === picked) ?? open[0];
   const close = () => (setOpened(false), add.reset());
   const targets: Targets = { items: [target] };
-  const submit = () => chosen && add.mutate({ id: chosen.id, targets }, {
-    onSuccess: (c) => {
-      toast(c.items > chosen.items ? `Added to ${c.name}` : `${c.name} already has this ${what}`);
-      close();
-    },
-  });
+  const submit = () =>
+    chosen &&
+    add.mutate(
+      { id: chosen.id, targets },
+      {
+        onSuccess: (c) => {
+          toast(c.items > chosen.items ? `Added to ${c.name}` : `${c.name} already has this ${what}`);
+          close();
+        },
+      },
+    );
   return (
     <>
-      <Button size="xs" variant="default" leftSection={<IconPencilPlus size={14} aria-hidden />}
-        onClick={() => setOpened(true)}>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconPencilPlus size={14} aria-hidden />}
+        onClick={() => setOpened(true)}
+      >
         Add to review
       </Button>
-      <Modal opened={opened} onClose={close} title={`Add this ${what} to a review campaign`}
-        closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={`Add this ${what} to a review campaign`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Stack gap="sm">
           {open.length ? (
             <>
-              <NativeSelect label="Campaign" value={chosen?.id ?? ''} onChange={(e) => setPicked(e.currentTarget.value)}
-                data={open.map((c) => ({ value: c.id, label: `${c.name} (${fmt.count(c.items, 'item')})` }))} />
+              <NativeSelect
+                label="Campaign"
+                value={chosen?.id ?? ''}
+                onChange={(e) => setPicked(e.currentTarget.value)}
+                data={open.map((c) => ({ value: c.id, label: `${c.name} (${fmt.count(c.items, 'item')})` }))}
+              />
               <Text size="sm" c="dimmed">
-                It queues after the campaign’s other items, for {fmt.count(chosen?.reviewers_per_item ?? 1, 'reviewer')}.
+                It queues after the campaign’s other items, for {fmt.count(chosen?.reviewers_per_item ?? 1, 'reviewer')}
+                .
               </Text>
             </>
           ) : (
             <Text size="sm">
-              {campaigns.isPending ? 'Loading campaigns…' : (
-                <>No open campaign in this project: create one on <AppLink to="/annotation">Annotation</AppLink>.</>
+              {campaigns.isPending ? (
+                'Loading campaigns…'
+              ) : (
+                <>
+                  No open campaign in this project: create one on <AppLink to="/annotation">Annotation</AppLink>.
+                </>
               )}
             </Text>
           )}
           {add.error && <ErrorState error={add.error} title="Could not add it" />}
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>Cancel</Button>
-            <Button onClick={submit} loading={add.isPending} disabled={!chosen}>Add to campaign</Button>
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button onClick={submit} loading={add.isPending} disabled={!chosen}>
+              Add to campaign
+            </Button>
           </Group>
         </Stack>
       </Modal>

@@ -45,8 +45,11 @@ const COLUMNS: Col<Row>[] = [
 export function Agreement({ campaign, onClose }: { campaign: Schema<'HumanEval'> | null; onClose: () => void }) {
   const agreement = useAgreement(campaign?.id ?? null);
   return (
-    <DetailDrawer opened={campaign !== null} onClose={onClose}
-      title={`Agreement in ${campaign?.name ?? 'the campaign'}`}>
+    <DetailDrawer
+      opened={campaign !== null}
+      onClose={onClose}
+      title={`Agreement in ${campaign?.name ?? 'the campaign'}`}
+    >
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           Between reviewers: Fleiss’ κ (categories, items with the same number of ratings) and Krippendorff’s α (missing
@@ -54,8 +57,13 @@ export function Agreement({ campaign, onClose }: { campaign: Schema<'HumanEval'>
         </Text>
         <QueryState query={agreement} what="the agreement">
           {(a) => (
-            <DataTable caption="Agreement per score config" rows={a.configs} rowKey={(r) => r.config_id} minWidth={720}
-              columns={COLUMNS} />
+            <DataTable
+              caption="Agreement per score config"
+              rows={a.configs}
+              rowKey={(r) => r.config_id}
+              minWidth={720}
+              columns={COLUMNS}
+            />
           )}
         </QueryState>
       </Stack>

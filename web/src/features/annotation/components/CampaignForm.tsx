@@ -1,5 +1,15 @@
 import {
-  Button, Checkbox, Divider, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  Modal,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { FormEvent } from 'react';
@@ -20,10 +30,22 @@ interface Values {
   reviewers: string;
 }
 const EMPTY: Values = {
-  project_id: '', name: '', instructions: '', score_config_ids: [], reviewers_per_item: '1', reviewers: '',
+  project_id: '',
+  name: '',
+  instructions: '',
+  score_config_ids: [],
+  reviewers_per_item: '1',
+  reviewers: '',
 };
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const emails = (s: string) => [...new Set(s.split(/[\s,;]+/).filter(Boolean).map((e) => e.toLowerCase()))];
+const emails = (s: string) => [
+  ...new Set(
+    s
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((e) => e.toLowerCase()),
+  ),
+];
 const perItem = (v: string) => {
   const n = Number(v);
   return Number.isInteger(n) && n >= 1 && n <= 10 ? null : 'From 1 to 10';
@@ -56,57 +78,105 @@ export function CampaignForm({ onClose, onCreated }: { onClose: () => void; onCr
     if ([form.validate(), targets.validate()].some((r) => r.hasErrors)) return;
     const v = form.values;
     const instructions = v.instructions.trim();
-    create.mutate({
-      project_id: project, name: v.name.trim(), score_config_ids: v.score_config_ids,
-      reviewers_per_item: Number(v.reviewers_per_item), reviewers: emails(v.reviewers).map((email) => ({ email })),
-      targets: toTargets(targets.values), ...(instructions ? { instructions } : {}),
-    }, { onSuccess: (c) => (onClose(), onCreated(c.id)) });
+    create.mutate(
+      {
+        project_id: project,
+        name: v.name.trim(),
+        score_config_ids: v.score_config_ids,
+        reviewers_per_item: Number(v.reviewers_per_item),
+        reviewers: emails(v.reviewers).map((email) => ({ email })),
+        targets: toTargets(targets.values),
+        ...(instructions ? { instructions } : {}),
+      },
+      { onSuccess: (c) => (onClose(), onCreated(c.id)) },
+    );
   };
   const pickProject = (id: string) => {
     form.setFieldValue('project_id', id);
     form.setFieldValue('score_config_ids', []); // score configs belong to a project
   };
-  const noConfigs = configs.isPending ? 'Loading score configs…' : (
+  const noConfigs = configs.isPending ? (
+    'Loading score configs…'
+  ) : (
     <>
       No score configs in this project yet: create one under{' '}
-      <AppLink to="/evaluators" size="sm">Evaluators → Score configs</AppLink>.
+      <AppLink to="/evaluators" size="sm">
+        Evaluators → Score configs
+      </AppLink>
+      .
     </>
   );
   return (
     <Modal opened onClose={onClose} title="New review campaign" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} aria-label="New review campaign">
         <Stack gap="sm">
-          <TextInput label="Name" placeholder="e.g. weekly support answers" data-autofocus
-            {...form.getInputProps('name')} />
+          <TextInput
+            label="Name"
+            placeholder="e.g. weekly support answers"
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
           {!projectId && (
-            <NativeSelect label="Project" value={project} onChange={(e) => pickProject(e.currentTarget.value)}
-              data={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))} />
+            <NativeSelect
+              label="Project"
+              value={project}
+              onChange={(e) => pickProject(e.currentTarget.value)}
+              data={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            />
           )}
-          <Textarea label="Instructions" placeholder="What makes an answer good? Shown above every item."
-            autosize minRows={2}
-            {...form.getInputProps('instructions')} />
-          <Checkbox.Group label="What reviewers score" {...form.getInputProps('score_config_ids')}
-            description={usable.length ? 'The first one is scored with the number keys.' : undefined}>
+          <Textarea
+            label="Instructions"
+            placeholder="What makes an answer good? Shown above every item."
+            autosize
+            minRows={2}
+            {...form.getInputProps('instructions')}
+          />
+          <Checkbox.Group
+            label="What reviewers score"
+            {...form.getInputProps('score_config_ids')}
+            description={usable.length ? 'The first one is scored with the number keys.' : undefined}
+          >
             {usable.length ? (
               <SimpleGrid cols={{ base: 1, sm: 2 }} mt={6} spacing={6}>
-                {usable.map((c) => <Checkbox key={c.id} value={c.id} label={`${c.name} (${c.data_type})`} />)}
+                {usable.map((c) => (
+                  <Checkbox key={c.id} value={c.id} label={`${c.name} (${c.data_type})`} />
+                ))}
               </SimpleGrid>
-            ) : <Text size="sm" c="dimmed" mt={4}>{noConfigs}</Text>}
+            ) : (
+              <Text size="sm" c="dimmed" mt={4}>
+                {noConfigs}
+              </Text>
+            )}
           </Checkbox.Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Reviewers per item" description="each item waits for this many answers (1–10)"
-              type="number" min={1} max={10} {...form.getInputProps('reviewers_per_item')} />
-            <TextInput label="Reviewers" placeholder="everyone in the organization"
+            <TextInput
+              label="Reviewers per item"
+              description="each item waits for this many answers (1–10)"
+              type="number"
+              min={1}
+              max={10}
+              {...form.getInputProps('reviewers_per_item')}
+            />
+            <TextInput
+              label="Reviewers"
+              placeholder="everyone in the organization"
               description="e-mails of members, separated by commas"
-              {...form.getInputProps('reviewers')} />
+              {...form.getInputProps('reviewers')}
+            />
           </SimpleGrid>
           <Divider />
           <TargetFields form={targets} idPrefix="campaign" />
           {create.error && <ErrorState error={create.error} title="Could not create the campaign" />}
           <Group justify="flex-end" gap="sm">
-            <Text size="xs" c="dimmed" mr="auto">{describeTargets(targets.values)}</Text>
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.isPending} disabled={!project}>Create campaign</Button>
+            <Text size="xs" c="dimmed" mr="auto">
+              {describeTargets(targets.values)}
+            </Text>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending} disabled={!project}>
+              Create campaign
+            </Button>
           </Group>
         </Stack>
       </form>

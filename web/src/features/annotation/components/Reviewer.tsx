@@ -23,12 +23,30 @@ function Keys({ cfg }: { cfg: Config | undefined }) {
   if (cfg?.data_type === 'categorical') {
     const cats = (cfg.categories ?? []).slice(0, 9);
     const last = cats.length - 1;
-    return <>{cats.map((c, i) => <Text key={c.label} size="sm" c="dimmed"><Kbd>{i + 1}</Kbd> {c.label}{i < last ? ',' : ''}</Text>)}</>;
+    return (
+      <>
+        {cats.map((c, i) => (
+          <Text key={c.label} size="sm" c="dimmed">
+            <Kbd>{i + 1}</Kbd> {c.label}
+            {i < last ? ',' : ''}
+          </Text>
+        ))}
+      </>
+    );
   }
-  if (cfg?.data_type === 'boolean') return <Text size="sm" c="dimmed"><Kbd>1</Kbd> yes, <Kbd>0</Kbd> no</Text>;
+  if (cfg?.data_type === 'boolean')
+    return (
+      <Text size="sm" c="dimmed">
+        <Kbd>1</Kbd> yes, <Kbd>0</Kbd> no
+      </Text>
+    );
   const low = Math.max(0, Math.ceil(cfg?.min ?? 0));
   const high = Math.min(9, Math.floor(cfg?.max ?? 9));
-  return <><Kbd>{low}</Kbd>–<Kbd>{high}</Kbd></>;
+  return (
+    <>
+      <Kbd>{low}</Kbd>–<Kbd>{high}</Kbd>
+    </>
+  );
 }
 
 /**
@@ -58,10 +76,13 @@ export function Reviewer({ campaign, onReviewed }: { campaign: Schema<'HumanEval
       setHint(null);
       const all = [...answers, a];
       if (all.length < cfgs.length) return setAnswers(all);
-      score.mutate({ target_key: item.target_key, scores: all }, {
-        onSuccess: (n) => (moveOn(n), onReviewed()),
-        onError: () => setAnswers([]), // the error shows; the reviewer starts the item over
-      });
+      score.mutate(
+        { target_key: item.target_key, scores: all },
+        {
+          onSuccess: (n) => (moveOn(n), onReviewed()),
+          onError: () => setAnswers([]), // the error shows; the reviewer starts the item over
+        },
+      );
     }
     if (e.key === 'Backspace') setAnswers((as) => as.slice(0, -1));
     if (e.key === 's') skip.mutate(item.target_key, { onSuccess: moveOn });
@@ -72,26 +93,61 @@ export function Reviewer({ campaign, onReviewed }: { campaign: Schema<'HumanEval
     <QueryState query={{ ...first, data: first.data === undefined ? undefined : item }} what="the queue">
       {(it) =>
         it === null ? (
-          <EmptyView title="Nothing left for you in this campaign" description="Every item you can review has its scores. Pick another campaign." />
+          <EmptyView
+            title="Nothing left for you in this campaign"
+            description="Every item you can review has its scores. Pick another campaign."
+          />
         ) : (
-          <Paper withBorder p="lg" className="review" tabIndex={0} onKeyDown={key} aria-label="Item to review: press a number to score, s to skip, r to release" aria-busy={score.isPending || skip.isPending || release.isPending}>
+          <Paper
+            withBorder
+            p="lg"
+            className="review"
+            tabIndex={0}
+            onKeyDown={key}
+            aria-label="Item to review: press a number to score, s to skip, r to release"
+            aria-busy={score.isPending || skip.isPending || release.isPending}
+          >
             <Stack gap="sm">
-              {it.human_eval.instructions && <Alert variant="light" color="indigo" title="Instructions">{it.human_eval.instructions}</Alert>}
-              <Title order={2} size="h5">Input</Title>
+              {it.human_eval.instructions && (
+                <Alert variant="light" color="indigo" title="Instructions">
+                  {it.human_eval.instructions}
+                </Alert>
+              )}
+              <Title order={2} size="h5">
+                Input
+              </Title>
               <JsonBlock label="Input" value={it.content.input} empty="No input recorded" />
-              <Title order={2} size="h5">Output</Title>
+              <Title order={2} size="h5">
+                Output
+              </Title>
               <JsonBlock label="Output" value={it.content.output} empty="No output recorded" />
               <Group gap={6} mt="xs">
-                <Text size="sm" c="dimmed">Press</Text><Keys cfg={cfg} />
+                <Text size="sm" c="dimmed">
+                  Press
+                </Text>
+                <Keys cfg={cfg} />
                 <Text size="sm" c="dimmed" data-testid="current-config">
                   to score “{cfg?.name ?? '…'}”{cfgs.length > 1 ? ` (${answers.length + 1} of ${cfgs.length})` : ''},
                 </Text>
-                <Kbd>s</Kbd><Text size="sm" c="dimmed">to skip,</Text><Kbd>r</Kbd><Text size="sm" c="dimmed">to release.</Text>
+                <Kbd>s</Kbd>
+                <Text size="sm" c="dimmed">
+                  to skip,
+                </Text>
+                <Kbd>r</Kbd>
+                <Text size="sm" c="dimmed">
+                  to release.
+                </Text>
               </Group>
               {given && (
-                <Text size="sm" aria-live="polite">Given: {given} <Kbd>Backspace</Kbd> takes the last back.</Text>
+                <Text size="sm" aria-live="polite">
+                  Given: {given} <Kbd>Backspace</Kbd> takes the last back.
+                </Text>
               )}
-              {hint && <Text size="sm" c="var(--mantine-color-error)" role="status">{hint}</Text>}
+              {hint && (
+                <Text size="sm" c="var(--mantine-color-error)" role="status">
+                  {hint}
+                </Text>
+              )}
               {failed && <ErrorState error={failed} title="Could not save" />}
             </Stack>
           </Paper>

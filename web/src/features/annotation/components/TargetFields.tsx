@@ -20,23 +20,39 @@ export function TargetFields({ form, idPrefix }: { form: UseFormReturnType<Targe
   return (
     <Stack gap="sm">
       <Stack gap={4}>
-        <Input.Label labelElement="div" id={`${idPrefix}-mode`}>Items</Input.Label>
+        <Input.Label labelElement="div" id={`${idPrefix}-mode`}>
+          Items
+        </Input.Label>
         <SegmentedControl
-          aria-labelledby={`${idPrefix}-mode`} value={v.mode}
+          aria-labelledby={`${idPrefix}-mode`}
+          value={v.mode}
           onChange={(m) => form.setFieldValue('mode', m === 'ids' ? 'ids' : 'recent')}
-          data={[{ value: 'recent', label: 'Recent traffic' }, { value: 'ids', label: 'Paste ids' }]}
+          data={[
+            { value: 'recent', label: 'Recent traffic' },
+            { value: 'ids', label: 'Paste ids' },
+          ]}
         />
       </Stack>
       {v.mode === 'recent' ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NativeSelect
-            label="Kind" value={v.kind}
+            label="Kind"
+            value={v.kind}
             onChange={(e) => form.setFieldValue('kind', e.currentTarget.value === 'traces' ? 'traces' : 'requests')}
-            data={[{ value: 'requests', label: 'Calls' }, { value: 'traces', label: 'Traces' }]}
+            data={[
+              { value: 'requests', label: 'Calls' },
+              { value: 'traces', label: 'Traces' },
+            ]}
           />
           <NativeSelect label="From" data={range} {...form.getInputProps('hours')} />
-          <TextInput label="At most" description="the newest matching, up to 10,000" type="number" min={1} max={10000}
-            {...form.getInputProps('limit')} />
+          <TextInput
+            label="At most"
+            description="the newest matching, up to 10,000"
+            type="number"
+            min={1}
+            max={10000}
+            {...form.getInputProps('limit')}
+          />
           {v.kind === 'requests' && (
             <TextInput label="Model" placeholder="any model" {...form.getInputProps('model')} />
           )}
@@ -44,11 +60,17 @@ export function TargetFields({ form, idPrefix }: { form: UseFormReturnType<Targe
       ) : (
         <>
           <NativeSelect
-            label="Kind of id" value={v.idKind} data={[...ID_KINDS]}
+            label="Kind of id"
+            value={v.idKind}
+            data={[...ID_KINDS]}
             onChange={(e) => form.setFieldValue('idKind', idKind(e.currentTarget.value))}
           />
           <Textarea
-            label="Ids" description="one per line, or separated by commas; up to 1,000" autosize minRows={3} maxRows={8}
+            label="Ids"
+            description="one per line, or separated by commas; up to 1,000"
+            autosize
+            minRows={3}
+            maxRows={8}
             styles={MONO}
             {...form.getInputProps('ids')}
           />

@@ -12,7 +12,10 @@ describe('campaign targets', () => {
   it('sends recent calls as a source over the window, with the model filter when given', () => {
     expect(toTargets({ ...TARGET_DEFAULTS, hours: '1', limit: '20', model: ' gpt-4o ' }, now)).toEqual({
       source: {
-        kind: 'requests', from: '2026-11-26T11:00:00.000Z', to: '2026-11-26T12:00:00.000Z', limit: 20,
+        kind: 'requests',
+        from: '2026-11-26T11:00:00.000Z',
+        to: '2026-11-26T12:00:00.000Z',
+        limit: 20,
         filter: { model: 'gpt-4o' },
       },
     });

@@ -12,7 +12,13 @@ export interface TargetValues {
 }
 
 export const TARGET_DEFAULTS: TargetValues = {
-  mode: 'recent', kind: 'requests', hours: '24', limit: '100', model: '', ids: '', idKind: 'request',
+  mode: 'recent',
+  kind: 'requests',
+  hours: '24',
+  limit: '100',
+  model: '',
+  ids: '',
+  idKind: 'request',
 };
 export const MAX_IDS = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,8 +67,10 @@ export function describeTargets(v: TargetValues): string {
 }
 
 export const RANGES = [
-  { value: '1', label: 'the last hour' }, { value: '24', label: 'the last 24 hours' },
-  { value: '168', label: 'the last 7 days' }, { value: '720', label: 'the last 30 days' },
+  { value: '1', label: 'the last hour' },
+  { value: '24', label: 'the last 24 hours' },
+  { value: '168', label: 'the last 7 days' },
+  { value: '720', label: 'the last 30 days' },
 ];
 
 /** Mantine form validation of the targets: the error on the field it is about. */

@@ -24,22 +24,31 @@ export function AnnotationPage() {
     setPicked(id);
     requestAnimationFrame(() => review.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
   };
-  const newButton = canWrite
-    ? <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>New campaign</Button>
-    : undefined;
+  const newButton = canWrite ? (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+      New campaign
+    </Button>
+  ) : undefined;
   return (
-    <Page title="Annotation" actions={newButton}
-      description="Human review: campaigns of calls, traces and sessions, scored by people from the keyboard.">
+    <Page
+      title="Annotation"
+      actions={newButton}
+      description="Human review: campaigns of calls, traces and sessions, scored by people from the keyboard."
+    >
       {creating && <CampaignForm onClose={() => setCreating(false)} onCreated={setPicked} />}
       <Section title="Campaigns">
-        <QueryState query={campaigns} what="campaigns" empty={{
-          title: 'No campaigns yet',
-          description: canWrite
-            ? 'A campaign queues calls or traces for people to score with your score configs, '
-              + 'by one or more reviewers each.'
-            : 'An admin or editor creates campaigns; their items then queue here for you.',
-          action: newButton,
-        }}>
+        <QueryState
+          query={campaigns}
+          what="campaigns"
+          empty={{
+            title: 'No campaigns yet',
+            description: canWrite
+              ? 'A campaign queues calls or traces for people to score with your score configs, ' +
+                'by one or more reviewers each.'
+              : 'An admin or editor creates campaigns; their items then queue here for you.',
+            action: newButton,
+          }}
+        >
           {(rows) => <Campaigns rows={rows} onReview={startReview} />}
         </QueryState>
       </Section>
@@ -47,13 +56,18 @@ export function AnnotationPage() {
         <Section title="Review">
           <Stack gap="xs">
             <NativeSelect
-              label="Campaign" maw={360} value={picked ?? ''} onChange={(e) => setPicked(e.currentTarget.value || null)}
+              label="Campaign"
+              maw={360}
+              value={picked ?? ''}
+              onChange={(e) => setPicked(e.currentTarget.value || null)}
               data={[
                 { value: '', label: open.length ? 'Choose a campaign…' : 'No open campaign' },
                 ...open.map((c) => ({ value: c.id, label: c.name })),
               ]}
             />
-            <Text size="sm" c="dimmed" aria-live="polite">{done} reviewed in this session</Text>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {done} reviewed in this session
+            </Text>
           </Stack>
           {campaign && <Reviewer key={campaign.id} campaign={campaign} onReviewed={() => setDone((d) => d + 1)} />}
         </Section>

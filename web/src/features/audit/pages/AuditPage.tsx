@@ -15,24 +15,77 @@ const actor = (e: Schema<'AuditLog'>) => e.actor_label ?? e.actor_id ?? e.actor_
 export function AuditPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const set = (patch: Partial<typeof search>) => void navigate({ search: (s) => clean({ ...s, ...patch }), replace: true });
+  const set = (patch: Partial<typeof search>) =>
+    void navigate({ search: (s) => clean({ ...s, ...patch }), replace: true });
   const list = useAuditLog(clean({ action: search.action, resource_type: search.resource_type }));
   return (
     <Page
-      title="Audit log" description="Who changed what in the organization: keys, members, settings and more."
-      filters={<>
-        <TextFilter label="Action" placeholder="e.g. api_key.create" value={search.action} onApply={(v) => set({ action: v })} />
-        <TextFilter label="Resource type" placeholder="e.g. api_key" value={search.resource_type} onApply={(v) => set({ resource_type: v })} />
-      </>}
+      title="Audit log"
+      description="Who changed what in the organization: keys, members, settings and more."
+      filters={
+        <>
+          <TextFilter
+            label="Action"
+            placeholder="e.g. api_key.create"
+            value={search.action}
+            onApply={(v) => set({ action: v })}
+          />
+          <TextFilter
+            label="Resource type"
+            placeholder="e.g. api_key"
+            value={search.resource_type}
+            onApply={(v) => set({ resource_type: v })}
+          />
+        </>
+      }
     >
-      <QueryState query={list} what="the audit log" empty={{ title: 'No audit entries', description: search.action || search.resource_type ? 'Nothing matches these filters.' : 'Changes to keys, members and settings are recorded here.' }}>
+      <QueryState
+        query={list}
+        what="the audit log"
+        empty={{
+          title: 'No audit entries',
+          description:
+            search.action || search.resource_type
+              ? 'Nothing matches these filters.'
+              : 'Changes to keys, members and settings are recorded here.',
+        }}
+      >
         {(rows) => (
-          <DataTable caption="Audit log" rows={rows} rowKey={(e) => e.id} minWidth={720} columns={[
-            { key: 'w', label: 'When', render: (e) => fmt.time(e.created_at) },
-            { key: 'a', label: 'Action', render: (e) => <Text size="sm" ff="monospace">{e.action}</Text> },
-            { key: 'by', label: 'Actor', render: (e) => <>{actor(e)} <Badge size="xs" variant="light" color="gray" radius="sm" tt="none">{e.actor_type.replace('_', ' ')}</Badge></> },
-            { key: 'r', label: 'Resource', render: (e) => `${e.resource_type}${e.resource_id ? ` ${e.resource_id}` : ''}` },
-          ]} />
+          <DataTable
+            caption="Audit log"
+            rows={rows}
+            rowKey={(e) => e.id}
+            minWidth={720}
+            columns={[
+              { key: 'w', label: 'When', render: (e) => fmt.time(e.created_at) },
+              {
+                key: 'a',
+                label: 'Action',
+                render: (e) => (
+                  <Text size="sm" ff="monospace">
+                    {e.action}
+                  </Text>
+                ),
+              },
+              {
+                key: 'by',
+                label: 'Actor',
+                render: (e) => (
+                  <>
+                    {actor(e)}{' '}
+                    <Badge size="xs" variant="light" color="gray" radius="sm" tt="none">
+                      {e.actor_type.replace('_', ' ')}
+                    </Badge>
+                  </>
+                ),
+              },
+              {
+                key: 'r',
+                label: 'Resource',
+                render: (e) => `${e.resource_type}${e.resource_id ? ` ${e.resource_id}` : ''}`,
+              },
+            ]}
+          />
         )}
       </QueryState>
     </Page>

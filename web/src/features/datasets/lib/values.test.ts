@@ -17,8 +17,12 @@ describe('dataset item fields', () => {
   });
 
   it('says what a version changed', () => {
-    expect(changeText({ change: 'production:requests:newest', added: 2, updated: 0, archived: 0 })).toBe('from requests (newest): 2 added');
-    expect(changeText({ change: 'upload:csv', added: 1, updated: 1, archived: 0 })).toBe('CSV upload: 1 added, 1 updated');
+    expect(changeText({ change: 'production:requests:newest', added: 2, updated: 0, archived: 0 })).toBe(
+      'from requests (newest): 2 added',
+    );
+    expect(changeText({ change: 'upload:csv', added: 1, updated: 1, archived: 0 })).toBe(
+      'CSV upload: 1 added, 1 updated',
+    );
     expect(changeText({ change: 'archive', added: 0, updated: 0, archived: 1 })).toBe('item deleted: 1 deleted');
   });
 });

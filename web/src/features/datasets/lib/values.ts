@@ -31,16 +31,29 @@ export function jsonError(s: string): string | null {
 }
 
 /** One line for a cell: text as it is, JSON compact. */
-export const short = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+export const short = (v: unknown) =>
+  v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 
 export const SPLIT = /^[a-z][a-z0-9_-]{0,31}$/;
-export const splitError = (v: string) => (!v.trim() || SPLIT.test(v.trim()) ? null : 'Lower-case letters, digits, _ and - (e.g. train, test)');
+export const splitError = (v: string) =>
+  !v.trim() || SPLIT.test(v.trim()) ? null : 'Lower-case letters, digits, _ and - (e.g. train, test)';
 
-const CHANGES: Record<string, string> = { api: 'items written', archive: 'item deleted', 'upload:csv': 'CSV upload', 'upload:jsonl': 'JSON Lines upload' };
+const CHANGES: Record<string, string> = {
+  api: 'items written',
+  archive: 'item deleted',
+  'upload:csv': 'CSV upload',
+  'upload:jsonl': 'JSON Lines upload',
+};
 /** A version's change, said plainly: `production:requests:newest` → "from requests (newest): 2 added". */
 export function changeText(v: { change: string; added: number; updated: number; archived: number }): string {
   const m = /^production:(\w+):(\w+)$/.exec(v.change);
   const what = m ? `from ${m[1]} (${m[2]})` : (CHANGES[v.change] ?? v.change);
-  const counts = [[v.added, 'added'], [v.updated, 'updated'], [v.archived, 'deleted']].filter(([n]) => Number(n) > 0).map(([n, w]) => `${n} ${w}`);
+  const counts = [
+    [v.added, 'added'],
+    [v.updated, 'updated'],
+    [v.archived, 'deleted'],
+  ]
+    .filter(([n]) => Number(n) > 0)
+    .map(([n, w]) => `${n} ${w}`);
   return counts.length ? `${what}: ${counts.join(', ')}` : what;
 }

@@ -8,7 +8,17 @@ import { useCancelExperiment, useCancelPromptExperiment } from '../hooks/useExpe
  * "Cancel" on a running experiment or prompt experiment, behind a confirmation. Writers only
  * (viewers see nothing); the items already run keep their outputs and scores.
  */
-export function CancelRun({ kind, id, name, status }: { kind: 'experiment' | 'prompt experiment'; id: string; name: string; status: string }) {
+export function CancelRun({
+  kind,
+  id,
+  name,
+  status,
+}: {
+  kind: 'experiment' | 'prompt experiment';
+  id: string;
+  name: string;
+  status: string;
+}) {
   const { canWrite } = useCurrent();
   const one = useCancelExperiment();
   const grid = useCancelPromptExperiment();
@@ -25,7 +35,9 @@ export function CancelRun({ kind, id, name, status }: { kind: 'experiment' | 'pr
         dismiss="Keep running"
         loading={m.isPending}
         onConfirm={() => m.mutate(id)}
-      >Cancel</ConfirmButton>
+      >
+        Cancel
+      </ConfirmButton>
       {m.error && <ErrorState error={m.error} title={`Could not cancel the ${kind}`} />}
     </>
   );

@@ -13,7 +13,10 @@ import { short } from '../../datasets/lib/values';
 type Run = Schema<'ExperimentItem'>;
 const key = (r: Run) => `${r.item_id}/${r.repetition}`;
 const score = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1000) / 1000));
-const scoresText = (r: Run) => Object.entries(r.scores).map(([n, v]) => `${n} ${score(v)}`).join(' · ') || '—';
+const scoresText = (r: Run) =>
+  Object.entries(r.scores)
+    .map(([n, v]) => `${n} ${score(v)}`)
+    .join(' · ') || '—';
 
 const COLUMNS: Column<Run>[] = [
   { key: 'i', label: 'Item', width: 'minmax(64px, .7fr)', render: (r) => r.item_id },
@@ -21,8 +24,17 @@ const COLUMNS: Column<Run>[] = [
   // Wide enough for "completed": a badge cut to "com…" says nothing.
   { key: 's', label: 'Status', width: '104px', render: (r) => <StatusBadge value={r.status} /> },
   {
-    key: 'o', label: 'Output', width: '2.4fr',
-    render: (r) => (r.error ? <Text span c="var(--mantine-color-error)" size="sm">{r.error}</Text> : short(r.output)),
+    key: 'o',
+    label: 'Output',
+    width: '2.4fr',
+    render: (r) =>
+      r.error ? (
+        <Text span c="var(--mantine-color-error)" size="sm">
+          {r.error}
+        </Text>
+      ) : (
+        short(r.output)
+      ),
   },
   { key: 'sc', label: 'Scores', width: '1.4fr', render: scoresText },
   { key: 'l', label: 'Latency', width: '.7fr', render: (r) => fmt.ms(r.latency_ms) },
@@ -37,24 +49,58 @@ export function ItemRuns({ rows, onEnd }: { rows: Run[]; onEnd: () => void }) {
   const [open, setOpen] = useState<Run | null>(null);
   return (
     <>
-      <VirtualTable label="Item runs" rows={rows} columns={COLUMNS} rowKey={key} onEnd={onEnd} onOpen={setOpen}
-        height={480} />
-      <DetailDrawer opened={open !== null} onClose={() => setOpen(null)}
-        title={open ? `Item ${open.item_id}, run #${open.repetition + 1}` : 'Item run'}>
+      <VirtualTable
+        label="Item runs"
+        rows={rows}
+        columns={COLUMNS}
+        rowKey={key}
+        onEnd={onEnd}
+        onOpen={setOpen}
+        height={480}
+      />
+      <DetailDrawer
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        title={open ? `Item ${open.item_id}, run #${open.repetition + 1}` : 'Item run'}
+      >
         {open && (
           <Stack gap="md">
-            {open.error && <Alert color="red" variant="light" title="This run failed">{open.error}</Alert>}
-            <Facts items={[
-              ['Status', <StatusBadge key="s" value={open.status} />],
-              ['Scores', scoresText(open)],
-              ['Latency', fmt.ms(open.latency_ms)],
-              ['Cost', fmt.usd(open.cost_usd)],
-              ['Call', open.request_id
-                ? <AppLink key="r" to="/requests/$id" params={{ id: open.request_id }}>Open the call</AppLink> : '—'],
-              ['Trace', open.trace_id
-                ? <AppLink key="t" to="/traces/$id" params={{ id: open.trace_id }}>Open the trace</AppLink> : '—'],
-            ]} />
-            <Title order={3} size="h5">Output</Title>
+            {open.error && (
+              <Alert color="red" variant="light" title="This run failed">
+                {open.error}
+              </Alert>
+            )}
+            <Facts
+              items={[
+                ['Status', <StatusBadge key="s" value={open.status} />],
+                ['Scores', scoresText(open)],
+                ['Latency', fmt.ms(open.latency_ms)],
+                ['Cost', fmt.usd(open.cost_usd)],
+                [
+                  'Call',
+                  open.request_id ? (
+                    <AppLink key="r" to="/requests/$id" params={{ id: open.request_id }}>
+                      Open the call
+                    </AppLink>
+                  ) : (
+                    '—'
+                  ),
+                ],
+                [
+                  'Trace',
+                  open.trace_id ? (
+                    <AppLink key="t" to="/traces/$id" params={{ id: open.trace_id }}>
+                      Open the trace
+                    </AppLink>
+                  ) : (
+                    '—'
+                  ),
+                ],
+              ]}
+            />
+            <Title order={3} size="h5">
+              Output
+            </Title>
             <JsonBlock label="Output" value={open.output} empty="No output (yet)" />
           </Stack>
         )}

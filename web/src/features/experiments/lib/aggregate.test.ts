@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { meanWithInterval, readAggregate, readDelta, scoreNames, separated, signed } from './aggregate';
 
 describe('experiment aggregates', () => {
-  const a = readAggregate({ items: 100, scores: [{ name: 'exact', mean: 0.9, ci_low: 0.841, ci_high: 0.959, n: 100 }], cost_usd: 0.01, latency_p50_ms: 12, latency_p95_ms: 30, errors: 0 });
-  const b = readAggregate({ items: 100, scores: [{ name: 'exact', mean: 0.99, ci_low: 0.97, ci_high: 1.01, n: 100 }, { name: 'len', mean: 3, ci_low: null, ci_high: null, n: 1 }], cost_usd: 'x' });
+  const a = readAggregate({
+    items: 100,
+    scores: [{ name: 'exact', mean: 0.9, ci_low: 0.841, ci_high: 0.959, n: 100 }],
+    cost_usd: 0.01,
+    latency_p50_ms: 12,
+    latency_p95_ms: 30,
+    errors: 0,
+  });
+  const b = readAggregate({
+    items: 100,
+    scores: [
+      { name: 'exact', mean: 0.99, ci_low: 0.97, ci_high: 1.01, n: 100 },
+      { name: 'len', mean: 3, ci_low: null, ci_high: null, n: 1 },
+    ],
+    cost_usd: 'x',
+  });
 
   it('reads the intervals and tolerates missing or mistyped fields', () => {
     expect(a.scores[0]).toEqual({ name: 'exact', mean: 0.9, ciLow: 0.841, ciHigh: 0.959, n: 100 });

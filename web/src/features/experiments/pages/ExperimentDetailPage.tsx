@@ -33,19 +33,24 @@ function Summary({ x }: { x: Schema<'Experiment'> }) {
   const total = x.counts.pending + x.counts.completed + x.counts.error;
   const done = x.counts.completed + x.counts.error;
   return (
-    <Kpis items={[
-      ['Runs', (
-        <Stack key="r" gap={4}>
-          <span>{fmt.int(done)} / {fmt.int(total)}</span>
-          <Progress value={total ? (done / total) * 100 : 0} size="xs" aria-label="Runs done" />
-        </Stack>
-      )],
-      ...x.scores.map((s): [string, string] => [`Mean ${s.name}`, s.mean === null ? '—' : String(round3(s.mean))]),
-      ['Failed', fmt.int(x.counts.error)],
-      ['Cost', fmt.usd(x.cost_usd)],
-      ['Latency p50', fmt.ms(x.latency_p50_ms)],
-      ['Latency p95', fmt.ms(x.latency_p95_ms)],
-    ]} />
+    <Kpis
+      items={[
+        [
+          'Runs',
+          <Stack key="r" gap={4}>
+            <span>
+              {fmt.int(done)} / {fmt.int(total)}
+            </span>
+            <Progress value={total ? (done / total) * 100 : 0} size="xs" aria-label="Runs done" />
+          </Stack>,
+        ],
+        ...x.scores.map((s): [string, string] => [`Mean ${s.name}`, s.mean === null ? '—' : String(round3(s.mean))]),
+        ['Failed', fmt.int(x.counts.error)],
+        ['Cost', fmt.usd(x.cost_usd)],
+        ['Latency p50', fmt.ms(x.latency_p50_ms)],
+        ['Latency p95', fmt.ms(x.latency_p95_ms)],
+      ]}
+    />
   );
 }
 
@@ -80,7 +85,9 @@ export function ExperimentDetailPage() {
     <>
       {x && <CancelRun kind="experiment" id={x.id} name={x.name} status={x.status} />}
       <ExportButton resource="experiment_results" filter={{ experiment_id: id, status }} what="the results" />
-      <ButtonLink to="/experiments" variant="default" size="xs">All experiments</ButtonLink>
+      <ButtonLink to="/experiments" variant="default" size="xs">
+        All experiments
+      </ButtonLink>
     </>
   );
   return (
@@ -89,31 +96,50 @@ export function ExperimentDetailPage() {
         {(e) => (
           <Stack gap="md">
             <Summary x={e} />
-            <Facts items={[
-              ['Status', (
-                <Group key="s" gap="xs">
-                  <StatusBadge value={e.status} />
-                  {e.error && <Text span size="sm" c="var(--mantine-color-error)">{e.error}</Text>}
-                </Group>
-              )],
-              ['Dataset', (
-                <AppLink key="d" to="/datasets/$id" params={{ id: e.dataset_id }}
-                  search={{ version: e.dataset_version }}>
-                  {dataset?.name ?? 'the dataset'} as of {fmt.time(e.dataset_version)}
-                </AppLink>
-              )],
-              ['Started', fmt.time(e.created_at)],
-              ['Finished', e.finished_at ? fmt.time(e.finished_at) : 'not yet'],
-              ['Workflow', e.workflow_id ? <CopyId key="w" value={e.workflow_id} what="workflow id" /> : '—'],
-            ]} />
+            <Facts
+              items={[
+                [
+                  'Status',
+                  <Group key="s" gap="xs">
+                    <StatusBadge value={e.status} />
+                    {e.error && (
+                      <Text span size="sm" c="var(--mantine-color-error)">
+                        {e.error}
+                      </Text>
+                    )}
+                  </Group>,
+                ],
+                [
+                  'Dataset',
+                  <AppLink
+                    key="d"
+                    to="/datasets/$id"
+                    params={{ id: e.dataset_id }}
+                    search={{ version: e.dataset_version }}
+                  >
+                    {dataset?.name ?? 'the dataset'} as of {fmt.time(e.dataset_version)}
+                  </AppLink>,
+                ],
+                ['Started', fmt.time(e.created_at)],
+                ['Finished', e.finished_at ? fmt.time(e.finished_at) : 'not yet'],
+                ['Workflow', e.workflow_id ? <CopyId key="w" value={e.workflow_id} what="workflow id" /> : '—'],
+              ]}
+            />
           </Stack>
         )}
       </QueryState>
-      <Section title="Item runs" actions={
-        <NativeSelect aria-label="Status of the runs" size="xs" value={status ?? ''}
-          onChange={(e) => setStatus(e.currentTarget.value)}
-          data={[{ value: '', label: 'Every status' }, ...STATUSES.map((s) => ({ value: s, label: s }))]} />
-      }>
+      <Section
+        title="Item runs"
+        actions={
+          <NativeSelect
+            aria-label="Status of the runs"
+            size="xs"
+            value={status ?? ''}
+            onChange={(e) => setStatus(e.currentTarget.value)}
+            data={[{ value: '', label: 'Every status' }, ...STATUSES.map((s) => ({ value: s, label: s }))]}
+          />
+        }
+      >
         <QueryState query={{ ...pages, data: pages.data ? rows : undefined }} what="the item runs" empty={empty}>
           {(list) => <ItemRuns rows={list} onEnd={more} />}
         </QueryState>

@@ -4,12 +4,19 @@
  */
 export const PLACEHOLDER_KEY = 'sl_live_YOUR_PROJECT_KEY';
 
-export interface Snippet { id: 'openai' | 'anthropic' | 'otlp' | 'sdk'; label: string; language: string; code: string }
+export interface Snippet {
+  id: 'openai' | 'anthropic' | 'otlp' | 'sdk';
+  label: string;
+  language: string;
+  code: string;
+}
 
 export function snippets(origin: string): Snippet[] {
   return [
     {
-      id: 'openai', label: 'OpenAI', language: 'TypeScript',
+      id: 'openai',
+      label: 'OpenAI',
+      language: 'TypeScript',
       code: `import OpenAI from 'openai';
 
 const openai = new OpenAI({
@@ -24,7 +31,9 @@ const reply = await openai.chat.completions.create({
 console.log(reply.choices[0].message.content);`,
     },
     {
-      id: 'anthropic', label: 'Anthropic', language: 'TypeScript',
+      id: 'anthropic',
+      label: 'Anthropic',
+      language: 'TypeScript',
       code: `import Anthropic from '@anthropic-ai/sdk';
 
 const anthropic = new Anthropic({
@@ -40,14 +49,18 @@ const reply = await anthropic.messages.create({
 console.log(reply.content);`,
     },
     {
-      id: 'otlp', label: 'OTLP', language: 'shell',
+      id: 'otlp',
+      label: 'OTLP',
+      language: 'shell',
       code: `# Any OpenTelemetry SDK or collector: spans arrive as traces.
 export OTEL_EXPORTER_OTLP_TRACES_ENDPOINT="${origin}/v1/traces"
 export OTEL_EXPORTER_OTLP_TRACES_HEADERS="Authorization=Bearer%20${PLACEHOLDER_KEY}"
 export OTEL_EXPORTER_OTLP_TRACES_PROTOCOL="http/protobuf"`,
     },
     {
-      id: 'sdk', label: 'TypeScript SDK', language: 'TypeScript',
+      id: 'sdk',
+      label: 'TypeScript SDK',
+      language: 'TypeScript',
       code: `import OpenAI from 'openai';
 import { GatewayClient, wrapOpenAI } from '@llm-gateway/sdk';
 

@@ -22,17 +22,43 @@ export function usePlaygroundRun() {
   const [error, setError] = useState<Error | null>(null);
   const [running, setRunning] = useState(false);
   /** `ref` (a prompt-version id) runs the stored version; else `template` inline, with the model `parameters` given. */
-  const run = async ({ template, ref, parameters, variables, projectId, variants }: { template: Template; ref?: string; parameters?: Record<string, unknown>; variables: Record<string, string>; projectId: string | undefined; variants: Variant[] }) => {
+  const run = async ({
+    template,
+    ref,
+    parameters,
+    variables,
+    projectId,
+    variants,
+  }: {
+    template: Template;
+    ref?: string;
+    parameters?: Record<string, unknown>;
+    variables: Record<string, string>;
+    projectId: string | undefined;
+    variants: Variant[];
+  }) => {
     setRunning(true);
     setError(null);
     setOutputs(variants.map((v) => ({ label: `${v.provider}/${v.model}`, text: '' })));
     const patch = (i: number, f: (o: Output) => Output) => setOutputs((all) => all.map((o, k) => (k === i ? f(o) : o)));
     try {
-      const { data, error: failed, response } = await api.POST('/api/v1/prompts/playground/run', {
-        body: { stream: true, ...(projectId ? { project_id: projectId } : {}), variables, variants: variants.map((v) => (ref ? { ...v, prompt: ref } : { ...v, template, ...(parameters ? { parameters } : {}) })) },
+      const {
+        data,
+        error: failed,
+        response,
+      } = await api.POST('/api/v1/prompts/playground/run', {
+        body: {
+          stream: true,
+          ...(projectId ? { project_id: projectId } : {}),
+          variables,
+          variants: variants.map((v) =>
+            ref ? { ...v, prompt: ref } : { ...v, template, ...(parameters ? { parameters } : {}) },
+          ),
+        },
         parseAs: 'stream',
       });
-      if (failed || !data) throw new ApiError(response.status, failed?.code ?? 'error', failed?.error ?? `HTTP ${response.status}`);
+      if (failed || !data)
+        throw new ApiError(response.status, failed?.code ?? 'error', failed?.error ?? `HTTP ${response.status}`);
       for await (const { event, data: payload } of sse(data)) {
         if (event === 'delta') {
           const d = deltaEvent.parse(payload);

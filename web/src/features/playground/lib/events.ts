@@ -7,14 +7,22 @@ import * as z from 'zod/mini';
  */
 export const deltaEvent = z.object({ variant: z.number(), text: z.string() });
 export const resultEvent = z.object({
-  index: z.number(), provider: z.string(), model: z.string(), output: z.string(), latency_ms: z.number(), cost_usd: z.nullable(z.number()),
-  usage: z.object({ total_tokens: z.number() }), error: z.nullable(z.object({ message: z.string(), status: z.number() })),
+  index: z.number(),
+  provider: z.string(),
+  model: z.string(),
+  output: z.string(),
+  latency_ms: z.number(),
+  cost_usd: z.nullable(z.number()),
+  usage: z.object({ total_tokens: z.number() }),
+  error: z.nullable(z.object({ message: z.string(), status: z.number() })),
 });
 export const errorEvent = z.object({ error: z.string() });
 export type VariantResult = z.infer<typeof resultEvent>;
 
 /** Splits a text stream into `{event, data}` blocks (blank-line separated). */
-export async function* sse(stream: ReadableStream<Uint8Array<ArrayBuffer>>): AsyncGenerator<{ event: string; data: unknown }> {
+export async function* sse(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+): AsyncGenerator<{ event: string; data: unknown }> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let buf = '';
   for (let r = await reader.read(); !r.done; r = await reader.read()) {

@@ -21,7 +21,10 @@ describe('<TemplateEditor>', () => {
     fireEvent.change(screen.getByLabelText('Message 1 role'), { target: { value: 'system' } });
     fireEvent.click(screen.getByText('Add message'));
     fireEvent.change(screen.getByLabelText('Message 2 content'), { target: { value: 'I am {{name}} from {{city}}.' } });
-    expect(last).toEqual([{ role: 'system', content: 'Greet {{name}}.' }, { role: 'user', content: 'I am {{name}} from {{city}}.' }]);
+    expect(last).toEqual([
+      { role: 'system', content: 'Greet {{name}}.' },
+      { role: 'user', content: 'I am {{name}} from {{city}}.' },
+    ]);
     expect(screen.getByText('Variables: name, city')).toBeTruthy();
     fireEvent.click(screen.getByLabelText('Remove message 1'));
     expect(last).toEqual([{ role: 'user', content: 'I am {{name}} from {{city}}.' }]);
@@ -31,7 +34,12 @@ describe('<TemplateEditor>', () => {
   });
 
   it('reads stored chat templates with other roles and rich content as editable messages', () => {
-    expect(editable([{ role: 'system', content: 'Be brief.' }, { role: 'tool', content: [{ type: 'text', text: 'x' }] }])).toEqual([
+    expect(
+      editable([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'tool', content: [{ type: 'text', text: 'x' }] },
+      ]),
+    ).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: '[\n  {\n    "type": "text",\n    "text": "x"\n  }\n]' },
     ]);

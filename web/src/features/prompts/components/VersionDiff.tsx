@@ -15,13 +15,30 @@ export function VersionDiff({ versions }: { versions: Version[] }) {
   return (
     <>
       <Group gap="sm">
-        <NativeSelect label="From" size="sm" value={String(a)} data={options} onChange={(e) => setPair([Number(e.currentTarget.value), b])} />
-        <NativeSelect label="to" size="sm" value={String(b)} data={options} onChange={(e) => setPair([a, Number(e.currentTarget.value)])} />
+        <NativeSelect
+          label="From"
+          size="sm"
+          value={String(a)}
+          data={options}
+          onChange={(e) => setPair([Number(e.currentTarget.value), b])}
+        />
+        <NativeSelect
+          label="to"
+          size="sm"
+          value={String(b)}
+          data={options}
+          onChange={(e) => setPair([a, Number(e.currentTarget.value)])}
+        />
       </Group>
       <Code block tabIndex={0} aria-label="Differences between the versions" className={`diff ${classes.diff}`}>
         {diffLines(text(a), text(b)).map((l, k) => (
-          <div key={k} className={l.op === '+' ? `add ${classes.add}` : l.op === '-' ? `del ${classes.del}` : undefined}>
-            <span aria-hidden="true">{l.op} </span>{l.op !== ' ' && <span className={classes.sr}>{l.op === '+' ? 'added: ' : 'removed: '}</span>}{l.text}
+          <div
+            key={k}
+            className={l.op === '+' ? `add ${classes.add}` : l.op === '-' ? `del ${classes.del}` : undefined}
+          >
+            <span aria-hidden="true">{l.op} </span>
+            {l.op !== ' ' && <span className={classes.sr}>{l.op === '+' ? 'added: ' : 'removed: '}</span>}
+            {l.text}
           </div>
         ))}
       </Code>

@@ -11,7 +11,9 @@ export function diffLines(a: string, b: string): DiffLine[] {
   const n = x.length;
   const m = y.length;
   const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = x[i] === y[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      L[i]![j] = x[i] === y[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;
@@ -29,10 +31,15 @@ export function diffLines(a: string, b: string): DiffLine[] {
 export function templateText(t: unknown): string {
   if (typeof t === 'string') return t;
   if (Array.isArray(t)) {
-    return t.map((m: unknown) => {
-      const { role, content } = typeof m === 'object' && m !== null ? (m as { role?: unknown; content?: unknown }) : { role: undefined, content: m };
-      return `[${typeof role === 'string' ? role : '?'}]\n${typeof content === 'string' ? content : JSON.stringify(content, null, 2)}`;
-    }).join('\n\n');
+    return t
+      .map((m: unknown) => {
+        const { role, content } =
+          typeof m === 'object' && m !== null
+            ? (m as { role?: unknown; content?: unknown })
+            : { role: undefined, content: m };
+        return `[${typeof role === 'string' ? role : '?'}]\n${typeof content === 'string' ? content : JSON.stringify(content, null, 2)}`;
+      })
+      .join('\n\n');
   }
   return JSON.stringify(t, null, 2) ?? '';
 }

@@ -14,7 +14,12 @@ const asText = (c: unknown) => (typeof c === 'string' ? c : JSON.stringify(c ?? 
 /** A stored template (unknown in the API document) as an editable one. */
 export function editable(t: unknown): Template {
   if (typeof t === 'string') return t;
-  if (Array.isArray(t)) return t.map((m: unknown) => (typeof m === 'object' && m !== null ? { role: asRole((m as { role?: unknown }).role), content: asText((m as { content?: unknown }).content) } : { role: 'user' as const, content: asText(m) }));
+  if (Array.isArray(t))
+    return t.map((m: unknown) =>
+      typeof m === 'object' && m !== null
+        ? { role: asRole((m as { role?: unknown }).role), content: asText((m as { content?: unknown }).content) }
+        : { role: 'user' as const, content: asText(m) },
+    );
   return '';
 }
 
@@ -31,7 +36,8 @@ const VAR = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 /** The `{{variables}}` a template uses, in order of first use (as the API computes them). */
 export function variablesOf(t: Template): string[] {
   const seen = new Set<string>();
-  for (const text of typeof t === 'string' ? [t] : t.map((m) => m.content)) for (const m of text.matchAll(VAR)) seen.add(m[1]!);
+  for (const text of typeof t === 'string' ? [t] : t.map((m) => m.content))
+    for (const m of text.matchAll(VAR)) seen.add(m[1]!);
   return [...seen];
 }
 

@@ -26,8 +26,14 @@ export function PromptDetailPage() {
   const [adding, setAdding] = useState(false);
   const actions = (
     <>
-      {canWrite && prompt.data && <Button size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={() => setAdding(true)}>New version</Button>}
-      <ButtonLink to="/prompts" variant="default" size="xs">All prompts</ButtonLink>
+      {canWrite && prompt.data && (
+        <Button size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={() => setAdding(true)}>
+          New version
+        </Button>
+      )}
+      <ButtonLink to="/prompts" variant="default" size="xs">
+        All prompts
+      </ButtonLink>
     </>
   );
   return (
@@ -37,30 +43,93 @@ export function PromptDetailPage() {
           const versions = [...p.versions].sort((a, b) => b.version - a.version);
           return (
             <Stack gap="xl">
-              {versions.length === 0 ? <EmptyView title="No versions yet" description={canWrite ? 'Add the first one with “New version”.' : 'An editor can add the first version.'} /> : (
+              {versions.length === 0 ? (
+                <EmptyView
+                  title="No versions yet"
+                  description={
+                    canWrite ? 'Add the first one with “New version”.' : 'An editor can add the first version.'
+                  }
+                />
+              ) : (
                 <>
                   <Section title="Versions">
-                    <DataTable caption="Versions" rows={versions} rowKey={(v) => v.id} columns={[
-                      { key: 'v', label: 'Version', render: (v) => `v${v.version}` },
-                      { key: 'm', label: 'Model', render: (v) => v.model ?? '—' },
-                      { key: 'l', label: 'Labels', render: (v) => (
-                        <Group gap={6}>
-                          {v.labels.length ? v.labels.map((l) => <Badge key={l} variant="light" radius="sm" tt="none">{l}</Badge>) : '—'}
-                          {canWrite && <Button size="compact-xs" variant="subtle" onClick={() => setEditing(v)} aria-label={`Edit the labels of version ${v.version}`}>Edit</Button>}
-                        </Group>
-                      ) },
-                      { key: 'c', label: 'Message', render: (v) => v.commit_message ?? '—' },
-                      { key: 't', label: 'Created', render: (v) => fmt.time(v.created_at) },
-                      { key: 'p', label: 'Playground', render: (v) => (
-                        <ButtonLink to="/playground" search={{ prompt: p.id, version: String(v.version) }} size="compact-xs" variant="light" leftSection={<IconPlayerPlay size={12} aria-hidden />} aria-label={`Open version ${v.version} in the playground`}>Open</ButtonLink>
-                      ) },
-                    ]} />
+                    <DataTable
+                      caption="Versions"
+                      rows={versions}
+                      rowKey={(v) => v.id}
+                      columns={[
+                        { key: 'v', label: 'Version', render: (v) => `v${v.version}` },
+                        { key: 'm', label: 'Model', render: (v) => v.model ?? '—' },
+                        {
+                          key: 'l',
+                          label: 'Labels',
+                          render: (v) => (
+                            <Group gap={6}>
+                              {v.labels.length
+                                ? v.labels.map((l) => (
+                                    <Badge key={l} variant="light" radius="sm" tt="none">
+                                      {l}
+                                    </Badge>
+                                  ))
+                                : '—'}
+                              {canWrite && (
+                                <Button
+                                  size="compact-xs"
+                                  variant="subtle"
+                                  onClick={() => setEditing(v)}
+                                  aria-label={`Edit the labels of version ${v.version}`}
+                                >
+                                  Edit
+                                </Button>
+                              )}
+                            </Group>
+                          ),
+                        },
+                        { key: 'c', label: 'Message', render: (v) => v.commit_message ?? '—' },
+                        { key: 't', label: 'Created', render: (v) => fmt.time(v.created_at) },
+                        {
+                          key: 'p',
+                          label: 'Playground',
+                          render: (v) => (
+                            <ButtonLink
+                              to="/playground"
+                              search={{ prompt: p.id, version: String(v.version) }}
+                              size="compact-xs"
+                              variant="light"
+                              leftSection={<IconPlayerPlay size={12} aria-hidden />}
+                              aria-label={`Open version ${v.version} in the playground`}
+                            >
+                              Open
+                            </ButtonLink>
+                          ),
+                        },
+                      ]}
+                    />
                   </Section>
-                  {versions.length > 1 && <Section title="Diff"><VersionDiff versions={versions} /></Section>}
+                  {versions.length > 1 && (
+                    <Section title="Diff">
+                      <VersionDiff versions={versions} />
+                    </Section>
+                  )}
                 </>
               )}
-              {editing && <LabelsEditor promptId={p.id} projectId={p.project_id} version={editing.version} labels={editing.labels} onClose={() => setEditing(null)} />}
-              {adding && <NewVersion promptId={p.id} projectId={p.project_id} base={versions[0]} onClose={() => setAdding(false)} />}
+              {editing && (
+                <LabelsEditor
+                  promptId={p.id}
+                  projectId={p.project_id}
+                  version={editing.version}
+                  labels={editing.labels}
+                  onClose={() => setEditing(null)}
+                />
+              )}
+              {adding && (
+                <NewVersion
+                  promptId={p.id}
+                  projectId={p.project_id}
+                  base={versions[0]}
+                  onClose={() => setAdding(false)}
+                />
+              )}
             </Stack>
           );
         }}

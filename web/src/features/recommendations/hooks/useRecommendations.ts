@@ -10,8 +10,13 @@ export const useRecommendations = (filter: Pick<QueryOf<'/api/v1/recommendations
 
 /** One recommendation with its evidence. */
 export const useRecommendation = (id: string) =>
-  useApiQuery(['recommendations', 'one', id], ({ api, signal }) => unwrap(api.GET('/api/v1/recommendations/{id}', { params: { path: { id } }, signal })));
+  useApiQuery(['recommendations', 'one', id], ({ api, signal }) =>
+    unwrap(api.GET('/api/v1/recommendations/{id}', { params: { path: { id } }, signal })),
+  );
 
 /** Dismiss: it comes back only if its saving doubles. */
 export const useDismissRecommendation = () =>
-  useApiMutation((api, id: string) => unwrap(api.POST('/api/v1/recommendations/{id}/dismiss', { params: { path: { id } } })), { invalidates: ['recommendations'], success: 'Recommendation dismissed' });
+  useApiMutation(
+    (api, id: string) => unwrap(api.POST('/api/v1/recommendations/{id}/dismiss', { params: { path: { id } } })),
+    { invalidates: ['recommendations'], success: 'Recommendation dismissed' },
+  );

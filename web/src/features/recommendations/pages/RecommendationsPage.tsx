@@ -18,23 +18,72 @@ const route = getRouteApi('/app/recommendations');
 export function RecommendationsPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const set = (patch: Partial<typeof search>) => void navigate({ search: (s) => clean({ ...s, ...patch }), replace: true });
+  const set = (patch: Partial<typeof search>) =>
+    void navigate({ search: (s) => clean({ ...s, ...patch }), replace: true });
   const list = useRecommendations(clean({ status: search.status }));
   return (
     <Page
-      title="Recommendations" description="Ways to spend less or fail less, computed from your request log, with the monthly saving."
-      filters={<SelectFilter label="Status" value={search.status} options={RECOMMENDATION_STATUSES} onApply={(v) => set({ status: v })} />}
+      title="Recommendations"
+      description="Ways to spend less or fail less, computed from your request log, with the monthly saving."
+      filters={
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          options={RECOMMENDATION_STATUSES}
+          onApply={(v) => set({ status: v })}
+        />
+      }
     >
-      <QueryState query={list} what="recommendations" empty={{ title: search.status === 'dismissed' ? 'No dismissed recommendations' : 'No recommendations', description: 'They appear once there is enough traffic to compare models, cache repeats or spot growing prompts; they are recomputed daily.' }}>
+      <QueryState
+        query={list}
+        what="recommendations"
+        empty={{
+          title: search.status === 'dismissed' ? 'No dismissed recommendations' : 'No recommendations',
+          description:
+            'They appear once there is enough traffic to compare models, cache repeats or spot growing prompts; they are recomputed daily.',
+        }}
+      >
         {(rows) => (
-          <DataTable caption="Recommendations" rows={rows} rowKey={(r) => r.id} minWidth={840} columns={[
-            { key: 't', label: 'Recommendation', render: (r) => <Stack gap={2}><Text size="sm" fw={500}>{r.title}</Text><Text size="xs" c="dimmed" lineClamp={2}>{r.detail}</Text></Stack> },
-            { key: 'k', label: 'Kind', render: (r) => r.kind.replace(/_/g, ' ') },
-            { key: 's', label: 'Saving / month', numeric: true, render: (r) => fmt.usd(r.monthly_saving_usd) },
-            { key: 'st', label: 'Status', render: (r) => <StatusBadge value={r.status} /> },
-            { key: 'c', label: 'Computed', render: (r) => fmt.time(r.computed_at) },
-            { key: 'x', label: 'Details', render: (r) => <Button size="compact-sm" variant="default" aria-label={`Open ${r.title}`} onClick={() => set({ id: r.id })}>Open</Button> },
-          ]} />
+          <DataTable
+            caption="Recommendations"
+            rows={rows}
+            rowKey={(r) => r.id}
+            minWidth={840}
+            columns={[
+              {
+                key: 't',
+                label: 'Recommendation',
+                render: (r) => (
+                  <Stack gap={2}>
+                    <Text size="sm" fw={500}>
+                      {r.title}
+                    </Text>
+                    <Text size="xs" c="dimmed" lineClamp={2}>
+                      {r.detail}
+                    </Text>
+                  </Stack>
+                ),
+              },
+              { key: 'k', label: 'Kind', render: (r) => r.kind.replace(/_/g, ' ') },
+              { key: 's', label: 'Saving / month', numeric: true, render: (r) => fmt.usd(r.monthly_saving_usd) },
+              { key: 'st', label: 'Status', render: (r) => <StatusBadge value={r.status} /> },
+              { key: 'c', label: 'Computed', render: (r) => fmt.time(r.computed_at) },
+              {
+                key: 'x',
+                label: 'Details',
+                render: (r) => (
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    aria-label={`Open ${r.title}`}
+                    onClick={() => set({ id: r.id })}
+                  >
+                    Open
+                  </Button>
+                ),
+              },
+            ]}
+          />
         )}
       </QueryState>
       <DetailDrawer opened={!!search.id} onClose={() => set({ id: undefined })} title="Recommendation">

@@ -19,12 +19,29 @@ describe('filter builder mapping', () => {
     const { search, errors } = rowsToSearch(rows);
     expect(errors).toEqual({});
     expect(search).toEqual({
-      model: 'gpt-4o-mini', status: '4xx', min_cost: '0.01', max_cost: '2', max_latency_ms: '1500', cache_hit: 'false',
-      user_id: 'alice', session_id: 's-1', prompt: 'support@3', property: 'tier:gold;region:eu\\;west:1',
+      model: 'gpt-4o-mini',
+      status: '4xx',
+      min_cost: '0.01',
+      max_cost: '2',
+      max_latency_ms: '1500',
+      cache_hit: 'false',
+      user_id: 'alice',
+      session_id: 's-1',
+      prompt: 'support@3',
+      property: 'tier:gold;region:eu\\;west:1',
     });
     expect(searchToQuery(search, { from: '2026-01-01T00:00:00.000Z' })).toEqual({
-      from: '2026-01-01T00:00:00.000Z', model: 'gpt-4o-mini', status: '4xx', min_cost: 0.01, max_cost: 2, max_latency_ms: 1500, cache_hit: 'false',
-      user_id: 'alice', session_id: 's-1', prompt: 'support@3', property: ['tier:gold', 'region:eu;west:1'],
+      from: '2026-01-01T00:00:00.000Z',
+      model: 'gpt-4o-mini',
+      status: '4xx',
+      min_cost: 0.01,
+      max_cost: 2,
+      max_latency_ms: 1500,
+      cache_hit: 'false',
+      user_id: 'alice',
+      session_id: 's-1',
+      prompt: 'support@3',
+      property: ['tier:gold', 'region:eu;west:1'],
     });
   });
 
@@ -56,11 +73,18 @@ describe('filter builder mapping', () => {
   });
 
   it('a later row for the same parameter wins; the last range bound per side is kept', () => {
-    expect(rowsToSearch([{ field: 'model', op: 'is', value: 'a' }, { field: 'model', op: 'is', value: 'b' }]).search).toEqual({ model: 'b' });
+    expect(
+      rowsToSearch([
+        { field: 'model', op: 'is', value: 'a' },
+        { field: 'model', op: 'is', value: 'b' },
+      ]).search,
+    ).toEqual({ model: 'b' });
   });
 
   it('leaves out what is unset or not a number, and keeps the saved filter', () => {
-    expect(searchToQuery({ min_cost: 'abc', streamed: 'maybe', saved_filter_id: 'f1' })).toEqual({ saved_filter_id: 'f1' });
+    expect(searchToQuery({ min_cost: 'abc', streamed: 'maybe', saved_filter_id: 'f1' })).toEqual({
+      saved_filter_id: 'f1',
+    });
   });
 
   it('turns presets into an open-ended window and passes a custom one through', () => {

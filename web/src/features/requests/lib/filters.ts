@@ -9,8 +9,21 @@ import type { QueryOf } from '../../../api/types';
  * the router keeps one value per key.
  */
 export type FilterField =
-  | 'model' | 'provider' | 'status' | 'user_id' | 'session_id' | 'trace_id' | 'api_key_id' | 'prompt' | 'prompt_version_id'
-  | 'cost' | 'latency' | 'cache_hit' | 'streamed' | 'self_hosted' | 'property';
+  | 'model'
+  | 'provider'
+  | 'status'
+  | 'user_id'
+  | 'session_id'
+  | 'trace_id'
+  | 'api_key_id'
+  | 'prompt'
+  | 'prompt_version_id'
+  | 'cost'
+  | 'latency'
+  | 'cache_hit'
+  | 'streamed'
+  | 'self_hosted'
+  | 'property';
 export type FilterOp = 'is' | 'gte' | 'lte';
 export interface FilterRow {
   field: FilterField;
@@ -21,7 +34,13 @@ export interface FilterRow {
 }
 
 type Kind = 'text' | 'status' | 'uuid' | 'prompt' | 'number' | 'bool' | 'property';
-interface FieldDef { label: string; kind: Kind; ops: readonly FilterOp[]; hint: string; unit?: string }
+interface FieldDef {
+  label: string;
+  kind: Kind;
+  ops: readonly FilterOp[];
+  hint: string;
+  unit?: string;
+}
 
 export const FIELDS: Record<FilterField, FieldDef> = {
   model: { label: 'Model', kind: 'text', ops: ['is'], hint: 'gpt-4o-mini' },
@@ -45,8 +64,23 @@ export const OP_LABELS: Record<FilterOp, string> = { is: 'is', gte: 'at least', 
 
 /** The URL's filter parameters: the API's names, every value a string. */
 export const SEARCH_KEYS = [
-  'model', 'provider', 'status', 'user_id', 'session_id', 'trace_id', 'api_key_id', 'prompt', 'prompt_version_id',
-  'min_cost', 'max_cost', 'min_latency_ms', 'max_latency_ms', 'cache_hit', 'streamed', 'self_hosted', 'property',
+  'model',
+  'provider',
+  'status',
+  'user_id',
+  'session_id',
+  'trace_id',
+  'api_key_id',
+  'prompt',
+  'prompt_version_id',
+  'min_cost',
+  'max_cost',
+  'min_latency_ms',
+  'max_latency_ms',
+  'cache_hit',
+  'streamed',
+  'self_hosted',
+  'property',
 ] as const;
 export type SearchKey = (typeof SEARCH_KEYS)[number];
 export type FilterSearch = Partial<Record<SearchKey, string>>;
@@ -60,15 +94,22 @@ export function rowError(row: FilterRow): string | null {
   const def = FIELDS[row.field];
   const v = row.value.trim();
   if (!def.ops.includes(row.op)) return `${def.label} cannot be “${OP_LABELS[row.op]}”`;
-  if (def.kind === 'property' && !PROPERTY_NAME.test((row.name ?? '').trim())) return 'A property name: letters, digits, _ . - (up to 64)';
+  if (def.kind === 'property' && !PROPERTY_NAME.test((row.name ?? '').trim()))
+    return 'A property name: letters, digits, _ . - (up to 64)';
   if (!v) return 'Enter a value';
   switch (def.kind) {
-    case 'status': return /^([1-5]\d\d|[1-5]xx)$/.test(v) ? null : 'A status like 200 or a class like 4xx';
-    case 'uuid': return UUID.test(v) ? null : 'An id (uuid)';
-    case 'prompt': return /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}(@[1-9]\d{0,8})?$/.test(v) ? null : 'A prompt name, or name@version';
-    case 'number': return /^\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? null : 'A number, 0 or more';
-    case 'bool': return v === 'true' || v === 'false' ? null : 'Yes or no';
-    default: return v.length <= 500 ? null : 'At most 500 characters';
+    case 'status':
+      return /^([1-5]\d\d|[1-5]xx)$/.test(v) ? null : 'A status like 200 or a class like 4xx';
+    case 'uuid':
+      return UUID.test(v) ? null : 'An id (uuid)';
+    case 'prompt':
+      return /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,127}(@[1-9]\d{0,8})?$/.test(v) ? null : 'A prompt name, or name@version';
+    case 'number':
+      return /^\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? null : 'A number, 0 or more';
+    case 'bool':
+      return v === 'true' || v === 'false' ? null : 'Yes or no';
+    default:
+      return v.length <= 500 ? null : 'At most 500 characters';
   }
 }
 
@@ -85,7 +126,8 @@ export function rowsToSearch(rows: FilterRow[]): { search: FilterSearch; errors:
     if (err) return void (errors[i] = err);
     const v = row.value.trim();
     if (row.field === 'property') properties.push(`${(row.name ?? '').trim()}:${v.replace(/[\\;]/g, (c) => `\\${c}`)}`);
-    else if (row.field === 'cost' || row.field === 'latency') search[RANGE_PARAMS[row.field][row.op === 'gte' ? 0 : 1]] = v;
+    else if (row.field === 'cost' || row.field === 'latency')
+      search[RANGE_PARAMS[row.field][row.op === 'gte' ? 0 : 1]] = v;
     else search[row.field] = v;
   });
   if (properties.length) search.property = properties.join(';');
@@ -127,17 +169,35 @@ export function splitProperties(p: string | undefined): string[] {
 
 type ApiQuery = Omit<QueryOf<'/api/v1/requests'>, 'cursor' | 'limit' | 'project_id' | 'include_bodies'>;
 const bool = (v: string | undefined) => (v === 'true' || v === 'false' ? v : undefined);
-const num = (v: string | undefined) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+const num = (v: string | undefined) =>
+  v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
 
 /** URL parameters (with the date window and a saved filter) → the list route's query, typed by the API. */
-export function searchToQuery(search: FilterSearch & { saved_filter_id?: string }, window: { from?: string; to?: string } = {}): ApiQuery {
+export function searchToQuery(
+  search: FilterSearch & { saved_filter_id?: string },
+  window: { from?: string; to?: string } = {},
+): ApiQuery {
   const props = splitProperties(search.property);
   const q: ApiQuery = {
-    from: window.from, to: window.to, saved_filter_id: search.saved_filter_id,
-    model: search.model, provider: search.provider, status: search.status, user_id: search.user_id, session_id: search.session_id,
-    trace_id: search.trace_id, api_key_id: search.api_key_id, prompt: search.prompt, prompt_version_id: search.prompt_version_id,
-    min_cost: num(search.min_cost), max_cost: num(search.max_cost), min_latency_ms: num(search.min_latency_ms), max_latency_ms: num(search.max_latency_ms),
-    cache_hit: bool(search.cache_hit), streamed: bool(search.streamed), self_hosted: bool(search.self_hosted),
+    from: window.from,
+    to: window.to,
+    saved_filter_id: search.saved_filter_id,
+    model: search.model,
+    provider: search.provider,
+    status: search.status,
+    user_id: search.user_id,
+    session_id: search.session_id,
+    trace_id: search.trace_id,
+    api_key_id: search.api_key_id,
+    prompt: search.prompt,
+    prompt_version_id: search.prompt_version_id,
+    min_cost: num(search.min_cost),
+    max_cost: num(search.max_cost),
+    min_latency_ms: num(search.min_latency_ms),
+    max_latency_ms: num(search.max_latency_ms),
+    cache_hit: bool(search.cache_hit),
+    streamed: bool(search.streamed),
+    self_hosted: bool(search.self_hosted),
     property: props.length ? props : undefined,
   };
   return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as ApiQuery;
@@ -146,12 +206,24 @@ export function searchToQuery(search: FilterSearch & { saved_filter_id?: string 
 /** Date range presets; `custom` reads `from` / `to` from the URL. */
 export const RANGES = ['1h', '24h', '7d', '30d', 'custom'] as const;
 export type Range = (typeof RANGES)[number];
-export const RANGE_LABELS: Record<Range | 'all', string> = { all: 'All time', '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days', custom: 'Custom' };
+export const RANGE_LABELS: Record<Range | 'all', string> = {
+  all: 'All time',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  custom: 'Custom',
+};
 const HOURS: Record<Exclude<Range, 'custom'>, number> = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 };
 
 /** The window a range stands for at `now`: presets are open-ended (new calls keep arriving). */
-export function rangeWindow(range: Range | undefined, custom: { from?: string; to?: string }, now: number): { from?: string; to?: string } {
+export function rangeWindow(
+  range: Range | undefined,
+  custom: { from?: string; to?: string },
+  now: number,
+): { from?: string; to?: string } {
   if (!range) return {};
-  if (range === 'custom') return { ...(custom.from ? { from: custom.from } : {}), ...(custom.to ? { to: custom.to } : {}) };
+  if (range === 'custom')
+    return { ...(custom.from ? { from: custom.from } : {}), ...(custom.to ? { to: custom.to } : {}) };
   return { from: new Date(now - HOURS[range] * 3600_000).toISOString() };
 }

@@ -25,7 +25,19 @@ export function RequestDetailPage() {
   const request = useRequest(id);
   const { canWrite } = useCurrent();
   return (
-    <Page title="Request" description={request.data ? `${request.data.provider} / ${request.data.model} · ${fmt.time(request.data.created_at)}` : undefined} actions={<ButtonLink to="/requests" variant="default" size="xs">All requests</ButtonLink>}>
+    <Page
+      title="Request"
+      description={
+        request.data
+          ? `${request.data.provider} / ${request.data.model} · ${fmt.time(request.data.created_at)}`
+          : undefined
+      }
+      actions={
+        <ButtonLink to="/requests" variant="default" size="xs">
+          All requests
+        </ButtonLink>
+      }
+    >
       <QueryState query={request} what="the request">
         {(r) => (
           <Stack gap="lg">
@@ -36,20 +48,37 @@ export function RequestDetailPage() {
                 <ShareButton type="request" id={r.id} projectId={r.project_id} />
               </Group>
             )}
-            <Paper withBorder p="md"><Facts items={facts(r)} /></Paper>
+            <Paper withBorder p="md">
+              <Facts items={facts(r)} />
+            </Paper>
             <Section title="Conversation">
-              <Conversation request={r.request_body} response={r.response_body} provider={r.provider} empty={`Not logged (log mode ${r.log_mode})`} />
+              <Conversation
+                request={r.request_body}
+                response={r.response_body}
+                provider={r.provider}
+                empty={`Not logged (log mode ${r.log_mode})`}
+              />
             </Section>
             <Section title={`Scores (${r.scores.length})`}>
               {r.scores.length ? (
-                <DataTable caption="Scores of this request" rows={r.scores} rowKey={(s) => s.id} minWidth={560} columns={[
-                  { key: 'n', label: 'Name', render: (s) => s.name },
-                  { key: 'v', label: 'Value', render: (s) => s.string_value ?? fmt.int(s.value) },
-                  { key: 's', label: 'Source', render: (s) => s.source },
-                  { key: 'c', label: 'Comment', render: (s) => s.comment ?? '—' },
-                  { key: 't', label: 'Added', render: (s) => fmt.time(s.created_at) },
-                ]} />
-              ) : <Text size="sm" c="dimmed">No score yet{canWrite ? ': add one above, or let an evaluator score it.' : '.'}</Text>}
+                <DataTable
+                  caption="Scores of this request"
+                  rows={r.scores}
+                  rowKey={(s) => s.id}
+                  minWidth={560}
+                  columns={[
+                    { key: 'n', label: 'Name', render: (s) => s.name },
+                    { key: 'v', label: 'Value', render: (s) => s.string_value ?? fmt.int(s.value) },
+                    { key: 's', label: 'Source', render: (s) => s.source },
+                    { key: 'c', label: 'Comment', render: (s) => s.comment ?? '—' },
+                    { key: 't', label: 'Added', render: (s) => fmt.time(s.created_at) },
+                  ]}
+                />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No score yet{canWrite ? ': add one above, or let an evaluator score it.' : '.'}
+                </Text>
+              )}
             </Section>
           </Stack>
         )}
@@ -61,14 +90,65 @@ export function RequestDetailPage() {
 function facts(r: Schema<'RequestDetail'>): [string, ReactNode][] {
   return [
     ['Model', `${r.provider} / ${r.model}`],
-    ['Status', <Group gap="xs" key="s"><HttpStatus code={r.status_code} />{r.error}</Group>],
-    ['Cost', <Group gap="xs" key="c">{fmt.usd(r.cost_usd)}{r.cache_hit && <Badge variant="light" color="teal" size="sm">cache hit, saved {fmt.usd(r.cost_saved_usd)}</Badge>}</Group>],
-    ['Tokens', `${fmt.int(r.prompt_tokens)} in / ${fmt.int(r.completion_tokens)} out${r.tokens_estimated ? ' (estimated)' : ''}${r.cache_read_tokens ? `, ${fmt.int(r.cache_read_tokens)} cached` : ''}`],
+    [
+      'Status',
+      <Group gap="xs" key="s">
+        <HttpStatus code={r.status_code} />
+        {r.error}
+      </Group>,
+    ],
+    [
+      'Cost',
+      <Group gap="xs" key="c">
+        {fmt.usd(r.cost_usd)}
+        {r.cache_hit && (
+          <Badge variant="light" color="teal" size="sm">
+            cache hit, saved {fmt.usd(r.cost_saved_usd)}
+          </Badge>
+        )}
+      </Group>,
+    ],
+    [
+      'Tokens',
+      `${fmt.int(r.prompt_tokens)} in / ${fmt.int(r.completion_tokens)} out${r.tokens_estimated ? ' (estimated)' : ''}${r.cache_read_tokens ? `, ${fmt.int(r.cache_read_tokens)} cached` : ''}`,
+    ],
     ['Latency', `${fmt.ms(r.latency_ms)} (first byte ${fmt.ms(r.ttfb_ms)})${r.streamed ? ', streamed' : ''}`],
     ['Prompt version', r.prompt_version_id ? <PromptVersionLink key="pv" id={r.prompt_version_id} /> : '—'],
-    ['Trace', r.trace_id ? <AppLink to="/traces/$id" params={{ id: r.trace_id }}>{r.trace_id}</AppLink> : '—'],
-    ['User', r.user_id ? <AppLink to="/users/$id" params={{ id: r.user_id }}>{r.user_id}</AppLink> : '—'],
-    ['Session', r.session_id ? <AppLink to="/sessions/$id" params={{ id: r.session_id }}>{r.session_id}</AppLink> : '—'],
-    ['Properties', Object.entries(r.properties ?? {}).map(([k, v]) => `${k}=${v}`).join(' · ') || '—'],
+    [
+      'Trace',
+      r.trace_id ? (
+        <AppLink to="/traces/$id" params={{ id: r.trace_id }}>
+          {r.trace_id}
+        </AppLink>
+      ) : (
+        '—'
+      ),
+    ],
+    [
+      'User',
+      r.user_id ? (
+        <AppLink to="/users/$id" params={{ id: r.user_id }}>
+          {r.user_id}
+        </AppLink>
+      ) : (
+        '—'
+      ),
+    ],
+    [
+      'Session',
+      r.session_id ? (
+        <AppLink to="/sessions/$id" params={{ id: r.session_id }}>
+          {r.session_id}
+        </AppLink>
+      ) : (
+        '—'
+      ),
+    ],
+    [
+      'Properties',
+      Object.entries(r.properties ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' · ') || '—',
+    ],
   ];
 }

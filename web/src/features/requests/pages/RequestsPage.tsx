@@ -30,11 +30,19 @@ export function RequestsPage() {
   const navigate = useNavigate();
   const saved = useSavedFilters('requests');
   const { keys, columns, setKeys } = useColumns();
-  const filters = useMemo(() => Object.fromEntries(SEARCH_KEYS.filter((k) => search[k] !== undefined).map((k) => [k, search[k]])) as FilterSearch, [search]);
+  const filters = useMemo(
+    () =>
+      Object.fromEntries(SEARCH_KEYS.filter((k) => search[k] !== undefined).map((k) => [k, search[k]])) as FilterSearch,
+    [search],
+  );
   // A preset is "the last N hours" from when it was chosen (or the page opened); the tail adds what comes after.
   const anchor = useMemo(() => Date.now(), [search.range]);
   const query = useMemo(
-    () => searchToQuery({ ...filters, saved_filter_id: search.saved_filter_id }, rangeWindow(search.range, { from: search.from, to: search.to }, anchor)),
+    () =>
+      searchToQuery(
+        { ...filters, saved_filter_id: search.saved_filter_id },
+        rangeWindow(search.range, { from: search.from, to: search.to }, anchor),
+      ),
     [filters, search.saved_filter_id, search.range, search.from, search.to, anchor],
   );
   const [live, setLive] = useState(false);
@@ -44,25 +52,60 @@ export function RequestsPage() {
   const pages = useRequestPages(query, live && !paused);
   const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.data) ?? [], [pages.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-  const more = useCallback(() => void (hasNextPage && !isFetchingNextPage && fetchNextPage()), [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const more = useCallback(
+    () => void (hasNextPage && !isFetchingNextPage && fetchNextPage()),
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  );
   const filtered = Object.keys(filters).length > 0 || !!search.saved_filter_id || !!search.range;
-  const applyFilters = (next: FilterSearch) => void setSearch({ search: (s) => clean({ ...Object.fromEntries(Object.entries(s).filter(([k]) => !(SEARCH_KEYS as readonly string[]).includes(k))), ...next }) });
+  const applyFilters = (next: FilterSearch) =>
+    void setSearch({
+      search: (s) =>
+        clean({
+          ...Object.fromEntries(Object.entries(s).filter(([k]) => !(SEARCH_KEYS as readonly string[]).includes(k))),
+          ...next,
+        }),
+    });
   return (
     <Page
       title="Requests"
       description="Every call through the gateway: open one for its conversation, cost and trace (arrows and Enter work)."
-      actions={<>
-        <ExportButton resource="requests" filter={query} what="requests" />
-        <CopyButton value={typeof location === 'undefined' ? '' : location.href}>
-          {({ copied, copy }) => <Button size="xs" variant="default" leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconLink size={14} aria-hidden />} onClick={copy}>{copied ? 'Link copied' : 'Copy link to this view'}</Button>}
-        </CopyButton>
-      </>}
+      actions={
+        <>
+          <ExportButton resource="requests" filter={query} what="requests" />
+          <CopyButton value={typeof location === 'undefined' ? '' : location.href}>
+            {({ copied, copy }) => (
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconLink size={14} aria-hidden />}
+                onClick={copy}
+              >
+                {copied ? 'Link copied' : 'Copy link to this view'}
+              </Button>
+            )}
+          </CopyButton>
+        </>
+      }
       filters={
         <>
-          <RangeControl range={search.range} from={search.from} to={search.to} onChange={(v) => void setSearch({ search: (s) => clean({ ...s, range: v.range, from: v.from, to: v.to }), replace: true })} />
+          <RangeControl
+            range={search.range}
+            from={search.from}
+            to={search.to}
+            onChange={(v) =>
+              void setSearch({ search: (s) => clean({ ...s, range: v.range, from: v.from, to: v.to }), replace: true })
+            }
+          />
           {/* Offered once there is one to choose (Settings → Saved filters), or when the URL names one. */}
           {(saved.data?.length || search.saved_filter_id) && (
-            <SelectFilter label="Saved filter" value={search.saved_filter_id} anyLabel="none" w={180} options={(saved.data ?? []).map((f) => ({ value: f.id, label: f.name }))} onApply={(v) => void setSearch({ search: (s) => clean({ ...s, saved_filter_id: v }), replace: true })} />
+            <SelectFilter
+              label="Saved filter"
+              value={search.saved_filter_id}
+              anyLabel="none"
+              w={180}
+              options={(saved.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
+              onApply={(v) => void setSearch({ search: (s) => clean({ ...s, saved_filter_id: v }), replace: true })}
+            />
           )}
           <ColumnChooser keys={keys} onChange={setKeys} />
           <LiveToggle on={live} paused={paused} onChange={(on) => (setLive(on), on && void pages.refetch())} />
@@ -73,19 +116,46 @@ export function RequestsPage() {
       <QueryState
         query={{ ...pages, data: pages.data ? rows : undefined }}
         what="the request log"
-        empty={filtered
-          ? { title: 'No request matches these filters', description: 'Widen the date range, or loosen or clear a filter.', action: <ButtonLink to="/requests" variant="default">Clear filters</ButtonLink> }
-          : { title: 'No requests yet', description: 'Point an SDK at the gateway with a project key: every call is logged here.', action: <ButtonLink to="/">See how on the overview</ButtonLink> }}
+        empty={
+          filtered
+            ? {
+                title: 'No request matches these filters',
+                description: 'Widen the date range, or loosen or clear a filter.',
+                action: (
+                  <ButtonLink to="/requests" variant="default">
+                    Clear filters
+                  </ButtonLink>
+                ),
+              }
+            : {
+                title: 'No requests yet',
+                description: 'Point an SDK at the gateway with a project key: every call is logged here.',
+                action: <ButtonLink to="/">See how on the overview</ButtonLink>,
+              }
+        }
       >
         {(list) => (
           <>
             <div
-              onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}
-              onScrollCapture={(e) => { const t = e.target as HTMLElement; if (t.getAttribute('role') === 'rowgroup') setScrolled(t.scrollTop > 0); }}
+              onMouseEnter={() => setHovered(true)}
+              onMouseLeave={() => setHovered(false)}
+              onScrollCapture={(e) => {
+                const t = e.target as HTMLElement;
+                if (t.getAttribute('role') === 'rowgroup') setScrolled(t.scrollTop > 0);
+              }}
             >
-              <VirtualTable label="Requests" rows={list} columns={columns} rowKey={(r) => r.id} onEnd={more} onOpen={(r) => void navigate({ to: '/requests/$id', params: { id: r.id } })} />
+              <VirtualTable
+                label="Requests"
+                rows={list}
+                columns={columns}
+                rowKey={(r) => r.id}
+                onEnd={more}
+                onOpen={(r) => void navigate({ to: '/requests/$id', params: { id: r.id } })}
+              />
             </div>
-            <Text size="sm" c="dimmed" aria-live="polite">{fmt.int(list.length)} loaded{hasNextPage ? (isFetchingNextPage ? ', loading more…' : '') : ' (all)'}</Text>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {fmt.int(list.length)} loaded{hasNextPage ? (isFetchingNextPage ? ', loading more…' : '') : ' (all)'}
+            </Text>
           </>
         )}
       </QueryState>

@@ -20,9 +20,29 @@ export function SessionsPage() {
   const list = useSessionList();
   const navigate = useNavigate();
   return (
-    <Page title="Sessions" description="Conversations: the calls and traces that share a session id." actions={<ExportButton resource="sessions" filter={{}} what="sessions" />}>
-      <QueryState query={list} what="sessions" empty={{ title: 'No sessions yet', description: 'Send x-service-session-id with proxied calls, or session_id with traces, to group them into conversations.' }}>
-        {(rows) => <VirtualTable label="Sessions" rows={rows} columns={COLUMNS} rowKey={(s) => s.id} onOpen={(s) => void navigate({ to: '/sessions/$id', params: { id: s.id } })} />}
+    <Page
+      title="Sessions"
+      description="Conversations: the calls and traces that share a session id."
+      actions={<ExportButton resource="sessions" filter={{}} what="sessions" />}
+    >
+      <QueryState
+        query={list}
+        what="sessions"
+        empty={{
+          title: 'No sessions yet',
+          description:
+            'Send x-service-session-id with proxied calls, or session_id with traces, to group them into conversations.',
+        }}
+      >
+        {(rows) => (
+          <VirtualTable
+            label="Sessions"
+            rows={rows}
+            columns={COLUMNS}
+            rowKey={(s) => s.id}
+            onOpen={(s) => void navigate({ to: '/sessions/$id', params: { id: s.id } })}
+          />
+        )}
       </QueryState>
     </Page>
   );

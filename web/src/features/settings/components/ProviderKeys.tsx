@@ -25,23 +25,51 @@ export function ProviderKeys() {
   const projectName = (id: string) => projects.data?.find((p) => p.id === id)?.name ?? id;
   return (
     <Section title="Provider keys">
-      <QueryState query={keys} what="provider keys" empty={{ title: 'No provider keys yet', description: 'The proxy answers 424 provider_key_missing until a project has the key of the provider it calls.' }}>
+      <QueryState
+        query={keys}
+        what="provider keys"
+        empty={{
+          title: 'No provider keys yet',
+          description:
+            'The proxy answers 424 provider_key_missing until a project has the key of the provider it calls.',
+        }}
+      >
         {(rows) => (
-          <DataTable caption="Provider keys" rows={rows} rowKey={(k) => k.id} minWidth={560} columns={[
-            { key: 'p', label: 'Provider', render: (k) => k.provider },
-            { key: 'k', label: 'Key', render: (k) => <Code>{k.masked_key ?? '••••'}</Code> },
-            { key: 'j', label: 'Project', render: (k) => projectName(k.project_id) },
-            { key: 'u', label: 'Updated', render: (k) => fmt.time(k.updated_at) },
-          ]} />
+          <DataTable
+            caption="Provider keys"
+            rows={rows}
+            rowKey={(k) => k.id}
+            minWidth={560}
+            columns={[
+              { key: 'p', label: 'Provider', render: (k) => k.provider },
+              { key: 'k', label: 'Key', render: (k) => <Code>{k.masked_key ?? '••••'}</Code> },
+              { key: 'j', label: 'Project', render: (k) => projectName(k.project_id) },
+              { key: 'u', label: 'Updated', render: (k) => fmt.time(k.updated_at) },
+            ]}
+          />
         )}
       </QueryState>
       {canWrite && projects.data?.length ? (
-        <form onSubmit={form.onSubmit((v) => save.mutate({ ...v, project_id: target, api_key: v.api_key.trim() }, { onSuccess: () => form.setFieldValue('api_key', '') }))}>
+        <form
+          onSubmit={form.onSubmit((v) =>
+            save.mutate(
+              { ...v, project_id: target, api_key: v.api_key.trim() },
+              { onSuccess: () => form.setFieldValue('api_key', '') },
+            ),
+          )}
+        >
           <Group align="flex-end" gap="sm">
-            <NativeSelect label="Project" data={projects.data.map((p) => ({ value: p.id, label: p.name }))} value={target} onChange={(e) => form.setFieldValue('project_id', e.currentTarget.value)} />
+            <NativeSelect
+              label="Project"
+              data={projects.data.map((p) => ({ value: p.id, label: p.name }))}
+              value={target}
+              onChange={(e) => form.setFieldValue('project_id', e.currentTarget.value)}
+            />
             <NativeSelect label="Provider" data={[...PROVIDERS]} {...form.getInputProps('provider')} />
             <PasswordInput label="Key" autoComplete="off" w={260} {...form.getInputProps('api_key')} />
-            <Button type="submit" loading={save.isPending}>Save provider key</Button>
+            <Button type="submit" loading={save.isPending}>
+              Save provider key
+            </Button>
           </Group>
           {save.error && <ErrorState error={save.error} title="Could not save the key" />}
         </form>

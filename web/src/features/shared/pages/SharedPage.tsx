@@ -20,13 +20,25 @@ export function SharedPage() {
       <Stack gap="lg">
         <Group justify="space-between" align="flex-end">
           <div>
-            <Text size="sm" c="dimmed" fw={600}>LLM Gateway</Text>
-            <Title order={1} size="h2">Shared {kind ?? 'view'}</Title>
+            <Text size="sm" c="dimmed" fw={600}>
+              LLM Gateway
+            </Text>
+            <Title order={1} size="h2">
+              Shared {kind ?? 'view'}
+            </Title>
           </div>
-          {shared.data && <Text size="sm" c="dimmed">Read-only{shared.data.expires_at ? `, until ${fmt.time(shared.data.expires_at)}` : ''}</Text>}
+          {shared.data && (
+            <Text size="sm" c="dimmed">
+              Read-only{shared.data.expires_at ? `, until ${fmt.time(shared.data.expires_at)}` : ''}
+            </Text>
+          )}
         </Group>
         <QueryState query={shared} what="this link">
-          {(s) => <Paper withBorder p="md"><JsonBlock label={`The shared ${kind}`} value={s.resource} maxHeight="75vh" /></Paper>}
+          {(s) => (
+            <Paper withBorder p="md">
+              <JsonBlock label={`The shared ${kind}`} value={s.resource} maxHeight="75vh" />
+            </Paper>
+          )}
         </QueryState>
       </Stack>
     </Container>

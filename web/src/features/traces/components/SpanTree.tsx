@@ -17,7 +17,10 @@ export interface Row {
 export function layout(tree: Node[], traceStart: string, traceMs: number | null): Row[] {
   const t0 = Date.parse(traceStart);
   const out: { node: Node; depth: number }[] = [];
-  const walk = (n: Node, depth: number) => (out.push({ node: n, depth }), n.children.forEach((c) => walk(c, depth + 1)));
+  const walk = (n: Node, depth: number) => (
+    out.push({ node: n, depth }),
+    n.children.forEach((c) => walk(c, depth + 1))
+  );
   tree.forEach((n) => walk(n, 0));
   const end = (n: Node) => (n.start_time ? Date.parse(n.start_time) - t0 : 0) + (n.duration_ms ?? 0);
   const total = Math.max(1, traceMs ?? Math.max(1, ...out.map((r) => end(r.node))));
@@ -31,9 +34,26 @@ export function layout(tree: Node[], traceStart: string, traceMs: number | null)
  * The spans as a treeview (WAI-ARIA: one tab stop, arrows move, Home/End jump) whose rows are
  * also the waterfall: each bar sits at the span's start and is as long as the span.
  */
-export function SpanTree({ rows, selected, onSelect }: { rows: Row[]; selected: string | null; onSelect: (id: string) => void }) {
+export function SpanTree({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: Row[];
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
   const key = (e: KeyboardEvent, i: number) => {
-    const j = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : -1;
+    const j =
+      e.key === 'ArrowDown'
+        ? i + 1
+        : e.key === 'ArrowUp'
+          ? i - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? rows.length - 1
+              : -1;
     if (j < 0 || j >= rows.length) return;
     e.preventDefault();
     onSelect(rows[j]!.node.id);
@@ -45,17 +65,35 @@ export function SpanTree({ rows, selected, onSelect }: { rows: Row[]; selected: 
         const on = node.id === selected;
         return (
           <li
-            key={node.id} id={`span-${i}`} role="treeitem" aria-level={depth + 1} aria-selected={on} tabIndex={on ? 0 : -1}
-            className={classes.item} data-selected={on || undefined} onClick={() => onSelect(node.id)} onKeyDown={(e) => key(e, i)}
+            key={node.id}
+            id={`span-${i}`}
+            role="treeitem"
+            aria-level={depth + 1}
+            aria-selected={on}
+            tabIndex={on ? 0 : -1}
+            className={classes.item}
+            data-selected={on || undefined}
+            onClick={() => onSelect(node.id)}
+            onKeyDown={(e) => key(e, i)}
           >
             <span className={classes.label} style={{ paddingLeft: depth * 14 }}>
-              <Text span size="sm" fw={on ? 600 : 400} truncate>{node.name ?? node.id}</Text>
-              <Badge size="xs" variant="light" color="gray" radius="sm" tt="none">{node.span_type}</Badge>
+              <Text span size="sm" fw={on ? 600 : 400} truncate>
+                {node.name ?? node.id}
+              </Text>
+              <Badge size="xs" variant="light" color="gray" radius="sm" tt="none">
+                {node.span_type}
+              </Badge>
             </span>
             <span className={classes.track} aria-hidden="true">
-              <span className={classes.bar} data-error={node.status === 'error' || undefined} style={{ left: `${left}%`, width: `${width}%` }} />
+              <span
+                className={classes.bar}
+                data-error={node.status === 'error' || undefined}
+                style={{ left: `${left}%`, width: `${width}%` }}
+              />
             </span>
-            <Text span size="xs" c="dimmed" ta="right">{fmt.ms(node.duration_ms)}</Text>
+            <Text span size="xs" c="dimmed" ta="right">
+              {fmt.ms(node.duration_ms)}
+            </Text>
           </li>
         );
       })}

@@ -23,7 +23,15 @@ export function TraceDetailPage() {
   const trace = useTrace(id);
   const { canWrite } = useCurrent();
   return (
-    <Page title={trace.data?.name ?? 'Trace'} description={trace.data ? `Trace ${trace.data.id} · ${fmt.time(trace.data.start_time)}` : undefined} actions={<ButtonLink to="/traces" variant="default" size="xs">All traces</ButtonLink>}>
+    <Page
+      title={trace.data?.name ?? 'Trace'}
+      description={trace.data ? `Trace ${trace.data.id} · ${fmt.time(trace.data.start_time)}` : undefined}
+      actions={
+        <ButtonLink to="/traces" variant="default" size="xs">
+          All traces
+        </ButtonLink>
+      }
+    >
       <QueryState query={trace} what="the trace">
         {(t) => (
           <Stack gap="lg">
@@ -34,14 +42,25 @@ export function TraceDetailPage() {
               </Group>
             )}
             <Paper withBorder p="md">
-              <Facts items={[
-                ['Status', <StatusBadge key="s" value={t.status} />],
-                ['Duration', fmt.ms(t.duration_ms)],
-                ['Tokens', fmt.int(t.total_tokens)],
-                ['Cost', fmt.usd(t.cost_usd)],
-                ['Spans', fmt.int(t.span_count)],
-                ['Session', t.session_id ? <AppLink to="/sessions/$id" params={{ id: t.session_id }}>{t.session_id}</AppLink> : '—'],
-              ]} />
+              <Facts
+                items={[
+                  ['Status', <StatusBadge key="s" value={t.status} />],
+                  ['Duration', fmt.ms(t.duration_ms)],
+                  ['Tokens', fmt.int(t.total_tokens)],
+                  ['Cost', fmt.usd(t.cost_usd)],
+                  ['Spans', fmt.int(t.span_count)],
+                  [
+                    'Session',
+                    t.session_id ? (
+                      <AppLink to="/sessions/$id" params={{ id: t.session_id }}>
+                        {t.session_id}
+                      </AppLink>
+                    ) : (
+                      '—'
+                    ),
+                  ],
+                ]}
+              />
             </Paper>
             <Spans trace={t} />
           </Stack>
@@ -56,10 +75,15 @@ function Spans({ trace }: { trace: Schema<'Trace'> }) {
   const [picked, setPicked] = useState<string | null>(null);
   const selected = picked ?? rows[0]?.node.id ?? null;
   const span = trace.spans.find((s) => s.id === selected);
-  if (rows.length === 0) return <EmptyView title="No spans yet" description="Spans appear as the SDK or the OpenTelemetry exporter sends them." />;
+  if (rows.length === 0)
+    return (
+      <EmptyView title="No spans yet" description="Spans appear as the SDK or the OpenTelemetry exporter sends them." />
+    );
   return (
     <Grid gap="lg">
-      <Grid.Col span={{ base: 12, md: 7 }}><SpanTree rows={rows} selected={selected} onSelect={setPicked} /></Grid.Col>
+      <Grid.Col span={{ base: 12, md: 7 }}>
+        <SpanTree rows={rows} selected={selected} onSelect={setPicked} />
+      </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>{span && <SpanPanel span={span} />}</Grid.Col>
     </Grid>
   );

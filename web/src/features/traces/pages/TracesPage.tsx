@@ -30,25 +30,55 @@ export function TracesPage() {
   const navigate = useNavigate();
   const filter = clean({ status: search.status, name: search.name });
   const list = useTraces(filter);
-  const set = (patch: Partial<typeof search>) => void setSearch({ search: (s) => clean({ ...s, ...patch }), replace: true });
+  const set = (patch: Partial<typeof search>) =>
+    void setSearch({ search: (s) => clean({ ...s, ...patch }), replace: true });
   const filtered = !!(search.status || search.name);
   return (
     <Page
       title="Traces"
       description="Agent runs and multi-step calls, as span trees with timing, tokens and cost."
       actions={<ExportButton resource="traces" filter={filter} what="traces" />}
-      filters={<>
-        <SelectFilter label="Status" value={search.status} options={TRACE_STATUSES} onApply={(v) => set({ status: v })} />
-        <TextFilter label="Name" value={search.name} onApply={(v) => set({ name: v })} />
-      </>}
+      filters={
+        <>
+          <SelectFilter
+            label="Status"
+            value={search.status}
+            options={TRACE_STATUSES}
+            onApply={(v) => set({ status: v })}
+          />
+          <TextFilter label="Name" value={search.name} onApply={(v) => set({ name: v })} />
+        </>
+      }
     >
       <QueryState
-        query={list} what="traces"
-        empty={filtered
-          ? { title: 'No trace matches these filters', action: <ButtonLink to="/traces" variant="default">Clear filters</ButtonLink> }
-          : { title: 'No traces yet', description: 'Send traces with the SDK or any OpenTelemetry exporter (OTLP to /v1/traces) with a project key.' }}
+        query={list}
+        what="traces"
+        empty={
+          filtered
+            ? {
+                title: 'No trace matches these filters',
+                action: (
+                  <ButtonLink to="/traces" variant="default">
+                    Clear filters
+                  </ButtonLink>
+                ),
+              }
+            : {
+                title: 'No traces yet',
+                description:
+                  'Send traces with the SDK or any OpenTelemetry exporter (OTLP to /v1/traces) with a project key.',
+              }
+        }
       >
-        {(rows) => <VirtualTable label="Traces" rows={rows} columns={COLUMNS} rowKey={(t) => t.id} onOpen={(t) => void navigate({ to: '/traces/$id', params: { id: t.id } })} />}
+        {(rows) => (
+          <VirtualTable
+            label="Traces"
+            rows={rows}
+            columns={COLUMNS}
+            rowKey={(t) => t.id}
+            onOpen={(t) => void navigate({ to: '/traces/$id', params: { id: t.id } })}
+          />
+        )}
       </QueryState>
     </Page>
   );

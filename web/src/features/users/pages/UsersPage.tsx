@@ -7,7 +7,8 @@ import * as fmt from '../../../lib/format';
 import { useEndUsers } from '../hooks/useUsers';
 
 type User = Schema<'EndUser'>;
-const limit = (u: User) => (u.rate_limit?.requests_limit ? `${fmt.int(u.rate_limit.requests)} / ${fmt.int(u.rate_limit.requests_limit)}` : '—');
+const limit = (u: User) =>
+  u.rate_limit?.requests_limit ? `${fmt.int(u.rate_limit.requests)} / ${fmt.int(u.rate_limit.requests_limit)}` : '—';
 
 const COLUMNS: Column<User>[] = [
   { key: 'u', label: 'User', width: '1.4fr', render: (u) => u.user_id },
@@ -22,9 +23,27 @@ export function UsersPage() {
   const list = useEndUsers();
   const navigate = useNavigate();
   return (
-    <Page title="Users" description="Your end users (x-service-user-id): what each spends, how often calls fail, and their rate-limit window.">
-      <QueryState query={list} what="end users" empty={{ title: 'No end users yet', description: 'Send x-service-user-id with proxied calls (or user_id with traces) to see spend per user.' }}>
-        {(rows) => <VirtualTable label="End users" rows={rows} columns={COLUMNS} rowKey={(u) => `${u.project_id}:${u.user_id}`} onOpen={(u) => void navigate({ to: '/users/$id', params: { id: u.user_id } })} />}
+    <Page
+      title="Users"
+      description="Your end users (x-service-user-id): what each spends, how often calls fail, and their rate-limit window."
+    >
+      <QueryState
+        query={list}
+        what="end users"
+        empty={{
+          title: 'No end users yet',
+          description: 'Send x-service-user-id with proxied calls (or user_id with traces) to see spend per user.',
+        }}
+      >
+        {(rows) => (
+          <VirtualTable
+            label="End users"
+            rows={rows}
+            columns={COLUMNS}
+            rowKey={(u) => `${u.project_id}:${u.user_id}`}
+            onOpen={(u) => void navigate({ to: '/users/$id', params: { id: u.user_id } })}
+          />
+        )}
       </QueryState>
     </Page>
   );

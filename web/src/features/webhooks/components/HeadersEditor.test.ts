@@ -11,8 +11,17 @@ describe('custom header rows', () => {
   });
 
   it('refuses what the API would: bad or reserved names, duplicates, empty or non-ASCII values', () => {
-    const bad = rows(['X Bad', 'v'], ['X-Service-Signature', 'v'], ['webhook-id', 'v'], ['Host', 'v'],
-      ['X-A', 'v'], ['x-a', 'v'], ['X-B', ''], ['X-C', 'line\nbreak'], ['X-D', 'é']);
+    const bad = rows(
+      ['X Bad', 'v'],
+      ['X-Service-Signature', 'v'],
+      ['webhook-id', 'v'],
+      ['Host', 'v'],
+      ['X-A', 'v'],
+      ['x-a', 'v'],
+      ['X-B', ''],
+      ['X-C', 'line\nbreak'],
+      ['X-D', 'é'],
+    );
     expect(bad.map((_, i) => headerError(bad, i))).toEqual([
       { name: 'Letters, digits and - _ . (up to 64)' },
       { name: 'Set by the service' },

@@ -9,8 +9,20 @@ const MAX_HEADERS = 20;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 // Set by the service on every attempt (docs/webhooks.md, "Custom headers"): the API refuses them.
-const RESERVED = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'host',
-  'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'user-agent']);
+const RESERVED = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'user-agent',
+]);
 const reserved = (n: string) => RESERVED.has(n) || /^(x-service-|webhook-|proxy-|sec-)/.test(n);
 
 /** What is wrong with one row (null when fine), as the API would say it, before the form is sent. */
@@ -33,7 +45,11 @@ export const headersBody = (rows: HeaderRow[]) => Object.fromEntries(rows.map((r
  * Name/value rows of a webhook's own headers (up to 20). Values are treated as secrets: typed into
  * password fields, never read back from the API.
  */
-export function HeadersEditor({ rows, onChange, errors }: {
+export function HeadersEditor({
+  rows,
+  onChange,
+  errors,
+}: {
   rows: HeaderRow[];
   onChange: (rows: HeaderRow[]) => void;
   errors: boolean;
@@ -42,31 +58,59 @@ export function HeadersEditor({ rows, onChange, errors }: {
     onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <Stack gap="xs">
-      {rows.length === 0 && <Text size="sm" c="dimmed">No custom headers.</Text>}
+      {rows.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No custom headers.
+        </Text>
+      )}
       {rows.map((r, i) => {
         const e = errors ? headerError(rows, i) : null;
         return (
           <Group key={i} gap="xs" align="flex-start" wrap="nowrap" data-testid="header-row">
             {/* Side by side on a wide screen; on a phone the name keeps the whole width above its value. */}
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={4} style={{ flex: 1, minWidth: 0 }}>
-              <TextInput aria-label={`Header ${i + 1} name`} placeholder="Name, e.g. Authorization" value={r.name}
-                error={e?.name} onChange={(ev) => set(i, { name: ev.currentTarget.value })} />
-              <TextInput aria-label={`Header ${i + 1} value`} placeholder="Value" type="password" value={r.value}
-                autoComplete="off" error={e?.value} onChange={(ev) => set(i, { value: ev.currentTarget.value })} />
+              <TextInput
+                aria-label={`Header ${i + 1} name`}
+                placeholder="Name, e.g. Authorization"
+                value={r.name}
+                error={e?.name}
+                onChange={(ev) => set(i, { name: ev.currentTarget.value })}
+              />
+              <TextInput
+                aria-label={`Header ${i + 1} value`}
+                placeholder="Value"
+                type="password"
+                value={r.value}
+                autoComplete="off"
+                error={e?.value}
+                onChange={(ev) => set(i, { value: ev.currentTarget.value })}
+              />
             </SimpleGrid>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Remove header ${i + 1}`}
-              onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={`Remove header ${i + 1}`}
+              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            >
               <IconTrash size={16} aria-hidden />
             </ActionIcon>
           </Group>
         );
       })}
       <Group gap="sm">
-        <Button size="xs" variant="default" leftSection={<IconPlus size={14} aria-hidden />}
-          disabled={rows.length >= MAX_HEADERS} onClick={() => onChange([...rows, { name: '', value: '' }])}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconPlus size={14} aria-hidden />}
+          disabled={rows.length >= MAX_HEADERS}
+          onClick={() => onChange([...rows, { name: '', value: '' }])}
+        >
           Add header
         </Button>
-        <Text size="xs" c="dimmed">{rows.length} of {MAX_HEADERS}</Text>
+        <Text size="xs" c="dimmed">
+          {rows.length} of {MAX_HEADERS}
+        </Text>
       </Group>
     </Stack>
   );

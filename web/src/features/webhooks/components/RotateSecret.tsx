@@ -33,25 +33,33 @@ export function RotateSecret({ webhook, onDone }: { webhook: Schema<'Webhook'>; 
   return (
     <Paper withBorder p="md" aria-labelledby={`${uid}-title`} component="section">
       <Stack gap="sm">
-        <Title order={3} size="h5" id={`${uid}-title`}>Rotate the signing secret</Title>
+        <Title order={3} size="h5" id={`${uid}-title`}>
+          Rotate the signing secret
+        </Title>
         {!rotated && (
           <>
             <Text size="sm" c="dimmed">
-              A new secret signs every attempt from now on, retries included. During the overlap each delivery
-              carries a signature with both, so the receiver can switch to the new one when it likes.
+              A new secret signs every attempt from now on, retries included. During the overlap each delivery carries a
+              signature with both, so the receiver can switch to the new one when it likes.
             </Text>
             <Radio.Group label="The previous secret stays valid" value={seconds} onChange={setSeconds}>
               <Group gap="md" mt={6}>
-                {OVERLAPS.map((o) => <Radio key={o.seconds} value={String(o.seconds)} label={o.label} />)}
+                {OVERLAPS.map((o) => (
+                  <Radio key={o.seconds} value={String(o.seconds)} label={o.label} />
+                ))}
               </Group>
             </Radio.Group>
             {rotate.error && <ErrorState error={rotate.error} title="Could not rotate the secret" />}
             <Group gap="sm">
-              <Button loading={rotate.isPending}
-                onClick={() => rotate.mutate({ id: webhook.id, seconds: Number(seconds) })}>
+              <Button
+                loading={rotate.isPending}
+                onClick={() => rotate.mutate({ id: webhook.id, seconds: Number(seconds) })}
+              >
                 Rotate secret
               </Button>
-              <Button variant="default" onClick={onDone}>Cancel</Button>
+              <Button variant="default" onClick={onDone}>
+                Cancel
+              </Button>
             </Group>
           </>
         )}

@@ -19,8 +19,12 @@ export type Panel = 'deliveries' | 'recover' | 'edit' | 'rotate';
 function ago(iso: string | null): string {
   const s = Math.max(0, (Date.now() - Date.parse(iso ?? '')) / 1000);
   if (Number.isNaN(s)) return '';
-  const [n, unit] = s < 3600 ? [Math.floor(s / 60), 'minute'] : s < 86_400 ? [Math.floor(s / 3600), 'hour']
-    : [Math.floor(s / 86_400), 'day'];
+  const [n, unit] =
+    s < 3600
+      ? [Math.floor(s / 60), 'minute']
+      : s < 86_400
+        ? [Math.floor(s / 3600), 'hour']
+        : [Math.floor(s / 86_400), 'day'];
   return n < 1 ? 'just now' : `${fmt.count(n, unit)} ago`;
 }
 
@@ -29,12 +33,19 @@ function DisabledNotice({ w }: { w: Webhook }) {
   const { canWrite } = useCurrent();
   const enable = useEnableWebhook();
   return (
-    <Alert color="red" variant="light" mt="sm" icon={<IconAlertTriangle aria-hidden />} data-testid="disabled-notice"
-      title={`Disabled automatically ${ago(w.disabled_at)} (${fmt.time(w.disabled_at)})`}>
+    <Alert
+      color="red"
+      variant="light"
+      mt="sm"
+      icon={<IconAlertTriangle aria-hidden />}
+      data-testid="disabled-notice"
+      title={`Disabled automatically ${ago(w.disabled_at)} (${fmt.time(w.disabled_at)})`}
+    >
       <Stack gap="xs">
         <Text size="sm">
           Its deliveries kept failing (dead-lettered in a row for days), so no new ones are made.
-          {canWrite ? ' Fix the receiver, then enable it again: the count starts afresh.'
+          {canWrite
+            ? ' Fix the receiver, then enable it again: the count starts afresh.'
             : ' An editor or admin can enable it again.'}
         </Text>
         {enable.error && <ErrorState error={enable.error} title="Could not enable the webhook" />}
@@ -53,7 +64,11 @@ function DisabledNotice({ w }: { w: Webhook }) {
 /** The state in one badge: active, paused by someone, or disabled by the service. */
 function State({ w }: { w: Webhook }) {
   if (w.disabled_reason === 'failing') {
-    return <Badge variant="filled" color="red.9" radius="sm" tt="none" fw={600}>disabled: failing</Badge>;
+    return (
+      <Badge variant="filled" color="red.9" radius="sm" tt="none" fw={600}>
+        disabled: failing
+      </Badge>
+    );
   }
   return <StatusBadge value={w.is_active ? 'active' : 'paused'} />;
 }
@@ -83,8 +98,15 @@ export function WebhookCard({ w, a }: { w: Webhook; a: CardActions }) {
     <Paper withBorder p="md" component="li" aria-label={`Webhook ${w.name}`}>
       <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
         <Stack gap={2} style={{ minWidth: 0, flex: '1 1 320px' }}>
-          <Group gap="xs"><Title order={2} size="h5">{w.name}</Title><State w={w} /></Group>
-          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{w.url} · {w.events.join(', ')}</Text>
+          <Group gap="xs">
+            <Title order={2} size="h5">
+              {w.name}
+            </Title>
+            <State w={w} />
+          </Group>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {w.url} · {w.events.join(', ')}
+          </Text>
           <Text size="xs" c="dimmed" data-testid="webhook-secret">
             Secret <code>{w.secret}</code>
             {previous && <> · previous secret valid until {fmt.time(previous)}</>}
@@ -93,28 +115,51 @@ export function WebhookCard({ w, a }: { w: Webhook; a: CardActions }) {
         </Stack>
         <Group gap="xs">
           {canWrite && (
-            <Button size="xs" variant="default" loading={a.testing} onClick={a.sendTest}>Send test</Button>
+            <Button size="xs" variant="default" loading={a.testing} onClick={a.sendTest}>
+              Send test
+            </Button>
           )}
           {canWrite && button('edit', 'Edit')}
           {canWrite && button('rotate', 'Rotate secret')}
           {canWrite && !disabled && (
-            <Button size="xs" variant="default" onClick={a.pause}>{w.is_active ? 'Pause' : 'Resume'}</Button>
+            <Button size="xs" variant="default" onClick={a.pause}>
+              {w.is_active ? 'Pause' : 'Resume'}
+            </Button>
           )}
           {button('deliveries', 'Deliveries')}
           {button('recover', 'Recoveries')}
           {canWrite && (
-            <ConfirmButton title="Delete the webhook?" message={`“${w.name}” stops receiving events.`}
-              onConfirm={a.remove}>Delete</ConfirmButton>
+            <ConfirmButton
+              title="Delete the webhook?"
+              message={`“${w.name}” stops receiving events.`}
+              onConfirm={a.remove}
+            >
+              Delete
+            </ConfirmButton>
           )}
         </Group>
       </Group>
       {disabled && <DisabledNotice w={w} />}
       {a.open === 'edit' && (
-        <Stack mt="sm"><WebhookForm key={w.updated_at} webhook={w} onDone={a.close} /></Stack>
+        <Stack mt="sm">
+          <WebhookForm key={w.updated_at} webhook={w} onDone={a.close} />
+        </Stack>
       )}
-      {a.open === 'rotate' && <Stack mt="sm"><RotateSecret webhook={w} onDone={a.close} /></Stack>}
-      {a.open === 'deliveries' && <Stack mt="sm"><Deliveries id={w.id} temporalUi={a.temporalUi} /></Stack>}
-      {a.open === 'recover' && <Stack mt="sm"><Recover webhookId={w.id} temporalUi={a.temporalUi} /></Stack>}
+      {a.open === 'rotate' && (
+        <Stack mt="sm">
+          <RotateSecret webhook={w} onDone={a.close} />
+        </Stack>
+      )}
+      {a.open === 'deliveries' && (
+        <Stack mt="sm">
+          <Deliveries id={w.id} temporalUi={a.temporalUi} />
+        </Stack>
+      )}
+      {a.open === 'recover' && (
+        <Stack mt="sm">
+          <Recover webhookId={w.id} temporalUi={a.temporalUi} />
+        </Stack>
+      )}
     </Paper>
   );
 }

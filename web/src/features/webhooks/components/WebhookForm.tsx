@@ -1,5 +1,16 @@
 import {
-  Badge, Button, Checkbox, Group, Input, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Input,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useId, useState, type ReactNode } from 'react';
@@ -21,10 +32,16 @@ function EventsPicker(props: { value: WebhookEvent[]; onChange: (v: WebhookEvent
   const catalogue = useEventTypes();
   const about = new Map((catalogue.data ?? []).map((t) => [t.name, t.description]));
   return (
-    <Checkbox.Group label="Events" value={props.value} error={props.error}
-      onChange={(v) => props.onChange(v as WebhookEvent[])}>
+    <Checkbox.Group
+      label="Events"
+      value={props.value}
+      error={props.error}
+      onChange={(v) => props.onChange(v as WebhookEvent[])}
+    >
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" mt={6}>
-        {WEBHOOK_EVENTS.map((e) => <Checkbox key={e} value={e} label={e} description={about.get(e)} />)}
+        {WEBHOOK_EVENTS.map((e) => (
+          <Checkbox key={e} value={e} label={e} description={about.get(e)} />
+        ))}
       </SimpleGrid>
     </Checkbox.Group>
   );
@@ -73,11 +90,16 @@ export function WebhookForm({ webhook, onDone }: { webhook?: Schema<'Webhook'>; 
           <TextInput label="Name" name="name" {...form.getInputProps('name')} />
           <TextInput label="URL" name="url" type="url" placeholder="https://…" {...form.getInputProps('url')} />
         </SimpleGrid>
-        <EventsPicker value={form.values.events} onChange={(v) => form.setFieldValue('events', v)}
-          error={form.errors.events} />
+        <EventsPicker
+          value={form.values.events}
+          onChange={(v) => form.setFieldValue('events', v)}
+          error={form.errors.events}
+        />
         <Stack gap={6} role="group" aria-labelledby={`${uid}-headers`}>
           <div>
-            <Input.Label labelElement="div" id={`${uid}-headers`}>Custom headers</Input.Label>
+            <Input.Label labelElement="div" id={`${uid}-headers`}>
+              Custom headers
+            </Input.Label>
             <Input.Description>
               Sent with every attempt, e.g. the receiver’s Authorization. Values are stored encrypted and never shown
               again.
@@ -87,26 +109,47 @@ export function WebhookForm({ webhook, onDone }: { webhook?: Schema<'Webhook'>; 
             <>
               <Group gap={6} wrap="wrap" data-testid="header-names">
                 <Text size="sm">Now:</Text>
-                {existing.length
-                  ? existing.map((n) => <Badge key={n} variant="light" color="gray" radius="sm" tt="none">{n}</Badge>)
-                  : <Text size="sm" c="dimmed">none</Text>}
+                {existing.length ? (
+                  existing.map((n) => (
+                    <Badge key={n} variant="light" color="gray" radius="sm" tt="none">
+                      {n}
+                    </Badge>
+                  ))
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    none
+                  </Text>
+                )}
               </Group>
-              <Switch label={existing.length ? 'Replace the headers' : 'Add headers'} checked={replace}
-                description={existing.length
-                  ? 'Replaces the whole set: type every value again; remove all rows to send none.'
-                  : 'Once saved, only their names are shown.'}
-                onChange={(e) => (setReplace(e.currentTarget.checked), setRows(blank()), setShowErrors(false))} />
+              <Switch
+                label={existing.length ? 'Replace the headers' : 'Add headers'}
+                checked={replace}
+                description={
+                  existing.length
+                    ? 'Replaces the whole set: type every value again; remove all rows to send none.'
+                    : 'Once saved, only their names are shown.'
+                }
+                onChange={(e) => (setReplace(e.currentTarget.checked), setRows(blank()), setShowErrors(false))}
+              />
             </>
           )}
           {replace && <HeadersEditor rows={rows} onChange={setRows} errors={showErrors} />}
         </Stack>
         {write.error && (
-          <ErrorState error={write.error}
-            title={webhook ? 'Could not save the webhook' : 'Could not create the webhook'} />
+          <ErrorState
+            error={write.error}
+            title={webhook ? 'Could not save the webhook' : 'Could not create the webhook'}
+          />
         )}
         <Group gap="sm">
-          <Button type="submit" loading={write.isPending}>{webhook ? 'Save webhook' : 'Create webhook'}</Button>
-          {webhook && onDone && <Button variant="default" onClick={onDone}>Cancel</Button>}
+          <Button type="submit" loading={write.isPending}>
+            {webhook ? 'Save webhook' : 'Create webhook'}
+          </Button>
+          {webhook && onDone && (
+            <Button variant="default" onClick={onDone}>
+              Cancel
+            </Button>
+          )}
         </Group>
         {!webhook && create.data && (
           <SecretOnce title="Signing secret" value={create.data.secret} testId="secret" onDone={create.reset} />

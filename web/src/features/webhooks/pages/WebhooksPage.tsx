@@ -29,36 +29,48 @@ export function WebhooksPage() {
   const failed = test.error ?? pause.error ?? remove.error;
   const sendTest = (id: string) =>
     test.mutate(id, {
-      onSuccess: (r) => toast(
-        [`Test ${r.status}`, r.http_status && ` (HTTP ${r.http_status})`, r.error_message && `: ${r.error_message}`]
-          .filter(Boolean).join(''),
-        r.status === 'delivered' ? 'green' : 'red',
-      ),
+      onSuccess: (r) =>
+        toast(
+          [`Test ${r.status}`, r.http_status && ` (HTTP ${r.http_status})`, r.error_message && `: ${r.error_message}`]
+            .filter(Boolean)
+            .join(''),
+          r.status === 'delivered' ? 'green' : 'red',
+        ),
     });
   return (
-    <Page title="Webhooks"
-      description="Signed HTTPS callbacks on events; every delivery is a durable Temporal workflow with retries.">
+    <Page
+      title="Webhooks"
+      description="Signed HTTPS callbacks on events; every delivery is a durable Temporal workflow with retries."
+    >
       {canWrite && <WebhookForm />}
       {failed && <ErrorState error={failed} title="Could not change the webhook" />}
-      <QueryState query={list} what="webhooks" empty={{
-        title: 'No webhooks yet',
-        description: canWrite ? EMPTY : 'An editor or admin can create them.',
-      }}>
+      <QueryState
+        query={list}
+        what="webhooks"
+        empty={{
+          title: 'No webhooks yet',
+          description: canWrite ? EMPTY : 'An editor or admin can create them.',
+        }}
+      >
         {(hooks) => (
           <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
             {hooks.map((w) => {
               const mine = open?.id === w.id ? open.panel : null;
               return (
-                <WebhookCard key={w.id} w={w} a={{
-                  open: mine,
-                  toggle: (panel) => setOpen(mine === panel ? null : { id: w.id, panel }),
-                  close: () => setOpen(null),
-                  temporalUi,
-                  testing: test.isPending && test.variables === w.id,
-                  sendTest: () => sendTest(w.id),
-                  pause: () => pause.mutate({ id: w.id, is_active: !w.is_active }),
-                  remove: () => remove.mutate(w.id),
-                }} />
+                <WebhookCard
+                  key={w.id}
+                  w={w}
+                  a={{
+                    open: mine,
+                    toggle: (panel) => setOpen(mine === panel ? null : { id: w.id, panel }),
+                    close: () => setOpen(null),
+                    temporalUi,
+                    testing: test.isPending && test.variables === w.id,
+                    sendTest: () => sendTest(w.id),
+                    pause: () => pause.mutate({ id: w.id, is_active: !w.is_active }),
+                    remove: () => remove.mutate(w.id),
+                  }}
+                />
               );
             })}
           </Stack>
