@@ -5,7 +5,9 @@ import { collectOnline } from '../src/eval-runs/online';
 import { createProxyPricer } from '../src/providers/cost';
 import type { ActivityDeps } from './deps';
 
-/** Side effects of eval runs: target lists, evaluations (judge calls through the project's provider keys), run status. */
+/**
+ * Side effects of eval runs: target lists, evaluations (judge calls through the project's provider keys), run status.
+ */
 export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
   const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
   return {

@@ -5,7 +5,9 @@ import { runItem } from '../src/experiments/run';
 import { createProxyPricer } from '../src/providers/cost';
 import type { ActivityDeps } from './deps';
 
-/** Side effects of experiments: the pending item runs, one item run (model call and scores), the experiment's status. */
+/**
+ * Side effects of experiments: the pending item runs, one item run (model call and scores), the experiment's status.
+ */
 export function experimentActivities({ db, keyring, config }: ActivityDeps) {
   const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
   return {

@@ -8,5 +8,7 @@ export function recommendationActivities({ db }: ActivityDeps) {
   return { recomputeRecommendations: (at: string) => recomputeAll(db, analytics, Date.parse(at)) };
 }
 
-/** The activities of the recommendations workflow (workflows/recommendations.ts): the one type that workflow imports. */
+/**
+ * The activities of the recommendations workflow (workflows/recommendations.ts): the one type that workflow imports.
+ */
 export type RecommendationActivities = ReturnType<typeof recommendationActivities>;

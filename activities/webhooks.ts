@@ -36,7 +36,9 @@ export interface AttemptInput {
   firstAttemptAt: string;
   /** Wait before the next attempt if this one fails; null when this is the last attempt. */
   retryDelayMs: number | null;
-  /** Set on run n ≥ 1 an operator started (redeliver): runs on a paused webhook, keeps the delivery's first_attempt_at. */
+  /**
+   * Set on run n ≥ 1 an operator started (redeliver): runs on a paused webhook, keeps the delivery's first_attempt_at.
+   */
   redelivery?: number;
 }
 

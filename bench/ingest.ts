@@ -162,7 +162,10 @@ function agentTrace(t0: number): Record<string, unknown>[] {
   return spans;
 }
 
-/** Pre-encoded request bodies holding `total` spans in batches of `batch` (whole traces, roots last as exporters send them). */
+/**
+ * Pre-encoded request bodies holding `total` spans in batches of `batch` (whole traces, roots last as exporters send
+ * them).
+ */
 function payloads(total: number, batch: number, gzip: boolean): Buffer[] {
   const out: Buffer[] = [];
   let pending: Record<string, unknown>[] = [];

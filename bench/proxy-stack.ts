@@ -223,7 +223,10 @@ export interface Gateway {
   auth: Record<string, string>;
 }
 
-/** The compiled gateway (api role, production mode) on the database, with a tenant whose OpenAI key points at the upstream. */
+/**
+ * The compiled gateway (api role, production mode) on the database, with a tenant whose OpenAI key points at the
+ * upstream.
+ */
 export async function startGateway(
   children: ChildProcess[],
   dbUrl: string,

@@ -15,7 +15,8 @@
  * (git ref, `none` to skip), BENCH_SOAK_SECONDS (default 600, 0 to skip), BENCH_SOAK_RATE, BENCH_PG_URL,
  * BENCH_SKIP_BUILD=1 (reuse .data/bench-build), BENCH_GATEWAY_NODE_FLAGS (added to "after"),
  * BENCH_SERVE=1 (keep the stack up), BENCH_FLAG_VARIANTS ("name=--flag SETTING=value;…": the
- * working tree again with other node flags or settings), BENCH_PROFILE=1 (CPU profile of each build, top frames printed).
+ * working tree again with other node flags or settings), BENCH_PROFILE=1 (CPU profile of each build, top frames
+ * printed).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 
-/** Prompt experiments (issue 15, docs/experiments.md#prompt-experiments): a grid of prompt variants, one experiment each, over the same items. */
+/**
+ * Prompt experiments (issue 15, docs/experiments.md#prompt-experiments): a grid of prompt variants, one experiment
+ * each, over the same items.
+ */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create table prompt_experiments (

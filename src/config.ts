@@ -69,7 +69,10 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  /** Development/tests only: comma-separated CIDRs or IPs that webhook delivery may reach although private/loopback (e.g. `127.0.0.1/32`). Cloud-metadata addresses stay blocked. */
+  /**
+   * Development/tests only: comma-separated CIDRs or IPs that webhook delivery may reach although private/loopback
+   * (e.g. `127.0.0.1/32`). Cloud-metadata addresses stay blocked.
+   */
   WEBHOOK_ALLOW_PRIVATE_CIDRS: z
     .string()
     .default('')
@@ -77,13 +80,19 @@ const schema = z.object({
       (v) => v.split(',').every((c) => !c.trim() || /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(c.trim())),
       'must be comma-separated IPs or CIDRs',
     ),
-  /** PEM file with extra CA certificates trusted for webhook HTTPS (in addition to the system roots), e.g. a test or internal CA. */
+  /**
+   * PEM file with extra CA certificates trusted for webhook HTTPS (in addition to the system roots), e.g. a test or
+   * internal CA.
+   */
   WEBHOOK_CA_FILE: z.string().optional(),
   /** Backstop poll of the event outbox when no NOTIFY arrives (ms). */
   WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(100).default(5_000),
   /** The send window of one attempt (all hops); the spec's is 10 s, tests shorten it. */
   WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** Isolation (docs/webhooks.md#isolation-a-slow-receiver): sends in flight per webhook on one worker; more wait durably, uncounted. */
+  /**
+   * Isolation (docs/webhooks.md#isolation-a-slow-receiver): sends in flight per webhook on one worker; more wait
+   * durably, uncounted.
+   */
   WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(4),
   /** Consecutive timeouts of one webhook that open its circuit (0 disables the circuit). */
   WEBHOOK_CIRCUIT_TIMEOUTS: z.coerce.number().int().min(0).max(1000).default(3),
@@ -121,18 +130,26 @@ const schema = z.object({
   PROXY_LOG_QUEUE_MAX: z.coerce.number().int().min(1).default(20_000),
   PROXY_LOG_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   PROXY_LOG_FLUSH_MS: z.coerce.number().int().min(1).default(50),
-  /** Local journal of request rows not yet committed, replayed at start after a crash (docs/proxy.md); `off` disables it. */
+  /**
+   * Local journal of request rows not yet committed, replayed at start after a crash (docs/proxy.md); `off` disables
+   * it.
+   */
   REQUEST_LOG_JOURNAL_DIR: z.string().min(1).default('.data/request-journal'),
   /** fdatasync the journal this often, for machine crashes (0: never; a killed process loses nothing without it). */
   REQUEST_LOG_JOURNAL_FSYNC_MS: z.coerce.number().int().min(0).default(0),
-  /** Per-process memo of API-key auth, provider keys and rate-limit settings; changes evict it at once via NOTIFY (0 disables). */
+  /**
+   * Per-process memo of API-key auth, provider keys and rate-limit settings; changes evict it at once via NOTIFY (0
+   * disables).
+   */
   PROXY_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   PROXY_CACHE_CLEANUP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROXY_TOKENIZER_PRELOAD: z
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  /** Trace ingest (docs/ingest.md): size caps of /ingest/* requests, of one input/output/metadata field, and of a batch. */
+  /**
+   * Trace ingest (docs/ingest.md): size caps of /ingest/* requests, of one input/output/metadata field, and of a batch.
+   */
   INGEST_MAX_REQUEST_BYTES: z.coerce
     .number()
     .int()
@@ -154,10 +171,15 @@ const schema = z.object({
   INGEST_WRITER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   INGEST_WRITER_MAX_BATCH_OPS: z.coerce.number().int().min(1).default(1000),
   INGEST_WRITER_MAX_QUEUED_OPS: z.coerce.number().int().min(1).default(100_000),
-  /** Ended traces with spans still open get trace.completed after this long without activity (0 disables the sweeper). */
+  /**
+   * Ended traces with spans still open get trace.completed after this long without activity (0 disables the sweeper).
+   */
   INGEST_TRACE_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(3_600_000),
   INGEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
-  /** Retention (docs/retention.md): request-log months wholly older than this many days are dropped (unset: kept forever). */
+  /**
+   * Retention (docs/retention.md): request-log months wholly older than this many days are dropped (unset: kept
+   * forever).
+   */
   RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   /** Request and response bodies older than this many days are emptied (unset: kept as long as the row). */
   BODY_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
@@ -165,7 +187,9 @@ const schema = z.object({
   WEB_DIR: z.string().min(1).default('web/dist'),
   /** The Temporal Web UI the dashboard links deliveries and exports to (`npm run dev` sets it). */
   TEMPORAL_UI_URL: optionalUrl,
-  /** Dashboard sign-in through an identity provider (OIDC authorization code + PKCE): issuer URL and public client id. */
+  /**
+   * Dashboard sign-in through an identity provider (OIDC authorization code + PKCE): issuer URL and public client id.
+   */
   UI_OIDC_ISSUER: optionalUrl,
   UI_OIDC_CLIENT_ID: z.string().min(1).optional(),
   UI_OIDC_SCOPE: z.string().min(1).default('openid email profile'),
@@ -185,7 +209,10 @@ const schema = z.object({
     .min(1)
     .max(24 * 60 * 7)
     .default(60),
-  /** Task queue of the export activities (default `<TEMPORAL_TASK_QUEUE>-exports`): heavy file writing kept apart from deliveries. */
+  /**
+   * Task queue of the export activities (default `<TEMPORAL_TASK_QUEUE>-exports`): heavy file writing kept apart from
+   * deliveries.
+   */
   EXPORT_TASK_QUEUE: z.string().min(1).optional(),
   /** Rows per part: each part is one activity, written again whole if its worker dies. */
   EXPORT_PART_ROWS: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
@@ -196,7 +223,10 @@ const schema = z.object({
     .transform((v) => v === 'true'),
   /** Exports one worker process writes at once. */
   EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  /** With a bucket set, files go to this S3-compatible store instead of EXPORT_DIR (credentials: the AWS SDK's usual chain). */
+  /**
+   * With a bucket set, files go to this S3-compatible store instead of EXPORT_DIR (credentials: the AWS SDK's usual
+   * chain).
+   */
   EXPORT_S3_BUCKET: z.string().min(1).optional(),
   EXPORT_S3_REGION: z.string().min(1).default('us-east-1'),
   /** An S3-compatible endpoint (MinIO, R2, …); unset means AWS itself. */

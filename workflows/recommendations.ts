@@ -6,7 +6,9 @@ const { recomputeRecommendations } = proxyActivities<RecommendationActivities>({
   retry: { maximumAttempts: 3 },
 });
 
-/** Recomputes every project's recommendations (the hourly `recommendations` schedule); `at` defaults to the run's start. */
+/**
+ * Recomputes every project's recommendations (the hourly `recommendations` schedule); `at` defaults to the run's start.
+ */
 export async function recommendationsWorkflow(at?: string): Promise<{ projects: number; recommendations: number }> {
   return recomputeRecommendations(at ?? workflowInfo().runStartTime.toISOString());
 }

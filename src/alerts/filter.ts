@@ -3,7 +3,10 @@ import { requestFilterOf as storedRequestFilter } from '../filters/stored';
 import type { GroupBy } from '../analytics/plan';
 import type { AlertFilter } from './schemas';
 
-/** A rule's stored filter as the analytics filter language's RequestFilter (the non-request alert types' fields left out). */
+/**
+ * A rule's stored filter as the analytics filter language's RequestFilter (the non-request alert types' fields left
+ * out).
+ */
 export function requestFilterOf(f: AlertFilter): RequestFilter {
   const { measure: _m, severity: _s, finding_kind: _k, ...rest } = f;
   return storedRequestFilter(rest);

@@ -26,7 +26,9 @@ const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Alerts', auth: 'jwt', notFound: 'Alert rule' } as const;
 const BASE = '/api/v1/alerts';
 
-/** /api/v1/alerts: reads (and the side-effect-free evaluate) for every role; writes for admin, editor (docs/alerts.md). */
+/**
+ * /api/v1/alerts: reads (and the side-effect-free evaluate) for every role; writes for admin, editor (docs/alerts.md).
+ */
 export const alertRoutes = (ctx: AppContext, store: AnalyticsStore) => {
   const deps = alertDeps(ctx, store);
   return [

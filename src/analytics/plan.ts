@@ -43,7 +43,9 @@ export interface StatsQuery {
   source: 'auto' | 'raw';
 }
 
-/** The rollup rows a query reads: one dimension (a built-in one or a rolled-up property), optionally one value of it. */
+/**
+ * The rollup rows a query reads: one dimension (a built-in one or a rolled-up property), optionally one value of it.
+ */
 export interface RollupPlan {
   dim: RollupDim | `property:${string}`;
   value: string | null;

@@ -55,7 +55,10 @@ const hours = (projectIds: string[], from: string, to: string): Sql => ({
   args: [projectIds, from, to],
 });
 
-/** (project_id, t, value) rows covering every user of [fromMs, toMs): day rows for whole UTC days, hourly rows at the edges. */
+/**
+ * (project_id, t, value) rows covering every user of [fromMs, toMs): day rows for whole UTC days, hourly rows at the
+ * edges.
+ */
 function presence(projectIds: string[], fromMs: number, toMs: number): Sql {
   const d0 = Math.ceil(fromMs / D) * D;
   const d1 = Math.floor(toMs / D) * D;

@@ -5,7 +5,10 @@ import { changeStatus, list, read } from './service';
 
 const common = { tag: 'Anomalies', auth: 'read', notFound: 'Anomaly' } as const;
 
-/** /api/v1/anomalies: JWT or API key; public keys and viewers read, full keys and editors change status (docs/anomalies.md). */
+/**
+ * /api/v1/anomalies: JWT or API key; public keys and viewers read, full keys and editors change status
+ * (docs/anomalies.md).
+ */
 export const anomalyRoutes = ({ db }: AppContext) => [
   route({
     ...common,

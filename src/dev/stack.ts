@@ -56,7 +56,8 @@ export async function runDevStack(): Promise<void> {
   });
   log(`API:                 ${runtime.api?.url}  (try: curl ${runtime.api?.url}/health)`);
   if (!config.AUTH_JWKS_URL && config.AUTH_JWT_SECRET) {
-    // The dashboard's local sign-in: a 12-hour token for the dev user, in the link's fragment (never sent to a server log).
+    // The dashboard's local sign-in: a 12-hour token for the dev user, in the link's fragment (never sent to a server
+    // log).
     const token = await mintLocalToken(config, config.AUTH_JWT_SECRET, {
       sub: 'dev',
       email: 'dev@localhost',

@@ -26,7 +26,10 @@ export function scoreIdOf(runId: string, evaluatorId: string, targetId: string):
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Lists the targets and records the items (idempotent); the run is running from here, unless it was cancelled meanwhile. */
+/**
+ * Lists the targets and records the items (idempotent); the run is running from here, unless it was cancelled
+ * meanwhile.
+ */
 export async function prepareRun(db: Knex, runId: string): Promise<{ total: number }> {
   const run = await q.runById(db, runId);
   if (!run) throw new Error(`eval run ${runId} not found`);

@@ -154,7 +154,10 @@ export async function results(
   );
 }
 
-/** Cancels the run's workflow and marks the run cancelled; from then on it does not change. A finished run is answered as it is. */
+/**
+ * Cancels the run's workflow and marks the run cancelled; from then on it does not change. A finished run is answered
+ * as it is.
+ */
 export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: string[], id: string) {
   const r = await q.findRun(deps.db, projectIds, id);
   if (!r) throw notFound('Eval run');

@@ -36,7 +36,10 @@ const toView = (r: q.EvaluatorRunRecord): EvaluatorView => ({
   updated_at: isoText(r.updated_at),
 });
 
-/** Beyond the schema: the pattern or JSON Schema compiles; the score config is the project's and of the evaluator's data type. */
+/**
+ * Beyond the schema: the pattern or JSON Schema compiles; the score config is the project's and of the evaluator's data
+ * type.
+ */
 async function check(db: Knex, projectId: string, e: EvaluatorConfig, scoreConfigId: string | null | undefined) {
   try {
     checkConfig(e);

@@ -61,7 +61,9 @@ const compareSchema = z
   })
   .meta({ id: 'ExperimentComparison' });
 
-/** /api/v1/experiments: JWT; every role reads, admin and editor start, post outputs and cancel (docs/experiments.md). */
+/**
+ * /api/v1/experiments: JWT; every role reads, admin and editor start, post outputs and cancel (docs/experiments.md).
+ */
 export const experimentRoutes = (ctx: AppContext) => {
   const { db } = ctx;
   const deps: ExperimentDeps = {

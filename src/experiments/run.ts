@@ -20,7 +20,10 @@ import { whileOpen, type ExperimentRecord, type ItemRunRecord } from './queries'
  */
 const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** Template variables of a dataset item: the fields of an object input, or `input` for a plain one; plus `expected_output`. */
+/**
+ * Template variables of a dataset item: the fields of an object input, or `input` for a plain one; plus
+ * `expected_output`.
+ */
 function itemVariables(item: { input: unknown; expected_output: unknown }): Record<string, string> {
   const base =
     item.input && typeof item.input === 'object' && !Array.isArray(item.input)
@@ -91,7 +94,8 @@ export async function scoreOutput(
         experiment: { id: exp.id, itemId: item.item_id, repetition: run.repetition },
       });
     } catch (err) {
-      if (!(err instanceof EvaluationError) && (err as { status?: number }).status !== 400) throw err; // transient: the activity retries
+      // transient: the activity retries
+      if (!(err instanceof EvaluationError) && (err as { status?: number }).status !== 400) throw err;
       out.notes.push(`${e.name}: ${(err as Error).message}`);
     }
   }

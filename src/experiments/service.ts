@@ -57,7 +57,10 @@ export async function toView(db: Knex, r: q.ExperimentRecord): Promise<Experimen
   };
 }
 
-/** Resolves the subject and the dataset version, records one item run per (item, repetition), starts the workflow of a prompt subject. */
+/**
+ * Resolves the subject and the dataset version, records one item run per (item, repetition), starts the workflow of a
+ * prompt subject.
+ */
 export async function createExperiment(
   deps: ExperimentDeps,
   actor: Principal,

@@ -49,7 +49,10 @@ const DATA_EXCEPTIONS: Record<string, string> = {
   '22P05': 'a text holds a character that cannot be stored',
 };
 
-/** A PostgreSQL data exception (node-postgres sets `code` and `severity`) as a 400 `invalid_input`; anything else: undefined. */
+/**
+ * A PostgreSQL data exception (node-postgres sets `code` and `severity`) as a 400 `invalid_input`; anything else:
+ * undefined.
+ */
 export function dataException(err: unknown): HttpError | undefined {
   const e = err as { code?: unknown; severity?: unknown } | null;
   if (typeof e?.code !== 'string' || !/^22[0-9A-Z]{3}$/.test(e.code) || typeof e.severity !== 'string')

@@ -18,7 +18,10 @@ export function cohensKappa(a: string[], b: string[]): number | null {
   return pe === 1 ? null : (po - pe) / (1 - pe);
 }
 
-/** Fleiss' kappa: `counts[item][category]` = raters who chose that category; every item rated by the same number of raters. */
+/**
+ * Fleiss' kappa: `counts[item][category]` = raters who chose that category; every item rated by the same number of
+ * raters.
+ */
 export function fleissKappa(counts: number[][]): number | null {
   const N = counts.length;
   if (!N) return null;

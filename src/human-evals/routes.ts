@@ -27,7 +27,10 @@ const WRITERS = ['admin', 'editor'] as const;
 const BASE = '/api/v1/human-evals';
 const QUEUE = '/api/v1/annotation/queue';
 
-/** /api/v1/human-evals (JWT; campaigns are written by admin and editor) and the reviewer's /api/v1/annotation/queue (docs/human-evals.md). */
+/**
+ * /api/v1/human-evals (JWT; campaigns are written by admin and editor) and the reviewer's /api/v1/annotation/queue
+ * (docs/human-evals.md).
+ */
 export const humanEvalRoutes = ({ db }: AppContext) => {
   const common = { tag: 'Human evals', auth: 'jwt', notFound: 'Human eval' } as const;
   const queue = { tag: 'Annotation queue', auth: 'jwt', notFound: 'Human eval' } as const;

@@ -49,7 +49,10 @@ export async function getApiKey(db: Knex, orgId: string, id: string) {
   return apiKeyView(row);
 }
 
-/** Creates a key in a project of the caller's organization and returns it once in full (`key`); only its SHA-256 is stored. */
+/**
+ * Creates a key in a project of the caller's organization and returns it once in full (`key`); only its SHA-256 is
+ * stored.
+ */
 export async function createApiKey(
   db: Knex,
   actor: User,

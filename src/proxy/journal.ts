@@ -17,7 +17,8 @@ import type { Logger } from '../logger';
  * Files are segments named `<host>~<pid>~<process start>~<token>~<n>.ndjson` (one JSON record per line). A segment
  * is sealed after `rotateMs` or `rotateRecords` and deleted once every row in it was written to
  * the database. At start a process claims the segments of dead owners (same host and pid gone, or
- * the same pid with another start time, e.g. pid 1 of a restarted container; another host: not touched for `staleMs`) by an atomic rename, so two replicas never
+ * the same pid with another start time, e.g. pid 1 of a restarted container; another host: not touched for `staleMs`)
+ * by an atomic rename, so two replicas never
  * replay the same file, and hands their records back to the writer.
  */
 export interface JournalOptions {

@@ -142,7 +142,10 @@ export function parseServiceHeaders(h: IncomingHttpHeaders): ServiceOptions {
   };
 }
 
-/** `x-service-trace-id` / `x-service-span-id` when given (explicit wins), else the W3C `traceparent` (forwarded upstream untouched). */
+/**
+ * `x-service-trace-id` / `x-service-span-id` when given (explicit wins), else the W3C `traceparent` (forwarded upstream
+ * untouched).
+ */
 function traceLink(h: IncomingHttpHeaders): Pick<ServiceOptions, 'traceId' | 'spanId'> {
   const traceId = idHeader(h, SERVICE_HEADERS.traceId, 128);
   const spanId = idHeader(h, SERVICE_HEADERS.spanId, 128);

@@ -149,7 +149,8 @@ export async function insertRequestRows<T extends LogEntry>(
   return fresh;
 }
 
-const PERMANENT_PG_ERRORS = /^(22|23|42)/; // data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
+// data exceptions, constraint violations, bad SQL: retrying the same rows cannot help
+const PERMANENT_PG_ERRORS = /^(22|23|42)/;
 
 /**
  * A log entry as one journal line, the inverse of {@link fromRecord}. The row's JSON is kept on the

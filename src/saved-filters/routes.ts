@@ -13,7 +13,10 @@ import { createSavedFilter, deleteSavedFilter, getSavedFilter, listSavedFilters,
 const common = { tag: 'Saved filters', auth: 'jwt', notFound: 'Saved filter' } as const;
 const BASE = '/api/v1/saved-filters';
 
-/** /api/v1/saved-filters: JWT; private filters are their owner's, project filters everyone's to read (docs/saved-filters.md). */
+/**
+ * /api/v1/saved-filters: JWT; private filters are their owner's, project filters everyone's to read
+ * (docs/saved-filters.md).
+ */
 export const savedFilterRoutes = ({ db }: AppContext) => {
   return [
     route({

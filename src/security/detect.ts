@@ -52,7 +52,10 @@ export function textOf(value: unknown): string {
   return out.join('\n').slice(0, MAX_CHARS);
 }
 
-/** Overlapping matches keep the most severe (then the longest): the e-mail inside a connection string is the connection string. */
+/**
+ * Overlapping matches keep the most severe (then the longest): the e-mail inside a connection string is the connection
+ * string.
+ */
 function dedupe(ds: Detection[]): Detection[] {
   const sorted = [...ds].sort(
     (a, b) => severityRank(b.severity) - severityRank(a.severity) || b.end - b.start - (a.end - a.start),

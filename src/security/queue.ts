@@ -14,7 +14,9 @@ export type QueueItem =
   /** Request ids with the created_at range [lo, hi) they lie in. */
   { source: 'request'; ids: string[]; lo: string; hi: string } | { source: 'span' | 'trace'; refs: ProjectRef[] };
 
-/** Queues a request-log batch: a statement over a CTE of its just-inserted rows (`id`, `created_at`) where `cond` holds. */
+/**
+ * Queues a request-log batch: a statement over a CTE of its just-inserted rows (`id`, `created_at`) where `cond` holds.
+ */
 export const requestsQueueFromSql = (cte: string, cond: string) =>
   `insert into security_scan_queue (source, ids, lo, hi)
    select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 millisecond'
@@ -33,7 +35,9 @@ export async function enqueueProjectRefs(
   ]);
 }
 
-/** Takes up to `batches` queue rows, oldest first, in the caller's transaction (rows another scan holds are skipped). */
+/**
+ * Takes up to `batches` queue rows, oldest first, in the caller's transaction (rows another scan holds are skipped).
+ */
 export async function takeScans(trx: Knex.Transaction, batches: number): Promise<QueueItem[]> {
   const { rows } = await trx.raw<{
     rows: {

@@ -19,7 +19,9 @@ export const searchAttributes = {
 
 type AttrType = (typeof searchAttributes)[keyof typeof searchAttributes]['type'];
 
-/** The type as `temporal server start-dev --search-attribute` and `temporal operator search-attribute create` spell it. */
+/**
+ * The type as `temporal server start-dev --search-attribute` and `temporal operator search-attribute create` spell it.
+ */
 export const cliTypeName: Record<AttrType, string> = { KEYWORD: 'Keyword', INT: 'Int' };
 
 /** The type as the operator API's IndexedValueType enum numbers it (temporal.api.enums.v1). */

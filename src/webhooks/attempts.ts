@@ -42,7 +42,10 @@ const columns = (db: Conn, deliveryId: string, a: AttemptRecord) => ({
   response_body_truncated: a.evidence.response_body_truncated,
 });
 
-/** Appends an attempt (a second write of the same number is ignored), e.g. in the transaction that inserts a test delivery. */
+/**
+ * Appends an attempt (a second write of the same number is ignored), e.g. in the transaction that inserts a test
+ * delivery.
+ */
 export const insertAttempt = (db: Conn, deliveryId: string, a: AttemptRecord) =>
   db('webhook_delivery_attempts')
     .insert(columns(db, deliveryId, a))

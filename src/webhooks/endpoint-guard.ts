@@ -44,7 +44,10 @@ interface EndpointState {
   nextWakeAt: number;
 }
 
-/** `release(outcome)` after a send feeds the circuit; `release()` (nothing sent) only frees the place. Only the first call counts. */
+/**
+ * `release(outcome)` after a send feeds the circuit; `release()` (nothing sent) only frees the place. Only the first
+ * call counts.
+ */
 export type Admission =
   | { kind: 'send'; release: (outcome?: { errorMessage: string | null }) => void }
   /** Ask again at `wakeAt` (this worker's clock, in `retryInMs`), passing `wakeAt` back: that slot is the caller's. */

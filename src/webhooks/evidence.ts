@@ -34,7 +34,9 @@ function utf8Prefix(buf: Buffer, max: number): Buffer {
   return buf.subarray(0, end);
 }
 
-/** Replaces every secret in `text`, then cuts it to `max` UTF-8 bytes; text PostgreSQL cannot store is made storable. */
+/**
+ * Replaces every secret in `text`, then cuts it to `max` UTF-8 bytes; text PostgreSQL cannot store is made storable.
+ */
 export function scrubbed(text: string, secrets: readonly string[], max = ATTEMPT_EXCERPT_BYTES): string {
   let out = text;
   for (const s of secrets) if (s) out = out.split(s).join(REDACTED);

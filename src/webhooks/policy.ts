@@ -9,7 +9,9 @@ export const RETRY_DELAYS_MS = [60_000, 120_000, 240_000, 480_000] as const;
 export const EXPIRY_MS = 24 * 60 * 60 * 1000;
 /** The spec's send window; WEBHOOK_ATTEMPT_TIMEOUT_MS overrides it (tests). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** Waits of a delivery whose webhook has its maximum of sends in flight (not attempts): 1 s doubling to 60 s, jittered. */
+/**
+ * Waits of a delivery whose webhook has its maximum of sends in flight (not attempts): 1 s doubling to 60 s, jittered.
+ */
 export const BUSY_WAIT_MIN_MS = 1_000;
 export const BUSY_WAIT_MAX_MS = 60_000;
 export const MAX_REDIRECTS = 3;

@@ -89,7 +89,10 @@ export const updateWebhookRow = async (trx: Knex.Transaction, id: string, change
 export const softDeleteWebhook = (trx: Knex.Transaction, id: string) =>
   trx('webhooks').where({ id }).update({ deleted_at: trx.fn.now(), is_active: false });
 
-/** Deliveries whose workflow may still attempt (first attempt or a retry pending), with that workflow's id (the original or a redelivery run). */
+/**
+ * Deliveries whose workflow may still attempt (first attempt or a retry pending), with that workflow's id (the original
+ * or a redelivery run).
+ */
 export async function openDeliveries(db: Conn, webhookId: string): Promise<{ id: string; workflow_id: string }[]> {
   return db('webhook_deliveries')
     .select('id', 'workflow_id')

@@ -60,7 +60,9 @@ export interface SafeHttpOptions {
   maxRedirects?: number;
   /** Bytes of a response body read (and discarded) before the connection is closed. */
   maxResponseBytes?: number;
-  /** Bytes of the last response body kept in the outcome (default 1 KB plus a margin to scrub secrets cut at the edge). */
+  /**
+   * Bytes of the last response body kept in the outcome (default 1 KB plus a margin to scrub secrets cut at the edge).
+   */
   captureBytes?: number;
   /** Name resolution; defaults to the system resolver. Tests inject one to simulate DNS answers. */
   resolve?: Resolver;
@@ -318,7 +320,10 @@ async function readHead(
 const lowerKeys = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
-/** The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming the variable. */
+/**
+ * The delivery client a process uses, built from its settings. A missing or unreadable CA file stops start-up naming
+ * the variable.
+ */
 export function safeHttpClientFromConfig(config: {
   WEBHOOK_ALLOW_PRIVATE_CIDRS: string;
   WEBHOOK_CA_FILE?: string;

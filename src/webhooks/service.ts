@@ -31,7 +31,9 @@ import { cancelDeliveryWorkflow } from './workflow-client';
 
 declare module '../context' {
   interface FeatureServices {
-    /** The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts), built by the runtime. */
+    /**
+     * The SSRF-guarded HTTPS client of webhook deliveries (test sends and the worker's attempts), built by the runtime.
+     */
     webhookHttp: SafeHttpClient;
   }
 }
@@ -81,7 +83,9 @@ async function requireWebhook(
   return row;
 }
 
-/** The address rule of the URL policy at registration (the schema checked the others); every send re-checks every hop. */
+/**
+ * The address rule of the URL policy at registration (the schema checked the others); every send re-checks every hop.
+ */
 function assertReachableUrl(deps: WebhookDeps, url: string): void {
   const refusal = refuseWebhookUrl(url, deps.http.policy);
   if (refusal?.verdict)

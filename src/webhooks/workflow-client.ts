@@ -62,7 +62,10 @@ export async function startDeliveryWorkflow(
   }
 }
 
-/** Asks a delivery's workflow (the original, or `workflowId`: a redelivery run) to stop retrying (webhook disabled or deleted). Gone or finished is fine. */
+/**
+ * Asks a delivery's workflow (the original, or `workflowId`: a redelivery run) to stop retrying (webhook disabled or
+ * deleted). Gone or finished is fine.
+ */
 export async function cancelDeliveryWorkflow(
   client: Client,
   deliveryId: string,

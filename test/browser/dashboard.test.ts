@@ -206,7 +206,8 @@ describe('dashboard in a browser', () => {
     await page.click('text=Send test');
     await receiver.waitFor(1, 20_000);
     await page.click('text=Deliveries');
-    // A test is sent directly, not by a workflow: no Temporal link (webhook-deliveries.test.ts checks the links of real ones).
+    // A test is sent directly, not by a workflow: no Temporal link (webhook-deliveries.test.ts checks the links of real
+    // ones).
     await page.waitForSelector('text=none: sent directly');
     await page.click('button:has-text("Pause")');
     await page.waitForSelector('text=paused');
@@ -365,7 +366,8 @@ describe('dashboard in a browser', () => {
     await page.waitForSelector('text=No requests yet'); // the other organization's (empty) log, never the first one's rows
     expect(await page.locator('[role=row][data-index]').count()).toBe(0);
     page.off('request', record);
-    expect(seen.filter((x) => x.org !== other.orgId)).toEqual([]); // no request after the switch names the old organization
+    // no request after the switch names the old organization
+    expect(seen.filter((x) => x.org !== other.orgId)).toEqual([]);
     // Back to the first organization, then one project of it: the request log asks for that project only.
     await page.getByLabel('Organization').selectOption(t.orgId);
     await page.waitForSelector('[role=row][data-index]');

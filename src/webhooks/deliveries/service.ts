@@ -30,7 +30,9 @@ export const deliveryDeps = (ctx: AppContext): DeliveryDeps => ({
 });
 
 const TEMPORAL_WAIT_MS = 5_000;
-/** Run numbers tried past one whose workflow exists without the record knowing (a start whose transaction then failed). */
+/**
+ * Run numbers tried past one whose workflow exists without the record knowing (a start whose transaction then failed).
+ */
 const ORPHAN_RUNS = 3;
 
 async function requireWebhook(db: Db, orgId: string, id: string): Promise<WebhookRow> {

@@ -94,7 +94,10 @@ function withOrganizationName(payload: Record<string, unknown>, name: string): R
   return { ...payload, organization: { ...(org as Record<string, unknown>), name } };
 }
 
-/** Records whose workflow start failed (Temporal down) or was lost in a crash; very fresh ones are left to their dispatcher. */
+/**
+ * Records whose workflow start failed (Temporal down) or was lost in a crash; very fresh ones are left to their
+ * dispatcher.
+ */
 export const unstartedDeliveries = (db: Conn, limit: number): Promise<DeliveryToDispatch[]> =>
   db('webhook_deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')

@@ -90,7 +90,10 @@ export const foldCounters = (db: Conn, id: string) =>
     [id, id],
   );
 
-/** The next page of the window's matching deliveries after `cursor`, in (created_at, id) order. Test deliveries are never recovered. */
+/**
+ * The next page of the window's matching deliveries after `cursor`, in (created_at, id) order. Test deliveries are
+ * never recovered.
+ */
 export async function recoverablePage(
   db: Conn,
   r: RecoveryRow,

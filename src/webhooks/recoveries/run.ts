@@ -42,7 +42,10 @@ export interface PageResult {
 const INTERRUPTED = 'attempt interrupted: the worker stopped before its outcome was recorded';
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
-/** What a recovery attempt sets on the record: delivered ends it; a failure leaves the status (failed, dead_lettered) as it was. */
+/**
+ * What a recovery attempt sets on the record: delivered ends it; a failure leaves the status (failed, dead_lettered) as
+ * it was.
+ */
 function recoveryFields(
   ok: boolean,
   startedAt: Date,
@@ -157,7 +160,8 @@ export async function recoverPage(
   if (r.webhook_deleted) return { count: 0, cursor: input.cursor, done: true, stopped: 'webhook_deleted' };
   const rows = await q.recoverablePage(deps.db, r, input.cursor, input.limit);
   if (rows.length) {
-    // A secret that cannot be decrypted fails the page before anything is claimed (claimed items would end `interrupted`).
+    // A secret that cannot be decrypted fails the page before anything is claimed (claimed items would end
+    // `interrupted`).
     validSecrets(deps.keyring, await deps.db('webhooks').where({ id: r.webhook_id }).first(), Date.now());
   }
   // The API marks a cancelled recovery at once; the workflow's cancel reaches the page only with a

@@ -167,7 +167,10 @@ export async function listRecoveries(
   return (await q.listRecoveryRows(deps.db, webhookId, limit)).map(toRecoveryView);
 }
 
-/** Cancels the workflow (gone or finished is fine) and marks the recovery cancelled: the next page would not start anyway. */
+/**
+ * Cancels the workflow (gone or finished is fine) and marks the recovery cancelled: the next page would not start
+ * anyway.
+ */
 async function stop(deps: RecoveryDeps, r: Pick<q.RecoveryRow, 'id' | 'workflow_id'>): Promise<void> {
   try {
     await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, () =>
@@ -182,7 +185,10 @@ async function stop(deps: RecoveryDeps, r: Pick<q.RecoveryRow, 'id' | 'workflow_
   await q.endRecovery(deps.db, r.id, 'cancelled');
 }
 
-/** POST …/recoveries/:rid/cancel: stops a running recovery (its sends in flight finish); a finished one is answered as it is. */
+/**
+ * POST …/recoveries/:rid/cancel: stops a running recovery (its sends in flight finish); a finished one is answered as
+ * it is.
+ */
 export async function cancelRecovery(
   deps: RecoveryDeps,
   actor: Principal,

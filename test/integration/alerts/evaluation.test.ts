@@ -324,7 +324,8 @@ describe('alert evaluation', () => {
     await recordEvaluation(deps, guarded.id, at(T0));
     expect((await events(guarded.id)).map((e) => e.kind)).toEqual(['no_data']);
     await seed(app, t, p, 2, T0 + MIN);
-    await recordEvaluation(deps, guarded.id, at(T0 + 2 * MIN)); // 4 calls, 50 % errors → threshold 0.5 not exceeded (gt)
+    // 4 calls, 50 % errors → threshold 0.5 not exceeded (gt)
+    await recordEvaluation(deps, guarded.id, at(T0 + 2 * MIN));
     const warn = await createRule(app, t, {
       type: 'error_rate',
       threshold: 0.6,

@@ -103,7 +103,8 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
   }
 
   it('prepares once, evaluates each target once page by page (100, then the cursor) with at most `concurrency` at once, then completes', async () => {
-    // The first three evaluations hold their lanes until three are in flight (or 1 s passed): the cap is reached, never passed.
+    // The first three evaluations hold their lanes until three are in flight (or 1 s passed): the cap is reached, never
+    // passed.
     const st: ReturnType<typeof stubs> = stubs(130, async (t) => {
       if (t <= 't0002') await waitFor(() => st.inFlight() >= 3, 1_000).catch(() => undefined);
     });
@@ -153,7 +154,8 @@ describe('evalRunWorkflow with stubbed activities (time-skipping)', () => {
     const { result, policies } = await run(st);
     expect(result).toEqual({ status: 'completed' });
     expect(st.attempts.get('t0003')).toEqual([1, 2, 3]);
-    // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only shortens the wait.
+    // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only
+    // shortens the wait.
     const p = await policies();
     expect(p.evaluateEvalTarget).toEqual({
       initialInterval: 2,

@@ -173,7 +173,8 @@ describe('eval runs', () => {
     ).toEqual(['helpfulness', 'mentions-answer']);
     const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`eval-run-${id}`).describe();
     expect(wf.searchAttributes.ProjectId).toEqual([t.projectId]);
-    expect(await wf.staticSummary()).toMatch(/^eval run .+, .+: up to \d+ requests × 2 evaluators$/); // the Web UI's list line
+    // the Web UI's list line
+    expect(await wf.staticSummary()).toMatch(/^eval run .+, .+: up to \d+ requests × 2 evaluators$/);
     // Judge calls are not targets of later runs.
     expect(
       (

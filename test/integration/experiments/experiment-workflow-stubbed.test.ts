@@ -127,7 +127,8 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
   const fails = (log: string[]) => log.filter((l) => l.startsWith('fail:'));
 
   it('runs every (item, repetition) once page by page with at most `concurrency` at once, then completes', async () => {
-    // The first three item runs hold their lanes until three are in flight (or 1 s passed): the cap is reached, never passed.
+    // The first three item runs hold their lanes until three are in flight (or 1 s passed): the cap is reached, never
+    // passed.
     const st: ReturnType<typeof stubs> = stubs(rowsOf(65), async (row) => {
       if (row.key <= 'i001#01') await waitFor(() => st.inFlight() >= 3, 1_000).catch(() => undefined);
     });
@@ -175,7 +176,8 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     const { result, policies } = await run(st);
     expect(result).toEqual({ status: 'completed' });
     expect(st.attempts.get('i001#02')).toEqual([1, 2, 3]);
-    // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only shortens the wait.
+    // The backoff as scheduled (exponential from 2 s, at most 1 min, 6 attempts); the stub's nextRetryDelay only
+    // shortens the wait.
     const p = await policies();
     expect(p.runExperimentItem).toEqual({
       initialInterval: 2,

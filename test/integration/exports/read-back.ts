@@ -18,7 +18,9 @@ export async function readBack(format: string, bytes: Buffer, file: string): Pro
   return rows;
 }
 
-/** An API row as the format writes it: CSV cells are text (JSON as JSON text, null empty); JSONL and Parquet keep types. */
+/**
+ * An API row as the format writes it: CSV cells are text (JSON as JSON text, null empty); JSONL and Parquet keep types.
+ */
 export function asWritten(format: string, row: Row, columns: string[]): Row {
   const out: Row = {};
   for (const c of columns) {

@@ -289,7 +289,8 @@ describe('human evals and the annotation queue', () => {
           path: () => `/api/v1/annotation/queue?human_eval_id=${campaign}`,
           write: true,
         },
-        // Every item of the campaign is answered: reviewers hold no reservation (409); the viewer reviews nothing here (403).
+        // Every item of the campaign is answered: reviewers hold no reservation (409); the viewer reviews nothing here
+        // (403).
         ...(['', '/skip', '/release'] as const).map((suffix) => ({
           name: `POST /annotation/queue${suffix}`,
           method: 'POST',

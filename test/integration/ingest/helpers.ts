@@ -1,7 +1,9 @@
 import type { TestApp } from '../../helpers/app';
 import { seedWebhook } from '../webhooks/fixtures';
 
-/** Subscribes the organization to trace.completed so emitEvent writes outbox rows (no dispatcher runs in the api role). */
+/**
+ * Subscribes the organization to trace.completed so emitEvent writes outbox rows (no dispatcher runs in the api role).
+ */
 export async function subscribeTraceCompleted(app: TestApp, orgId: string) {
   return seedWebhook(app.database.db, app.config, orgId, 'https://receiver.invalid/hook', {
     events: ['trace.completed'],

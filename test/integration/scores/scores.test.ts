@@ -70,7 +70,10 @@ describe('scores and score configs', () => {
       ).status,
     ).toBe(201);
   };
-  /** The five scores the read tests list: quality and label on the request, tone on the trace, helpful on the span, resolved on the session. */
+  /**
+   * The five scores the read tests list: quality and label on the request, tone on the trace, helpful on the span,
+   * resolved on the session.
+   */
   const seedScores = async () => {
     await seedConfigs();
     const configs = Object.fromEntries(

@@ -69,7 +69,8 @@ const endpoints: Endpoint[] = [
     prepare: (c) => ({ path: `/api/v1/organizations/${c.t.orgId}`, body: { name: `Renamed ${tag()}` } }),
   },
   {
-    // Past the role check the owner rule answers: the target is not an admin (409). Proves auth passed without moving ownership.
+    // Past the role check the owner rule answers: the target is not an admin (409). Proves auth passed without moving
+    // ownership.
     name: 'POST /organizations/:orgId/transfer-ownership',
     method: 'POST',
     auth: 'jwt',

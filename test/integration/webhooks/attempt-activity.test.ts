@@ -9,7 +9,10 @@ import { freshDatabase, type TestDatabase } from '../../helpers/db';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver';
 import { activityDepsFor, seedDelivery, seedOrg, seedWebhook, webhookTestConfig } from './fixtures';
 
-/** The attempt activity on its own (MockActivityEnvironment): real PostgreSQL, a real HTTPS receiver, no Temporal server. */
+/**
+ * The attempt activity on its own (MockActivityEnvironment): real PostgreSQL, a real HTTPS receiver, no Temporal
+ * server.
+ */
 describe('attemptWebhookDelivery activity', () => {
   let database: TestDatabase;
   let config: Config;

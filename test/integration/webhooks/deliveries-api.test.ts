@@ -21,7 +21,10 @@ interface Attempt {
   http_status: number | null;
 }
 
-/** GET …/deliveries/:deliveryId (attempt history) and POST …/redeliver on the real service and the suite's Temporal dev server. */
+/**
+ * GET …/deliveries/:deliveryId (attempt history) and POST …/redeliver on the real service and the suite's Temporal dev
+ * server.
+ */
 describe('webhook delivery detail and redeliver', () => {
   let app: TestApp;
   let t: SeededTenant;

@@ -30,7 +30,10 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     await env?.teardown();
   });
 
-  /** Runs one delivery workflow with `attempt` standing in for the attempt activity; returns its result and the calls made. */
+  /**
+   * Runs one delivery workflow with `attempt` standing in for the attempt activity; returns its result and the calls
+   * made.
+   */
   async function run(
     attempt: (input: AttemptInput, call: number) => Promise<AttemptResult>,
     extra: { redelivery?: number; firstAttempt?: number } = {},

@@ -5,7 +5,10 @@ import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../
 import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { seedFinishedDeliveries, seedWebhook, waitUntil } from './fixtures';
 
-/** POST /webhooks/:id/recover and the recoveries' reads and cancel, on the real service and the suite's Temporal dev server. */
+/**
+ * POST /webhooks/:id/recover and the recoveries' reads and cancel, on the real service and the suite's Temporal dev
+ * server.
+ */
 describe('webhook recoveries', () => {
   let app: TestApp;
   let t: SeededTenant;

@@ -41,7 +41,10 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
       return { count, cursor: count ? { at, id: String(from + count) } : cursor, done: count < limit };
     };
 
-  /** Runs one recovery with `page` and `finish` standing in for the activities; `during` runs while it does (time skipping locked). */
+  /**
+   * Runs one recovery with `page` and `finish` standing in for the activities; `during` runs while it does (time
+   * skipping locked).
+   */
   async function run(
     page: Page,
     input: Partial<WebhookRecoveryInput> = {},
@@ -110,7 +113,8 @@ describe('webhookRecoveryWorkflow retries, failures and cancels across runs (stu
       ['30', 1, 10],
     ]);
     expect(r.finishes).toEqual([['completed', undefined]]);
-    // The backoff as scheduled (from 1 s, doubling, at most 1 min, 20 attempts); the stub's nextRetryDelay only shortens the wait.
+    // The backoff as scheduled (from 1 s, doubling, at most 1 min, 20 attempts); the stub's nextRetryDelay only
+    // shortens the wait.
     expect((await r.policies()).recoverWebhookPage).toEqual({
       initialInterval: 1,
       backoffCoefficient: 2,

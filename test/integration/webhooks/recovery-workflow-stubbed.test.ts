@@ -32,7 +32,9 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
 
   type Page = (input: PageInput, call: number) => Promise<PageResult>;
 
-  /** Runs one recovery workflow with `page` standing in for the page activity; answers its outcome and the calls made. */
+  /**
+   * Runs one recovery workflow with `page` standing in for the page activity; answers its outcome and the calls made.
+   */
   async function run(
     page: Page,
     input: Partial<WebhookRecoveryInput> = {},

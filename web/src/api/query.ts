@@ -41,7 +41,9 @@ export function sameScopeOnly<D>(key: QueryKey) {
     query && JSON.stringify(query.queryKey[1]) === JSON.stringify(key[1]) ? previous : undefined;
 }
 
-/** Keyset pages (`next_cursor`), for lists that load more as they scroll; `refetchInterval` polls them (a live tail). */
+/**
+ * Keyset pages (`next_cursor`), for lists that load more as they scroll; `refetchInterval` polls them (a live tail).
+ */
 export function useApiPages<T>(
   key: QueryKey,
   fn: (ctx: Ctx & { cursor: string | null }) => Promise<{ data: T[]; next_cursor: string | null }>,

@@ -3,7 +3,8 @@ import { mergeGemini, reassemble } from './stream';
 /**
  * A recorded call's bodies as a conversation: the OpenAI chat format (and the providers that
  * speak it: Mistral, Groq, DeepSeek, xAI, Together, OpenRouter, Ollama; legacy completions), the
- * OpenAI Responses API, Anthropic messages and Gemini contents, each normalised to messages of parts. Streamed responses (SSE as the proxy
+ * OpenAI Responses API, Anthropic messages and Gemini contents, each normalised to messages of parts. Streamed
+ * responses (SSE as the proxy
  * stored them) are reassembled first. A shape none of them reads gives null: the page shows raw JSON.
  */
 export type Part =

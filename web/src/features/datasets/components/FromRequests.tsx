@@ -22,7 +22,9 @@ interface Values {
   split: string;
 }
 
-/** Items from logged requests matching a filter: each call's messages as the input, its answer as the expected output. */
+/**
+ * Items from logged requests matching a filter: each call's messages as the input, its answer as the expected output.
+ */
 export function FromRequests({
   datasetId,
   projectId,

@@ -9,7 +9,9 @@ import { ChangeSummary } from './ChangeSummary';
 const formatOf = (name: string): 'csv' | 'jsonl' | null =>
   /\.csv$/i.test(name) ? 'csv' : /\.(jsonl|ndjson)$/i.test(name) ? 'jsonl' : null;
 
-/** Upload a CSV (header row: id, input, expected_output, split, metadata) or JSON Lines file; refused rows are listed. */
+/**
+ * Upload a CSV (header row: id, input, expected_output, split, metadata) or JSON Lines file; refused rows are listed.
+ */
 export function UploadItems({
   datasetId,
   projectId,

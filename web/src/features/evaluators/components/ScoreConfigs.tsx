@@ -47,7 +47,9 @@ function describe(c: Config) {
   return 'true / false';
 }
 
-/** How human and machine scores are shaped: numeric ranges, categories, booleans. Archived configs take no new scores. */
+/**
+ * How human and machine scores are shaped: numeric ranges, categories, booleans. Archived configs take no new scores.
+ */
 export function ScoreConfigs() {
   const { canWrite } = useCurrent();
   const list = useAllScoreConfigs();

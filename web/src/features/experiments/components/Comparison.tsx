@@ -11,7 +11,9 @@ const cell = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 
 const tone = (v: number | null, higherIsBetter: boolean) =>
   v === null || v === 0 ? 'dimmed' : `var(--mantine-color-${v > 0 === higherIsBetter ? 'green' : 'red'}-light-color)`;
 
-/** Aggregates with their 95 % intervals and deltas against the baseline, the items side by side, and the regressions. */
+/**
+ * Aggregates with their 95 % intervals and deltas against the baseline, the items side by side, and the regressions.
+ */
 export function Comparison({ cmp }: { cmp: Cmp }) {
   const regressed = new Set(cmp.regressions.map((r) => `${r.item_id}:${r.experiment_id}`));
   const rows = cmp.experiments.map((x) => ({ ...x, agg: readAggregate(x.aggregate), d: readDelta(x.delta) }));

@@ -42,7 +42,10 @@ interface Values {
   repetitions: string;
 }
 
-/** Start an experiment: a dataset at a version, run through a stored prompt version or a model with an inline template, scored by evaluators. */
+/**
+ * Start an experiment: a dataset at a version, run through a stored prompt version or a model with an inline template,
+ * scored by evaluators.
+ */
 export function StartExperiment({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { projectId } = useSession();
   const datasets = useDatasets();

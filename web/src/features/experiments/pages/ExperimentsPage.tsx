@@ -70,7 +70,9 @@ function Row({ x, picked, onPick }: { x: Schema<'Experiment'>; picked: boolean; 
   );
 }
 
-/** Experiments: start one, follow it live, pick 2 to 5 and compare them with intervals, item by item, with regressions. */
+/**
+ * Experiments: start one, follow it live, pick 2 to 5 and compare them with intervals, item by item, with regressions.
+ */
 export function ExperimentsPage() {
   const list = useExperiments();
   const [picked, setPicked] = useState<string[]>([]);

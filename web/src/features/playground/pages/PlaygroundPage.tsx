@@ -63,7 +63,10 @@ interface Values {
   variables: Record<string, string>;
 }
 
-/** The playground: up to 4 variants side by side, their output streamed as it arrives; `?prompt=&version=` starts from a stored version. */
+/**
+ * The playground: up to 4 variants side by side, their output streamed as it arrives; `?prompt=&version=` starts from a
+ * stored version.
+ */
 export function PlaygroundPage() {
   const projects = useProjects();
   const { projectId } = useSession();

@@ -15,7 +15,9 @@ interface Values {
 }
 const LABEL = /^[a-z][a-z0-9_-]*$/;
 
-/** The next version of a prompt, starting from `base` (the latest): template, model, message and the labels it takes. */
+/**
+ * The next version of a prompt, starting from `base` (the latest): template, model, message and the labels it takes.
+ */
 export function NewVersion({
   promptId,
   projectId,

@@ -17,7 +17,10 @@ import { usePrompt } from '../hooks/usePrompts';
 const route = getRouteApi('/app/prompts/$id');
 type Version = Schema<'PromptVersion'>;
 
-/** A prompt: versions with labels (writers add versions and move labels), a diff of any two, each openable in the playground. */
+/**
+ * A prompt: versions with labels (writers add versions and move labels), a diff of any two, each openable in the
+ * playground.
+ */
 export function PromptDetailPage() {
   const { id } = route.useParams();
   const prompt = usePrompt(id);

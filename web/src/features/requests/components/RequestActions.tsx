@@ -143,7 +143,9 @@ function ScoreForm({ request, onDone }: { request: Request; onDone: () => void }
   );
 }
 
-/** A request as a dataset item, like "add from production": the chat input, the answer's text as the expected output. */
+/**
+ * A request as a dataset item, like "add from production": the chat input, the answer's text as the expected output.
+ */
 export function requestItem(r: Request): ItemBody {
   const req = parseBody(r.request_body);
   const conversation = toConversation(r.request_body, r.response_body, r.provider);

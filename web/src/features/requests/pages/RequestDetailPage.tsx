@@ -19,7 +19,10 @@ import { PromptVersionLink } from '../../prompts/components/PromptVersionLink';
 
 const route = getRouteApi('/app/requests/$id');
 
-/** One call: its conversation (raw JSON a click away), cost, cache, tokens, latency, trace and scores; add a score or add it to a dataset. */
+/**
+ * One call: its conversation (raw JSON a click away), cost, cache, tokens, latency, trace and scores; add a score or
+ * add it to a dataset.
+ */
 export function RequestDetailPage() {
   const { id } = route.useParams();
   const request = useRequest(id);

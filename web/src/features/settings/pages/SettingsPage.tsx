@@ -19,7 +19,9 @@ const LABELS: Record<(typeof SETTINGS_TABS)[number], string> = {
   filters: 'Saved filters',
 };
 
-/** Projects, keys, provider keys, members, exports, plan and limits, saved filters: one tab each, the tab in the URL. */
+/**
+ * Projects, keys, provider keys, members, exports, plan and limits, saved filters: one tab each, the tab in the URL.
+ */
 export function SettingsPage() {
   const { tab = 'projects' } = route.useSearch();
   const navigate = route.useNavigate();
