@@ -124,15 +124,19 @@ export async function up(knex: Knex): Promise<void> {
     create index audit_logs_org_actor_idx on audit_logs (org_id, actor_id, created_at desc);
 
     create trigger users_updated_at before update on users for each row execute function set_updated_at();
-    create trigger organizations_updated_at before update on organizations for each row execute function set_updated_at();
+    create trigger organizations_updated_at before update on organizations
+      for each row execute function set_updated_at();
     create trigger projects_updated_at before update on projects for each row execute function set_updated_at();
-    create trigger api_keys_updated_at before update of name, is_active on api_keys for each row execute function set_updated_at();
-    create trigger provider_keys_updated_at before update on provider_keys for each row execute function set_updated_at();
+    create trigger api_keys_updated_at before update of name, is_active on api_keys
+      for each row execute function set_updated_at();
+    create trigger provider_keys_updated_at before update on provider_keys
+      for each row execute function set_updated_at();
   `);
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
-    drop table if exists audit_logs, plan_changes, provider_keys, api_keys, projects, invitations, memberships, organizations, users cascade;
+    drop table if exists audit_logs, plan_changes, provider_keys, api_keys, projects, invitations, memberships,
+      organizations, users cascade;
   `);
 }

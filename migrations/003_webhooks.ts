@@ -69,7 +69,8 @@ export async function up(knex: Knex): Promise<void> {
     );
 
     create trigger webhooks_updated_at before update on webhooks for each row execute function set_updated_at();
-    create trigger webhook_deliveries_updated_at before update on webhook_deliveries for each row execute function set_updated_at();
+    create trigger webhook_deliveries_updated_at before update on webhook_deliveries
+      for each row execute function set_updated_at();
   `);
 }
 

@@ -69,7 +69,8 @@ export async function up(knex: Knex): Promise<void> {
       created_at timestamptz not null default now()
     );
     create index requests_project_time_idx on requests (project_id, created_at desc, id desc);
-    create index requests_project_session_idx on requests (project_id, session_id, created_at desc) where session_id is not null;
+    create index requests_project_session_idx on requests (project_id, session_id, created_at desc)
+      where session_id is not null;
     create index requests_project_user_idx on requests (project_id, user_id, created_at desc) where user_id is not null;
     create index requests_trace_idx on requests (trace_id) where trace_id is not null;
     create index requests_org_time_idx on requests (org_id, created_at desc);

@@ -37,12 +37,14 @@ export async function up(knex: Knex): Promise<void> {
       primary key (project_id, id)
     );
     create index traces_project_start_idx on traces (project_id, start_time desc, id desc);
-    create index traces_project_session_idx on traces (project_id, session_id, start_time desc) where session_id is not null;
+    create index traces_project_session_idx on traces (project_id, session_id, start_time desc)
+      where session_id is not null;
     create index traces_project_user_idx on traces (project_id, user_id, start_time desc) where user_id is not null;
     create index traces_project_name_idx on traces (project_id, name, start_time desc);
     create index traces_org_idx on traces (org_id);
     -- the sweeper's work list: ended traces whose completion event is still pending
-    create index traces_pending_completion_idx on traces (end_time) where completed_event_at is null and end_time is not null;
+    create index traces_pending_completion_idx on traces (end_time)
+      where completed_event_at is null and end_time is not null;
 
     create table spans (
       project_id uuid not null,

@@ -96,16 +96,19 @@ export async function up(knex: Knex): Promise<void> {
         execute format($f$
           insert into request_rollups
           select r.project_id, %L, date_trunc('hour', r.created_at, 'UTC'), %s, count(*),
-                 count(*) filter (where r.status_code >= 400), sum(r.prompt_tokens), sum(r.completion_tokens), sum(r.total_tokens),
-                 sum(r.cache_read_tokens), sum(r.cache_write_tokens), coalesce(sum(r.cost_usd), 0),
-                 count(*) filter (where r.self_hosted), count(*) filter (where r.cost_usd is null and not r.self_hosted),
+                 count(*) filter (where r.status_code >= 400), sum(r.prompt_tokens), sum(r.completion_tokens),
+                 sum(r.total_tokens), sum(r.cache_read_tokens), sum(r.cache_write_tokens), coalesce(sum(r.cost_usd), 0),
+                 count(*) filter (where r.self_hosted),
+                 count(*) filter (where r.cost_usd is null and not r.self_hosted),
                  count(*) filter (where r.cache_hit), coalesce(sum(r.cost_saved_usd), 0), sum(r.latency_ms),
                  count(*) filter (where r.streamed), %s, %s
             from requests r where r.created_at >= $1 and r.created_at < $2 and %s is not null
            group by 1, 2, 3, 4$f$,
           d.dim, d.expr,
           case when d.hist then 'hist_of(array_agg(hist_bin(r.latency_ms)))' else 'null::integer[]' end,
-          case when d.hist then 'hist_of(array_agg(hist_bin(r.ttfb_ms)) filter (where r.streamed and r.ttfb_ms is not null))' else 'null::integer[]' end,
+          case when d.hist
+            then 'hist_of(array_agg(hist_bin(r.ttfb_ms)) filter (where r.streamed and r.ttfb_ms is not null))'
+            else 'null::integer[]' end,
           d.expr) using f, t;
         get diagnostics k = row_count;
         n := n + k;
@@ -147,21 +150,27 @@ export async function up(knex: Knex): Promise<void> {
       delete from end_users;
       delete from end_user_sessions;
       insert into end_user_sessions
-      select project_id, user_id, session_id, min(created_at) from requests where user_id is not null and session_id is not null group by 1, 2, 3;
-      insert into end_users (project_id, user_id, first_seen, last_seen, requests, errors, prompt_tokens, completion_tokens, total_tokens, cost_usd, sessions)
-      select r.project_id, r.user_id, min(r.created_at), max(r.created_at), count(*), count(*) filter (where r.status_code >= 400),
-             sum(r.prompt_tokens), sum(r.completion_tokens), sum(r.total_tokens), coalesce(sum(r.cost_usd), 0),
-             coalesce((select count(*) from end_user_sessions s where s.project_id = r.project_id and s.user_id = r.user_id), 0)
+      select project_id, user_id, session_id, min(created_at) from requests
+        where user_id is not null and session_id is not null group by 1, 2, 3;
+      insert into end_users (project_id, user_id, first_seen, last_seen, requests, errors, prompt_tokens,
+        completion_tokens, total_tokens, cost_usd, sessions)
+      select r.project_id, r.user_id, min(r.created_at), max(r.created_at), count(*),
+             count(*) filter (where r.status_code >= 400), sum(r.prompt_tokens), sum(r.completion_tokens),
+             sum(r.total_tokens), coalesce(sum(r.cost_usd), 0),
+             coalesce((select count(*) from end_user_sessions s
+               where s.project_id = r.project_id and s.user_id = r.user_id), 0)
         from requests r where r.user_id is not null group by 1, 2;
       insert into end_users as u (project_id, user_id, first_seen, last_seen, traces)
-      select project_id, user_id, min(start_time), max(start_time), count(*) from traces where user_id is not null and created group by 1, 2
+      select project_id, user_id, min(start_time), max(start_time), count(*) from traces
+        where user_id is not null and created group by 1, 2
       on conflict (project_id, user_id) do update set traces = excluded.traces,
         first_seen = least(u.first_seen, excluded.first_seen), last_seen = greatest(u.last_seen, excluded.last_seen);
     end $$;
 
     -- Rows logged before this migration.
     select rebuild_request_rollups('-infinity', 'infinity') where exists (select 1 from requests);
-    select rebuild_end_users() where exists (select 1 from requests) or exists (select 1 from traces where user_id is not null);
+    select rebuild_end_users()
+     where exists (select 1 from requests) or exists (select 1 from traces where user_id is not null);
   `);
 }
 
@@ -169,7 +178,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     drop view if exists request_rollups_live;
     drop table if exists rollup_deltas, end_user_sessions, end_users, request_rollups;
-    drop function if exists hist_add(integer[], integer[]), hist_bin(integer), hist_of(integer[]), rebuild_request_rollups(timestamptz, timestamptz), rebuild_end_users();
+    drop function if exists hist_add(integer[], integer[]), hist_bin(integer), hist_of(integer[]),
+      rebuild_request_rollups(timestamptz, timestamptz), rebuild_end_users();
     drop index if exists requests_properties_idx;
     alter table requests drop column if exists properties, drop column if exists cost_saved_usd;`);
 }

@@ -34,7 +34,8 @@ export async function up(knex: Knex): Promise<void> {
       resolved_by text,
       created_at timestamptz not null default now()
     );
-    create unique index anomalies_open_key on anomalies (project_id, measure, dimension, dimension_value) where status <> 'resolved';
+    create unique index anomalies_open_key on anomalies (project_id, measure, dimension, dimension_value)
+      where status <> 'resolved';
     create index anomalies_org_seen_idx on anomalies (org_id, last_seen desc, id desc);
   `);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { END_USER_DAYS_LIVE } from './007b_analytics_fold';
+import { END_USER_DAYS_LIVE } from './007b_analytics_fold_sql';
 
 /**
  * The request log partitioned by month (issue 12): retention drops whole months (src/retention/),
@@ -11,7 +11,8 @@ import { END_USER_DAYS_LIVE } from './007b_analytics_fold';
  */
 const INDEXES = `
   create index requests_project_time_idx on requests (project_id, created_at desc, id desc);
-  create index requests_project_session_idx on requests (project_id, session_id, created_at desc) where session_id is not null;
+  create index requests_project_session_idx on requests (project_id, session_id, created_at desc)
+    where session_id is not null;
   create index requests_project_user_idx on requests (project_id, user_id, created_at desc) where user_id is not null;
   create index requests_trace_idx on requests (trace_id) where trace_id is not null;
   create index requests_org_time_idx on requests (org_id, created_at desc);
@@ -24,6 +25,11 @@ const FOREIGN_KEYS = `
   alter table requests add foreign key (project_id) references projects(id) on delete cascade;
   alter table requests add foreign key (api_key_id) references api_keys(id) on delete set null;
   alter table requests add foreign key (prompt_version_id) references prompt_versions(id) on delete set null;`;
+
+/** The format() string (an SQL literal) moving one month's rows out of the default partition. */
+const MOVE_ROWS =
+  "'with moved as (delete from requests_default where created_at >= %L and created_at < %L returning *) " +
+  "insert into %I select * from moved'";
 
 /**
  * Creates the month starting at `m` (UTC) unless it exists. Rows of that month already in the
@@ -39,7 +45,7 @@ const CREATE_PARTITION_FN = `
     begin
       if to_regclass(name) is not null then return false; end if;
       execute format('create table %I (like requests including defaults including constraints)', name);
-      execute format('with moved as (delete from requests_default where created_at >= %L and created_at < %L returning *) insert into %I select * from moved', lo, hi, name);
+      execute format(${MOVE_ROWS}, lo, hi, name);
       execute format('alter table requests attach partition %I for values from (%L) to (%L)', name, lo, hi);
       return true;
     end $fn$;`;
@@ -48,12 +54,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     drop view end_user_days_live;
     alter table requests rename to requests_unpartitioned;
-    create table requests (like requests_unpartitioned including defaults including constraints) partition by range (created_at);
+    create table requests (like requests_unpartitioned including defaults including constraints)
+      partition by range (created_at);
     create table requests_default partition of requests default;
     ${CREATE_PARTITION_FN}
     -- A month from the oldest row's to three months ahead.
     do $$
-    declare m timestamptz := date_trunc('month', coalesce((select min(created_at) from requests_unpartitioned), now()), 'UTC');
+    declare
+      m timestamptz :=
+        date_trunc('month', coalesce((select min(created_at) from requests_unpartitioned), now()), 'UTC');
     begin
       while m < date_trunc('month', now(), 'UTC') + interval '4 months' loop
         perform create_request_partition(m);

@@ -56,7 +56,8 @@ export async function up(knex: Knex): Promise<void> {
       check (target_type <> 'span' or (trace_id is not null and span_id is not null)),
       check (target_type <> 'trace' or (trace_id is not null and span_id is null)),
       check ((target_type = 'session') = (session_id is not null)),
-      check ((target_type = 'experiment_item') = (experiment_id is not null and experiment_item_id is not null and experiment_repetition is not null))
+      check ((target_type = 'experiment_item') = (experiment_id is not null and experiment_item_id is not null
+        and experiment_repetition is not null))
     );
     create index scores_project_idx on scores (project_id, created_at desc, id desc);
     create index scores_name_idx on scores (project_id, name, created_at);

@@ -12,7 +12,8 @@ export async function up(knex: Knex): Promise<void> {
       org_id uuid not null references organizations(id) on delete cascade,
       project_id uuid not null references projects(id) on delete cascade,
       name text not null check (length(name) between 1 and 200),
-      type text not null check (type in ('llm_judge', 'regex', 'contains', 'exact_match', 'json_schema', 'levenshtein', 'latency', 'cost')),
+      type text not null check (type in ('llm_judge', 'regex', 'contains', 'exact_match', 'json_schema', 'levenshtein',
+        'latency', 'cost')),
       config jsonb not null,
       score_config_id uuid references score_configs(id),
       description text,
@@ -33,7 +34,8 @@ export async function up(knex: Knex): Promise<void> {
       evaluator_ids uuid[] not null,
       -- {kind: requests | traces, filter, from, to, limit}
       target jsonb not null,
-      status text not null default 'pending' check (status in ('pending', 'running', 'completed', 'cancelled', 'failed')),
+      status text not null default 'pending' check (status in ('pending', 'running', 'completed', 'cancelled',
+        'failed')),
       -- The rolling run of an online evaluator: items are added as matching traffic arrives.
       online boolean not null default false,
       total integer,
@@ -71,6 +73,7 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(
-    'drop table if exists eval_run_items, eval_runs, evaluators; alter table prompt_versions drop column if exists labels; drop index if exists traces_completed_idx',
+    'drop table if exists eval_run_items, eval_runs, evaluators; ' +
+      'alter table prompt_versions drop column if exists labels; drop index if exists traces_completed_idx',
   );
 }

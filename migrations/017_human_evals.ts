@@ -51,7 +51,8 @@ export async function up(knex: Knex): Promise<void> {
       foreign key (human_eval_id, target_key) references human_eval_items on delete cascade
     );
     -- A reviewer holds or fills at most one slot of an item.
-    create unique index annotation_slots_reviewer_idx on annotation_slots (human_eval_id, target_key, reviewer) where reviewer is not null;
+    create unique index annotation_slots_reviewer_idx on annotation_slots (human_eval_id, target_key, reviewer)
+      where reviewer is not null;
     create index annotation_slots_open_idx on annotation_slots (human_eval_id, status, target_key);
 
     create table annotation_skips (

@@ -73,7 +73,8 @@ export async function up(knex: Knex): Promise<void> {
       response_body_truncated boolean not null default false,
       primary key (delivery_id, number)
     );
-    create index webhook_delivery_attempts_recovery_idx on webhook_delivery_attempts (recovery_id) where recovery_id is not null;
+    create index webhook_delivery_attempts_recovery_idx on webhook_delivery_attempts (recovery_id)
+      where recovery_id is not null;
   `);
 }
 

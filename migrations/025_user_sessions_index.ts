@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     drop index requests_project_user_idx;
-    create index requests_project_user_idx on requests (project_id, user_id, created_at desc) include (session_id) where user_id is not null;
+    create index requests_project_user_idx on requests (project_id, user_id, created_at desc) include (session_id)
+      where user_id is not null;
   `);
 }
 

@@ -55,7 +55,8 @@ function check() {
     );
     if (stale.length) {
       console.error(
-        `web/src/api is out of date with the route contracts (${stale.join(', ')} differ): run \`npm run web:api\` and commit the result.`,
+        `web/src/api is out of date with the route contracts (${stale.join(', ')} differ): ` +
+          'run `npm run web:api` and commit the result.',
       );
       process.exit(1);
     }

@@ -34,8 +34,10 @@ export function resolveSchemathesis(log: (m: string) => void = () => undefined):
   for (const [cmd, args] of steps) {
     const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
     if (r.status !== 0) {
+      const stderrTail = (r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
       throw new Error(
-        `${cmd} ${args.join(' ')} failed (${r.status}): ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' ')}. Install schemathesis==${SCHEMATHESIS_VERSION} and set SCHEMATHESIS_PATH.`,
+        `${cmd} ${args.join(' ')} failed (${r.status}): ${stderrTail}. ` +
+          `Install schemathesis==${SCHEMATHESIS_VERSION} and set SCHEMATHESIS_PATH.`,
       );
     }
   }

@@ -46,12 +46,8 @@ export async function experimentWorkflow(
             await runExperimentItem(experimentId, item_id, repetition);
           } catch (err) {
             if (isCancellation(err)) throw err;
-            await failExperimentItem(
-              experimentId,
-              item_id,
-              repetition,
-              `gave up after retries: ${err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err)}`,
-            );
+            const reason = err instanceof ActivityFailure ? (err.cause?.message ?? err.message) : String(err);
+            await failExperimentItem(experimentId, item_id, repetition, `gave up after retries: ${reason}`);
           }
         }
       };
