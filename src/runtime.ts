@@ -1,4 +1,5 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- each role loads only its own modules (the reason is beside each require) */
+/* eslint-disable @typescript-eslint/no-require-imports --
+   each role loads only its own modules (the reason is beside each require) */
 import type { Services } from './services';
 import type { Config } from './config';
 import type { AppContext, BackgroundService } from './context';

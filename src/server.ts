@@ -62,7 +62,9 @@ export function listen(app: http.RequestListener, port: number, host: string): P
         : { success: false, error: 'Malformed HTTP request', code: 'bad_request' },
     );
     socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'content-type: application/json; charset=utf-8\r\n' +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   let closing: Promise<void> | undefined;

@@ -74,7 +74,8 @@ export const deleteRuleRow = (db: Conn, id: string) => rules(db).where({ id }).d
 /** The schedule now matches `version` (a later edit leaves it out of date again), or why it could not be made to. */
 export const markScheduleSynced = (db: Conn, id: string, version: number) =>
   db.raw(
-    'update alert_rules set schedule_version = greatest(coalesce(schedule_version, 0), ?), schedule_error = null where id = ?',
+    'update alert_rules set schedule_version = greatest(coalesce(schedule_version, 0), ?), ' +
+      'schedule_error = null where id = ?',
     [version, id],
   );
 export const markScheduleError = (db: Conn, id: string, error: string) =>

@@ -43,7 +43,8 @@ export async function syncRuleSchedule(client: Client, taskQueue: string, rule: 
     staticSummary: alertRuleSummary(rule, spec),
   };
   const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: CATCHUP_WINDOW };
-  const note = `Alert rule "${rule.name}" (org ${rule.org_id})${rule.is_active ? '' : ': paused because the rule is disabled'}`;
+  const pausedNote = rule.is_active ? '' : ': paused because the rule is disabled';
+  const note = `Alert rule "${rule.name}" (org ${rule.org_id})${pausedNote}`;
   try {
     await client.schedule.create({ scheduleId: id, spec, action, policies, state: { paused: !rule.is_active, note } });
   } catch (err) {

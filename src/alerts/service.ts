@@ -103,7 +103,8 @@ async function check(
   const src = measureSources[r.type as AlertType];
   if (r.group_by && !src.groupable)
     throw badRequest(
-      `type ${r.type} does not take group_by (${r.type === 'cost_per_user' ? 'it reports the worst end user' : 'it counts new rows of the organization'})`,
+      `type ${r.type} does not take group_by ` +
+        `(${r.type === 'cost_per_user' ? 'it reports the worst end user' : 'it counts new rows of the organization'})`,
       'invalid_group_by',
     );
   requestFilterOf(r.filter as never);
@@ -113,7 +114,8 @@ async function check(
     : keys.filter((k) => (NON_REQUEST_FILTER_KEYS as readonly string[]).includes(k));
   if (foreign.length)
     throw badRequest(
-      `type ${r.type} does not take filter ${foreign.join(', ')}${src.filterKeys ? ` (it takes ${src.filterKeys.join(', ')})` : ''}`,
+      `type ${r.type} does not take filter ${foreign.join(', ')}` +
+        (src.filterKeys ? ` (it takes ${src.filterKeys.join(', ')})` : ''),
       'invalid_filter',
     );
   if (r.project_id) await deps.auth.projectScope(actor, r.project_id);
@@ -121,7 +123,8 @@ async function check(
     const up = r.operator === 'gt' || r.operator === 'gte';
     if (up ? r.warning_threshold > r.threshold : r.warning_threshold < r.threshold)
       throw badRequest(
-        `warning_threshold must be reached before threshold (${up ? 'at most' : 'at least'} ${r.threshold} with ${r.operator})`,
+        'warning_threshold must be reached before threshold ' +
+          `(${up ? 'at most' : 'at least'} ${r.threshold} with ${r.operator})`,
         'invalid_threshold',
       );
   }

@@ -35,7 +35,8 @@ export function resolveMasterKey(config: Config, opts: { role?: string; dataDir?
   else if (opts.role === 'dev') current = devMasterKey(opts.dataDir);
   else {
     throw new ConfigError(
-      'MASTER_KEY is required: 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`). It encrypts provider keys at rest.',
+      'MASTER_KEY is required: 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`). ' +
+        'It encrypts provider keys at rest.',
     );
   }
   const keys = new Map<string, Buffer>([[config.MASTER_KEY_ID, current]]);

@@ -29,6 +29,7 @@ export const apiKeyByHash = (db: Knex, hash: string) =>
 /** Advisory: at most once a minute per key, whatever the number of replicas. */
 export const touchApiKey = (db: Knex, id: string) =>
   db.raw(
-    `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    'update api_keys set last_used_at = now() ' +
+      "where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')",
     [id],
   );

@@ -69,10 +69,12 @@ const TRACE_COLUMNS = `project_id uuid, id text, name text, session_id text, use
  * and the project uuid on every row made up a third of the payload PostgreSQL had to parse.
  * Element 0 indexes the project ids passed as a separate uuid[] parameter (1-based).
  */
-const SPAN_ROWS = `select (?::uuid[])[(r->>0)::int] as project_id, r->>1 as id, r->>2 as trace_id, r->>3 as parent_span_id,
+const SPAN_ROWS = `select (?::uuid[])[(r->>0)::int] as project_id, r->>1 as id, r->>2 as trace_id,
+    r->>3 as parent_span_id,
     r->>4 as name, r->>5 as span_type, r->>6 as status, r->>7 as model, (r->>8)::integer as prompt_tokens,
     (r->>9)::integer as completion_tokens, (r->>10)::integer as total_tokens, (r->>11)::numeric as cost_usd,
-    nullif(r->12, 'null'::jsonb) as input, nullif(r->13, 'null'::jsonb) as output, nullif(r->14, 'null'::jsonb) as metadata,
+    nullif(r->12, 'null'::jsonb) as input, nullif(r->13, 'null'::jsonb) as output,
+    nullif(r->14, 'null'::jsonb) as metadata,
     (r->>15)::timestamptz as start_time, (r->>16)::timestamptz as end_time
   from jsonb_array_elements(?::jsonb) as r`;
 const SPAN_INSERT = `project_id, id, trace_id, parent_span_id, name, span_type, status, model, prompt_tokens,
@@ -85,7 +87,8 @@ const SPAN_RETURNING =
  * pricing columns (null elsewhere: less to send back and parse at thousands of spans per request).
  */
 const SPAN_CREATE_RETURNING = `returning s.project_id, s.id,
-  case when s.cost_usd is null and s.model is not null and (s.prompt_tokens is not null or s.completion_tokens is not null)
+  case when s.cost_usd is null and s.model is not null
+        and (s.prompt_tokens is not null or s.completion_tokens is not null)
        then json_build_array(s.model, s.prompt_tokens, s.completion_tokens) end as price_input`;
 
 export const SQL = {
@@ -139,7 +142,8 @@ export const SQL = {
        cost_usd = coalesce(s.cost_usd, excluded.cost_usd),
        input = coalesce(s.input, excluded.input),
        output = coalesce(s.output, excluded.output),
-       metadata = case when excluded.metadata is null then s.metadata else excluded.metadata || coalesce(s.metadata, '{}'::jsonb) end,
+       metadata = case when excluded.metadata is null then s.metadata
+                       else excluded.metadata || coalesce(s.metadata, '{}'::jsonb) end,
        start_time = excluded.start_time,
        end_time = coalesce(s.end_time, excluded.end_time),
        created = true
@@ -164,7 +168,8 @@ export const SQL = {
        cost_usd = coalesce(excluded.cost_usd, s.cost_usd),
        input = coalesce(excluded.input, s.input),
        output = coalesce(excluded.output, s.output),
-       metadata = case when excluded.metadata is null then s.metadata else coalesce(s.metadata, '{}'::jsonb) || excluded.metadata end,
+       metadata = case when excluded.metadata is null then s.metadata
+                       else coalesce(s.metadata, '{}'::jsonb) || excluded.metadata end,
        start_time = coalesce(excluded.start_time, s.start_time),
        end_time = coalesce(excluded.end_time, s.end_time)
      ${SPAN_RETURNING}`,
@@ -175,7 +180,8 @@ export const SQL = {
      from jsonb_to_recordset(?::jsonb) as k(project_id uuid, id text)
      where t.project_id = k.project_id and t.id = k.id
        and t.completed_event_at is null and t.created and t.end_time is not null and t.status <> 'running'
-       and not exists (select 1 from spans s where s.project_id = t.project_id and s.trace_id = t.id and s.end_time is null)
+       and not exists (select 1 from spans s
+                        where s.project_id = t.project_id and s.trace_id = t.id and s.end_time is null)
      returning t.org_id, t.project_id, t.id, t.status, t.end_time, t.duration_ms`,
 };
 

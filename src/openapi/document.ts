@@ -190,7 +190,8 @@ export function buildOpenApiDocument(routes: RouteContract[], info: DocumentInfo
       title: 'LLM observability gateway',
       version: info.version,
       description:
-        'Provider proxy, request log, trace ingest (JSON and OTLP), dashboard REST API and signed webhooks on Temporal. ' +
+        'Provider proxy, request log, trace ingest (JSON and OTLP), dashboard REST API ' +
+        'and signed webhooks on Temporal. ' +
         'Every REST answer is `{success:true,data}` or the Error envelope.',
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),

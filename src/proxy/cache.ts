@@ -82,9 +82,11 @@ export async function cacheStore(
   } & CachedResponse,
 ): Promise<void> {
   await db.raw(
-    `insert into proxy_cache (key, project_id, api_key_id, provider, path, status_code, headers, body, model, usage, expires_at)
+    `insert into proxy_cache
+       (key, project_id, api_key_id, provider, path, status_code, headers, body, model, usage, expires_at)
      values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, now() + make_interval(secs => ?))
-     on conflict (key) do update set status_code = excluded.status_code, headers = excluded.headers, body = excluded.body,
+     on conflict (key) do update
+       set status_code = excluded.status_code, headers = excluded.headers, body = excluded.body,
        model = excluded.model, usage = excluded.usage, expires_at = excluded.expires_at, created_at = now()`,
     [
       e.key,

@@ -1,16 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics/metrics';
-import type { RequestJournal, Segment } from './journal';
-import {
-  fromRecord,
-  insertRequestRows,
-  journalLine,
-  isPermanent,
-  minimalRow,
-  storableRow,
-  type LogEntry,
-} from '../requests/writer';
+import type { RequestJournal } from './journal';
+import { WriterJournal, type Queued } from './log-journal';
+import { insertRequestRows, isPermanent, minimalRow, storableRow, type LogEntry } from '../requests/writer';
 
 export { type LogEntry, type RequestRow } from '../requests/writer';
 
@@ -25,12 +18,6 @@ export interface LogWriterDeps {
 }
 
 type Outcome = 'stored' | 'stored_alone' | 'minimal' | 'dropped' | 'unjournaled';
-
-interface Queued extends LogEntry {
-  seg?: Segment | undefined;
-  settled?: boolean;
-  replayed?: boolean;
-}
 
 /**
  * Writes request rows off the response path: entries queue in memory and are flushed in batches
@@ -53,8 +40,7 @@ export class RequestLogWriter {
   private flushing: Promise<void> | undefined;
   private backoffMs = 0;
   private stopped = false;
-  private journalFailing = false;
-  private readonly journal: RequestJournal | undefined;
+  private readonly journal: WriterJournal | undefined;
   private readonly metrics: Metrics | undefined;
   private readonly afterCommit: (() => void) | undefined;
   readonly stats = { written: 0, dropped: 0, failedBatches: 0, replayed: 0 };
@@ -65,7 +51,7 @@ export class RequestLogWriter {
     private readonly opts: LogWriterOptions,
     deps: LogWriterDeps = {},
   ) {
-    this.journal = deps.journal;
+    this.journal = deps.journal && new WriterJournal(deps.journal, logger, deps.metrics);
     this.metrics = deps.metrics;
     this.afterCommit = deps.afterCommit;
   }
@@ -88,7 +74,8 @@ export class RequestLogWriter {
    */
   enqueue(entry: LogEntry): Promise<void> {
     const q: Queued = { row: storableRow(entry.row), rateLimit: entry.rateLimit };
-    const journaled = new Promise<void>((resolve) => this.journalAppend(q, resolve));
+    const journal = this.journal;
+    const journaled = new Promise<void>((resolve) => (journal ? journal.append(q, resolve) : resolve()));
     this.push(q);
     return journaled;
   }
@@ -96,38 +83,10 @@ export class RequestLogWriter {
   /** Re-queues the rows dead processes left in the journal directory; returns how many were found. */
   async replay(): Promise<number> {
     if (!this.journal || this.stopped) return 0;
-    let found = 0;
-    try {
-      found = await this.replayFiles(this.journal);
-    } catch (err) {
-      this.logger.error(
-        { err, dir: this.journal.dir },
-        'request journal replay failed; the files stay for the next start',
-      );
-    }
-    if (found)
-      this.logger.info(
-        { rows: found },
-        'request journal: rows of a previous process re-queued (written once: inserts are idempotent)',
-      );
-    return found;
-  }
-
-  private async replayFiles(journal: RequestJournal): Promise<number> {
-    let found = 0;
-    for (const file of await journal.claimOrphans()) {
-      for (const rec of await journal.read(file)) {
-        const q = fromRecord(rec);
-        if (!q) continue;
-        this.journalAppend(q); // into our own journal first: the claimed file can go once that is written
-        this.reserved++;
-        this.push(q);
-        found++;
-      }
-      journal.flush();
-      journal.remove(file);
-    }
-    return found;
+    return this.journal.replay((q) => {
+      this.reserved++;
+      this.push(q);
+    });
   }
 
   get pending(): number {
@@ -143,37 +102,6 @@ export class RequestLogWriter {
     this.metrics?.requestLogQueueDepth.set(this.queue.length);
     if (this.queue.length >= this.opts.batchSize) this.kick(0);
     else this.kick(this.opts.flushMs);
-  }
-
-  /** Sets `q.seg` and calls `done` once the record is on file (or could not be written). */
-  private journalAppend(q: Queued, done: () => void = () => undefined): void {
-    const journal = this.journal;
-    if (!journal) return done();
-    const failed = (err: unknown) => {
-      // Disk full or unwritable: the row still goes to the database from memory, as without a journal.
-      this.count('unjournaled');
-      if (!this.journalFailing)
-        this.logger.error(
-          { err, dir: journal.dir },
-          'request journal write failed; rows are kept in memory only until it recovers',
-        );
-      this.journalFailing = true;
-    };
-    try {
-      q.seg = journal.append(journalLine(q), (err) => {
-        if (err === undefined) this.journalFailing = false;
-        else {
-          failed(err);
-          // Not on file: nothing to remove later (unless the database already settled it).
-          if (q.seg && !q.settled) journal.settle(q.seg);
-          q.seg = undefined;
-        }
-        done();
-      });
-    } catch (err) {
-      failed(err);
-      done();
-    }
   }
 
   private kick(delay: number): void {
@@ -280,7 +208,7 @@ export class RequestLogWriter {
     this.reserved = Math.max(0, this.reserved - batch.length);
     for (const e of batch) {
       e.settled = true;
-      if (e.seg) this.journal?.settle(e.seg);
+      if (e.seg) this.journal?.file.settle(e.seg);
       if (outcome) this.count(outcome);
     }
   }
@@ -332,6 +260,6 @@ export class RequestLogWriter {
     await this.drain(timeoutMs);
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.journal?.close();
+    this.journal?.file.close();
   }
 }

@@ -64,8 +64,11 @@ export function proxyRoutes(ctx: AppContext, proxy: Proxy) {
       tag: 'Proxy',
       summary: `${method.toUpperCase()} to the provider's own API`,
       description:
-        "The path after the provider and the body follow the provider's API; the answer is the provider's, plus `x-service-request-id`. " +
-        '`x-service-*` request headers (log-body, cache, prompt-version, user-id, session-id, trace-id, span-id) are read and stripped; without trace-id and span-id, a W3C `traceparent` links the call to that trace and span (and is forwarded). ' +
+        "The path after the provider and the body follow the provider's API; " +
+        "the answer is the provider's, plus `x-service-request-id`. " +
+        '`x-service-*` request headers (log-body, cache, prompt-version, user-id, session-id, trace-id, span-id) ' +
+        'are read and stripped; without trace-id and span-id, ' +
+        'a W3C `traceparent` links the call to that trace and span (and is forwarded). ' +
         'The key may also come in `x-api-key` (Anthropic SDK), `x-goog-api-key` or `?key=` (Gemini).',
       auth: 'full_key',
       authenticate,

@@ -52,7 +52,8 @@ export function evalRunSummary(r: {
   limit: number;
 }): string {
   return clip(
-    `eval run ${r.evaluatorNames.join(', ')}: up to ${r.limit} ${r.targetKind} × ${plural(r.evaluatorNames.length, 'evaluator')}`,
+    `eval run ${r.evaluatorNames.join(', ')}: ` +
+      `up to ${r.limit} ${r.targetKind} × ${plural(r.evaluatorNames.length, 'evaluator')}`,
   );
 }
 

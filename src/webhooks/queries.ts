@@ -181,7 +181,8 @@ export async function claimAttempt(
   const { rows } = await db.raw<{ rows: (HookToSend & { body: string })[] }>(
     `update webhook_deliveries d set attempt_count = ?, workflow_started_at = coalesce(d.workflow_started_at, now())
        from webhooks w
-      where d.id = ? and w.id = d.webhook_id and d.attempt_count < ? and ${opts.allowPaused ? 'w.deleted_at is null' : activeWebhookSql('w')}
+      where d.id = ? and w.id = d.webhook_id and d.attempt_count < ?
+        and ${opts.allowPaused ? 'w.deleted_at is null' : activeWebhookSql('w')}
       returning d.body, w.id, ${hookToSendSql('w')}`,
     [attempt, deliveryId, attempt],
   );
@@ -222,7 +223,9 @@ export function deliveryUpdate(db: Conn, fields: DeliveryRecordFields): Record<s
   const update: Record<string, unknown> = { ...rest };
   if (stop_reason === 'cancel_requested') {
     update.stop_reason = db.raw(
-      `(select case when w.deleted_at is not null then 'webhook_deleted' when not w.is_active then 'webhook_disabled' else 'cancel_requested' end
+      `(select case when w.deleted_at is not null then 'webhook_deleted'
+                    when not w.is_active then 'webhook_disabled'
+                    else 'cancel_requested' end
           from webhooks w where w.id = webhook_deliveries.webhook_id)`,
     );
   } else if (stop_reason) update.stop_reason = stop_reason;

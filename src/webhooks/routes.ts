@@ -13,14 +13,13 @@ import {
   webhookParams,
   webhookSchema,
 } from './schemas';
+import { listDeliveries, sendTestDelivery } from './webhook-deliveries';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  listDeliveries,
   listWebhooks,
   rotateSecret,
-  sendTestDelivery,
   updateWebhook,
   webhookDeps,
 } from './service';

@@ -1,11 +1,8 @@
-import { promises as dns } from 'node:dns';
 import { readFileSync } from 'node:fs';
-import type { LookupAddress } from 'node:dns';
-import type { Socket } from 'node:net';
-import tls from 'node:tls';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, request } from 'undici';
 import { ConfigError } from '../config';
-import { AddressPolicy, blockedAddressMessage, type AddressVerdict } from './address-policy';
+import { AddressPolicy } from './address-policy';
+import { BlockedAddressError, pinnedConnector, type Resolver } from './pinned-connect';
 import { refuseWebhookUrl } from './url-policy';
 import { ATTEMPT_EXCERPT_BYTES, ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './policy';
 
@@ -13,7 +10,8 @@ import { ATTEMPT_EXCERPT_BYTES, ATTEMPT_TIMEOUT_MS, MAX_REDIRECTS } from './poli
  * One webhook attempt over HTTPS with undici, safe against SSRF:
  * - every hop's host is resolved by our own lookup and every resolved address is checked against
  *   the {@link AddressPolicy} *at connection time* (IP literals are checked before connecting, and
- *   the connected socket's peer address is checked again), so DNS rebinding cannot slip past;
+ *   the connected socket's peer address is checked again), so DNS rebinding cannot slip past
+ *   (pinned-connect.ts);
  * - at most 3 redirects are followed, each with the same signed POST, only to https:// locations;
  * - the whole attempt (all hops, connect, TLS, headers) is bounded by 10 s, after which the
  *   connection is destroyed; response bodies are drained only up to a small cap, and only the
@@ -49,7 +47,7 @@ interface CapturedResponse {
   bytes: number;
 }
 
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+export type { Resolver } from './pinned-connect';
 
 export interface SafeHttpOptions {
   /** CIDRs allowed although private (WEBHOOK_ALLOW_PRIVATE_CIDRS). */
@@ -71,20 +69,7 @@ export interface SafeHttpOptions {
   userAgent?: string;
 }
 
-class BlockedAddressError extends Error {
-  readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
-  constructor(
-    readonly host: string,
-    readonly verdict: AddressVerdict,
-  ) {
-    super(blockedAddressMessage(host, verdict));
-  }
-}
-
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-const systemResolve: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 export class SafeHttpClient {
   readonly policy: AddressPolicy;
@@ -102,69 +87,12 @@ export class SafeHttpClient {
     this.maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024;
     this.captureBytes = opts.captureBytes ?? ATTEMPT_EXCERPT_BYTES + 256;
     this.userAgent = opts.userAgent ?? 'llm-gateway-webhooks/1';
-    const resolve = opts.resolve ?? systemResolve;
-    const policy = this.policy;
 
-    // net/tls call this for hostnames (not for IP literals); with autoSelectFamily they ask for `all`.
-    const lookup = (
-      hostname: string,
-      options: { family?: number | string; all?: boolean },
-      callback: LookupCallback,
-    ) => {
-      resolve(hostname).then(
-        (addrs) => {
-          if (addrs.length === 0)
-            return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-          // Refuse the host when any of its addresses is refused: a mixed answer is a rebinding smell.
-          for (const a of addrs) {
-            const verdict = policy.check(a.address);
-            if (!verdict.allowed) return callback(new BlockedAddressError(hostname, verdict), []);
-          }
-          const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
-          const usable = family ? addrs.filter((a) => a.family === family) : addrs;
-          if (usable.length === 0)
-            return callback(
-              Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }),
-              [],
-            );
-          if (options.all) callback(null, usable);
-          else callback(null, usable[0]!.address, usable[0]!.family);
-        },
-        (err: NodeJS.ErrnoException) => callback(err, []),
-      );
-    };
-
-    // Extra CAs: one secure context built up front. Passing `ca` instead would make every new TLS
-    // connection parse the whole root store again (milliseconds of CPU per new connection).
-    const secureContext = opts.extraCaPem
-      ? tls.createSecureContext({ ca: [...defaultCaCertificates(), opts.extraCaPem.toString()] })
-      : undefined;
-    const baseConnect = buildConnector({
-      lookup,
-      secureContext,
-      timeout: this.timeoutMs,
-      rejectUnauthorized: true,
-    } as buildConnector.BuildOptions);
-
-    const connect: buildConnector.connector = (connectOpts, callback) => {
-      const host = connectOpts.hostname;
-      if (AddressPolicy.isIpLiteral(host)) {
-        const verdict = policy.check(host);
-        if (!verdict.allowed) return callback(new BlockedAddressError(host, verdict), null);
-      }
-      baseConnect(connectOpts, (err, socket) => {
-        if (err || !socket) return callback(err ?? new Error('connection failed'), null);
-        // Defence in depth: judge the address we actually reached.
-        const remote = (socket as Socket).remoteAddress;
-        const verdict = remote ? policy.check(remote) : { allowed: false, address: '?', reason: 'unknown peer' };
-        if (!verdict.allowed) {
-          socket.destroy();
-          return callback(new BlockedAddressError(host, verdict), null);
-        }
-        callback(null, socket);
-      });
-    };
-
+    const connect = pinnedConnector(this.policy, {
+      resolve: opts.resolve,
+      extraCaPem: opts.extraCaPem,
+      timeoutMs: this.timeoutMs,
+    });
     this.agent = new Agent({
       connect,
       connections: opts.connectionsPerOrigin ?? 128,
@@ -283,12 +211,6 @@ class AttemptTimeout extends Error {
   constructor(ms: number) {
     super(`timeout after ${ms / 1000} s`);
   }
-}
-
-function defaultCaCertificates(): readonly string[] {
-  // Node 22.15+/23.5+ exposes the effective default store (bundled roots + NODE_EXTRA_CA_CERTS).
-  const get = (tls as unknown as { getCACertificates?: (type: string) => string[] }).getCACertificates;
-  return get ? get('default') : tls.rootCertificates;
 }
 
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

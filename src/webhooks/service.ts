@@ -6,23 +6,13 @@ import type { Db } from '../db/knex';
 import { HttpError, notFound } from '../http/errors';
 import type { Logger } from '../logger';
 import type { Temporal } from '../temporal/client';
-import { insertAttempt } from './attempts';
-import { buildBody } from './payload';
 import { MAX_WEBHOOKS_PER_ORG } from './policy';
 import * as q from './queries';
-import { isoOrNull } from '../db/convert';
-import { HEALTHY, resetFailing } from './health';
-import type {
-  CreateWebhookInput,
-  DeliveryView,
-  RotateSecretInput,
-  TestDeliveryResult,
-  UpdateWebhookInput,
-  WebhookView,
-} from './schemas';
+import { HEALTHY } from './health';
+import type { CreateWebhookInput, RotateSecretInput, UpdateWebhookInput, WebhookView } from './schemas';
 import { customHeaderColumns } from './custom-headers';
+import type { SendDeps } from './send';
 import { encryptWebhookSecret, generateWebhookSecret, secretHint } from './secrets';
-import { sendSigned, type SendDeps } from './send';
 import type { SafeHttpClient } from './safe-http';
 import { refuseWebhookUrl } from './url-policy';
 import { stopRunningRecoveries } from './recoveries/service';
@@ -54,25 +44,7 @@ export const webhookDeps = (ctx: AppContext): WebhookDeps => ({
   logger: ctx.logger,
 });
 
-/** A delivery record exactly as the spec's table lists it. */
-export function toDeliveryView(r: q.DeliveryRecord): DeliveryView {
-  return {
-    id: r.id,
-    webhook_id: r.webhook_id,
-    event_type: r.event_type,
-    status: r.status,
-    http_status: r.http_status,
-    error_message: r.error_message,
-    duration_ms: r.duration_ms,
-    attempt_count: r.attempt_count,
-    next_retry_at: isoOrNull(r.next_retry_at),
-    dlq_at: isoOrNull(r.dlq_at),
-    dlq_reason: r.dlq_reason,
-    delivered_at: isoOrNull(r.delivered_at),
-  };
-}
-
-async function requireWebhook(
+export async function requireWebhook(
   db: Parameters<typeof q.findWebhookRow>[0],
   orgId: string,
   id: string,
@@ -92,7 +64,8 @@ function assertReachableUrl(deps: WebhookDeps, url: string): void {
     throw new HttpError(
       400,
       'webhook_url_forbidden',
-      `Invalid body.url: ${refusal.verdict.address} is a ${refusal.verdict.reason} address; webhooks must reach a public HTTPS endpoint`,
+      `Invalid body.url: ${refusal.verdict.address} is a ${refusal.verdict.reason} address; ` +
+        'webhooks must reach a public HTTPS endpoint',
     );
 }
 
@@ -250,68 +223,4 @@ export async function deleteWebhook(deps: WebhookDeps, actor: Principal, id: str
     });
   });
   await stopOpenDeliveries(deps, id);
-}
-
-export async function listDeliveries(deps: WebhookDeps, orgId: string, webhookId: string): Promise<DeliveryView[]> {
-  await requireWebhook(deps.db, orgId, webhookId);
-  return (await q.recentDeliveries(deps.db, webhookId)).map(toDeliveryView);
-}
-
-/**
- * POST /:id/test: one signed `{event:"test", webhook_id, timestamp}` POST right now, through the
- * same send as real deliveries, recorded as a delivery with event_type `test` (never retried).
- * Works on paused webhooks too: it is an explicit operator action.
- */
-export async function sendTestDelivery(deps: WebhookDeps, actor: Principal, id: string): Promise<TestDeliveryResult> {
-  const hook = await requireWebhook(deps.db, actor.orgId, id);
-  const deliveryId = randomUUID();
-  const now = new Date();
-  const body = buildBody('test', hook.id, now);
-  const out = await sendSigned(deps, 'test', hook, body, deliveryId);
-  const status = out.ok ? 'delivered' : 'failed';
-  await deps.db.transaction(async (trx) => {
-    await q.insertDelivery(trx, {
-      id: deliveryId,
-      webhook_id: hook.id,
-      org_id: hook.org_id,
-      event_type: 'test',
-      status,
-      body,
-      http_status: out.httpStatus,
-      error_message: out.errorMessage,
-      duration_ms: out.durationMs,
-      attempt_count: 1,
-      outcome_attempt: 1,
-      first_attempt_at: now,
-      last_attempt_at: now,
-      delivered_at: out.ok ? new Date(now.getTime() + out.durationMs) : null,
-      created_at: now,
-    });
-    if (out.ok) await resetFailing(trx, hook.id);
-    await insertAttempt(trx, deliveryId, {
-      number: 1,
-      source: 'test',
-      started_at: now,
-      duration_ms: out.durationMs,
-      http_status: out.httpStatus,
-      error_message: out.errorMessage,
-      evidence: out.evidence,
-    });
-    const after = { delivery_id: deliveryId, status, http_status: out.httpStatus };
-    await recordAudit(trx, {
-      orgId: actor.orgId,
-      actor,
-      action: 'webhook.tested',
-      resourceType: 'webhook',
-      resourceId: hook.id,
-      after,
-    });
-  });
-  return {
-    delivery_id: deliveryId,
-    status,
-    http_status: out.httpStatus,
-    duration_ms: out.durationMs,
-    error_message: out.errorMessage,
-  };
 }

@@ -31,7 +31,9 @@ export const anomalySource: MeasureSource = {
 };
 
 export const securityFindingSource: MeasureSource = {
-  doc: 'security findings first recorded in the window at or above filter.severity (default: any), optionally of one filter.finding_kind; 0 when none',
+  doc:
+    'security findings first recorded in the window at or above filter.severity (default: any), ' +
+    'optionally of one filter.finding_kind; 0 when none',
   groupable: false,
   guarded: false,
   filterKeys: ['severity', 'finding_kind'],

@@ -53,7 +53,9 @@ export const requestSources = {
     orderBy: 'cost_usd',
   }),
   error_rate: requestSource({
-    doc: 'errors (status ≥ 400) / calls in the window, the exact ratio (not the rounded display figure); no value without calls',
+    doc:
+      'errors (status ≥ 400) / calls in the window, ' +
+      'the exact ratio (not the rounded display figure); no value without calls',
     pick: (m) => (m.requests ? m.errors / m.requests : null),
     orderBy: 'errors',
   }),

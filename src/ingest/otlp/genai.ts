@@ -1,5 +1,5 @@
 import type { SpanType } from '../types';
-import { withinDepth } from '../storable';
+import { contentFrom, firstCount, firstString, mapValues, MAX_INT, maybeJson } from './genai-attrs';
 
 /**
  * OpenTelemetry GenAI semantic conventions (gen_ai.*) and the two widespread instrumentation
@@ -122,77 +122,6 @@ const MESSAGE_EVENTS: Record<string, string> = {
   'gen_ai.tool.message': 'tool',
 };
 
-const MAX_INT = 2_147_483_647;
-
-function tokenCount(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isFinite(n) || n < 0) return undefined;
-  return Math.min(Math.round(n), MAX_INT);
-}
-
-function firstString(attrs: Record<string, unknown>, keys: string[], max = 256): string | undefined {
-  for (const k of keys) {
-    const v = attrs[k];
-    if (typeof v === 'string' && v.length > 0) return v.slice(0, max);
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  }
-  return undefined;
-}
-
-function firstCount(attrs: Record<string, unknown>, keys: string[]): number | undefined {
-  for (const k of keys) {
-    const n = tokenCount(attrs[k]);
-    if (n !== undefined) return n;
-  }
-  return undefined;
-}
-
-/** Content attributes are often JSON serialized into a string attribute. */
-function maybeJson(v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  const t = v.trimStart();
-  if (t.startsWith('{') || t.startsWith('[')) {
-    try {
-      // Too deep to store (see storable.ts): kept as the string it came as.
-      const parsed: unknown = JSON.parse(v);
-      return withinDepth(parsed) ? parsed : v;
-    } catch {
-      return v;
-    }
-  }
-  return v;
-}
-
-function setPath(target: Record<string, unknown>, path: string, value: unknown) {
-  const parts = path.split('.');
-  let cur = target;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const p = parts[i]!;
-    const next = cur[p];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
-  }
-  cur[parts[parts.length - 1]!] = value;
-}
-
-/** `gen_ai.prompt.0.role=user, gen_ai.prompt.0.content=hi` → `[{role:'user', content:'hi'}]`. */
-function indexed(attrs: Record<string, unknown>, prefix: string, consumed: Set<string>): unknown[] | undefined {
-  const items: Record<string, unknown>[] = [];
-  const head = `${prefix}.`;
-  for (const [k, v] of Object.entries(attrs)) {
-    if (!k.startsWith(head)) continue;
-    const m = /^(\d+)\.(.+)$/.exec(k.slice(head.length));
-    if (!m) continue;
-    const n = Number(m[1]);
-    if (n > 10_000) continue;
-    items[n] ??= {};
-    setPath(items[n]!, m[2]!, maybeJson(v));
-    consumed.add(k);
-  }
-  if (items.length === 0) return undefined;
-  return items.filter((x) => x !== undefined);
-}
-
 function spanTypeOf(attrs: Record<string, unknown>): SpanType {
   const op = attrs['gen_ai.operation.name'];
   if (typeof op === 'string' && OPERATION_TYPES[op]) return OPERATION_TYPES[op];
@@ -212,28 +141,6 @@ function spanTypeOf(attrs: Record<string, unknown>): SpanType {
   const db = attrs['db.system'] ?? attrs['db.system.name'];
   if (typeof db === 'string' && VECTOR_DBS.has(db.toLowerCase())) return 'retrieval';
   return 'other';
-}
-
-function contentFrom(
-  attrs: Record<string, unknown>,
-  keys: string[],
-  prefixes: string[],
-  consumed: Set<string>,
-  hasIndexed: boolean,
-): unknown {
-  for (const k of keys) {
-    const v = attrs[k];
-    if (v !== undefined && v !== null && v !== '') {
-      consumed.add(k);
-      return maybeJson(v);
-    }
-  }
-  if (!hasIndexed) return undefined;
-  for (const p of prefixes) {
-    const list = indexed(attrs, p, consumed);
-    if (list) return list;
-  }
-  return undefined;
 }
 
 const INDEXED_HEADS = [...INPUT_PREFIXES, ...OUTPUT_PREFIXES].map((p) => `${p}.`);
@@ -310,10 +217,4 @@ export function mapGenAi(attrs: Record<string, unknown>, events: SpanEventLike[]
     consumedKeys,
     consumedEvents,
   };
-}
-
-function mapValues(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = maybeJson(v);
-  return out;
 }

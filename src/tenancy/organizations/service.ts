@@ -42,7 +42,9 @@ export async function createOrganization(db: Knex, user: AuthUser, name: string)
     await q.lockUser(trx, user.userId);
     const { owned, limit, effectivePlan } = await workspaceAllowance(trx, user.userId);
     if (limit !== null && owned >= limit) {
-      const message = `Your ${effectivePlan} plan allows ${limit} workspace${limit === 1 ? '' : 's'} and you own ${owned}. Upgrade a workspace you own to create more.`;
+      const message =
+        `Your ${effectivePlan} plan allows ${limit} workspace${limit === 1 ? '' : 's'} and you own ${owned}. ` +
+        'Upgrade a workspace you own to create more.';
       throw limitReached(message, { owned, limit, effectivePlan });
     }
     const org = await q.insertOrganization(trx, name, user.userId);

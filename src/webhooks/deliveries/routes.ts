@@ -25,7 +25,8 @@ export const deliveryRoutes = (ctx: AppContext) => {
       method: 'post',
       path: `${PATH}/redeliver`,
       summary:
-        'Run the delivery again (same body, delivery id and attempt rules) as a new workflow; any status, paused webhooks included',
+        'Run the delivery again (same body, delivery id and attempt rules) as a new workflow; ' +
+        'any status, paused webhooks included',
       roles: ['admin', 'editor'],
       params: deliveryParams,
       headers: idempotencyHeaders,

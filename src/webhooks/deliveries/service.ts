@@ -9,7 +9,7 @@ import type { Temporal } from '../../temporal/client';
 import { listAttempts, type AttemptRow } from '../attempts';
 import { redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from '../policy';
 import { findWebhookRow, type WebhookRow } from '../queries';
-import { toDeliveryView } from '../service';
+import { toDeliveryView } from '../webhook-deliveries';
 import { startDeliveryWorkflow } from '../workflow-client';
 import * as q from './queries';
 import type { AttemptView, DeliveryDetailView, RedeliveryView } from './schemas';

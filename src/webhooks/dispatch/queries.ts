@@ -71,7 +71,8 @@ export async function fanOutOutbox(db: Conn, limit: number): Promise<DeliveryToD
      ins as (
        insert into webhook_deliveries (id, webhook_id, org_id, event_type, body, workflow_id, status, created_at)
        select r.id, r.webhook_id, r.org_id, r.event_type, r.body, r.workflow_id, 'pending', ?::timestamptz
-         from json_to_recordset(?::json) as r(event_id bigint, id uuid, webhook_id uuid, org_id uuid, event_type text, body text, workflow_id text)
+         from json_to_recordset(?::json)
+              as r(event_id bigint, id uuid, webhook_id uuid, org_id uuid, event_type text, body text, workflow_id text)
         where r.event_id in (select id from del)
        returning id)
      select id from ins`,
@@ -110,6 +111,7 @@ export const unstartedDeliveries = (db: Conn, limit: number): Promise<DeliveryTo
 
 export const markWorkflowsStarted = (db: Conn, ids: string[]) =>
   db.raw(
-    'update webhook_deliveries set workflow_started_at = now() where id = any(?::uuid[]) and workflow_started_at is null',
+    'update webhook_deliveries set workflow_started_at = now() ' +
+      'where id = any(?::uuid[]) and workflow_started_at is null',
     [ids],
   );
