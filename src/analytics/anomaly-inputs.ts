@@ -70,7 +70,8 @@ export async function anomalyInputs(
             coalesce(sum(r.cost_usd), 0)::float8 as cost, coalesce(sum(r.total_tokens), 0) as tokens,
             percentile_cont(0.95) within group (order by r.latency_ms) as p95
        from requests r cross join lateral (values ('', ''), ('model', r.model), ('user', r.user_id)) d(dim, value)
-      where r.project_id = ? and r.created_at >= ? and r.created_at < ? and d.value is not null and (d.dim = '' or d.value <> '')
+      where r.project_id = ? and r.created_at >= ? and r.created_at < ?
+        and d.value is not null and (d.dim = '' or d.value <> '')
       group by 1, 2`,
     [projectId, windowStart, windowEnd],
   );
@@ -90,10 +91,13 @@ export async function anomalyInputs(
   const kept = window.filter((c) => c.dimension !== 'user').concat(users);
   // Models are read whole (a model that went silent is news); users only for the busiest of the window.
   const { rows: base } = await db.raw<{ rows: BaselineRow[] }>(
-    `select dim, value, (extract(epoch from bucket) * 1000)::bigint as b, sum(requests) as requests, sum(errors) as errors,
-            sum(cost_usd)::float8 as cost, sum(total_tokens) as tokens, array_agg(latency_hist) filter (where latency_hist is not null) as hists
+    `select dim, value, (extract(epoch from bucket) * 1000)::bigint as b,
+            sum(requests) as requests, sum(errors) as errors,
+            sum(cost_usd)::float8 as cost, sum(total_tokens) as tokens,
+            array_agg(latency_hist) filter (where latency_hist is not null) as hists
        from request_rollups_live
-      where project_id = ? and bucket >= ? and bucket < ? and (dim in ('', 'model') or (dim = 'user' and value = any(?::text[])))
+      where project_id = ? and bucket >= ? and bucket < ?
+        and (dim in ('', 'model') or (dim = 'user' and value = any(?::text[])))
       group by 1, 2, 3`,
     [projectId, baselineStart, windowStart, users.map((u) => u.value)],
   );

@@ -42,7 +42,8 @@ export function resolveGranularity(g: (typeof GRANULARITIES)[number], fromMs: nu
       : LADDER.find((l) => l.unit === g && l.step === 1)!;
   if (span / chosen.ms > MAX_BUCKETS) {
     throw badRequest(
-      `${Math.ceil(span / chosen.ms)} ${g} buckets: at most ${MAX_BUCKETS}; choose a coarser granularity or a shorter range`,
+      `${Math.ceil(span / chosen.ms)} ${g} buckets: at most ${MAX_BUCKETS}; ` +
+        'choose a coarser granularity or a shorter range',
       'too_many_buckets',
     );
   }

@@ -94,13 +94,16 @@ const USER_COLUMNS = `u.project_id, u.user_id, u.first_seen, u.last_seen, u.requ
   case when u.requests > 0 then round(u.errors::numeric / u.requests, 6)::float8 else 0 end as error_rate,
   u.prompt_tokens, u.completion_tokens, u.total_tokens, u.cost_usd::float8 as cost_usd, u.traces, u.sessions,
   -- Top models of the user's latest ${RECENT} calls: an index range per user, not a per-model table to keep up.
-  coalesce((select json_agg(json_build_object('model', m.model, 'requests', m.n, 'cost_usd', m.cost) order by m.n desc, m.model)
+  coalesce((select json_agg(json_build_object('model', m.model, 'requests', m.n, 'cost_usd', m.cost)
+                            order by m.n desc, m.model)
               from (select r.model, count(*) as n, coalesce(sum(r.cost_usd), 0)::float8 as cost
-                      from (select model, cost_usd from requests r where r.project_id = u.project_id and r.user_id = u.user_id
+                      from (select model, cost_usd from requests r
+                             where r.project_id = u.project_id and r.user_id = u.user_id
                              order by r.created_at desc limit ${RECENT}) r
                      where r.model <> '' group by r.model order by n desc, r.model limit 3) m), '[]') as top_models,
   (select json_build_object('window_start', ${windowStartSql('l.window_seconds')}, 'window_seconds', l.window_seconds,
-            'requests', coalesce(c.requests, 0), 'tokens', coalesce(c.tokens, 0), 'requests_limit', l.requests_per_window, 'tokens_limit', l.tokens_per_window)
+            'requests', coalesce(c.requests, 0), 'tokens', coalesce(c.tokens, 0),
+            'requests_limit', l.requests_per_window, 'tokens_limit', l.tokens_per_window)
      from rate_limits l left join rate_limit_counters c on c.project_id = l.project_id and c.user_id = u.user_id
       and c.window_start = ${windowStartSql('l.window_seconds')}
     where l.project_id = u.project_id) as rate_limit`;
@@ -129,7 +132,8 @@ export async function listEndUsers(db: Knex, q: UserListQuery) {
 
 export async function findEndUser(db: Knex, projectIds: string[], userId: string): Promise<EndUserRecord | undefined> {
   const { rows } = await db.raw<{ rows: EndUserRecord[] }>(
-    `select ${USER_COLUMNS} from end_users u where u.project_id = any(?::uuid[]) and u.user_id = ? order by u.last_seen desc limit 1`,
+    `select ${USER_COLUMNS} from end_users u
+      where u.project_id = any(?::uuid[]) and u.user_id = ? order by u.last_seen desc limit 1`,
     [projectIds, userId],
   );
   return rows[0];
@@ -160,15 +164,19 @@ export interface UserSessionRecord {
 export async function endUserActivity(db: Knex, projectId: string, userId: string, limit: number) {
   const [requests, sessions] = await Promise.all([
     db.raw<{ rows: UserRequestRecord[] }>(
-      `select id, provider, model, status_code, total_tokens, cost_usd::float8 as cost_usd, latency_ms, session_id, created_at
+      `select id, provider, model, status_code, total_tokens, cost_usd::float8 as cost_usd, latency_ms,
+              session_id, created_at
          from requests where project_id = ? and user_id = ? order by created_at desc, id desc limit ?`,
       [projectId, userId, limit],
     ),
     db.raw<{ rows: UserSessionRecord[] }>(
       `select s.session_id, s.first_seen, a.last_seen, a.requests, a.cost_usd
-         from (select session_id, first_seen from end_user_sessions where project_id = ? and user_id = ? order by first_seen desc, session_id limit ?) s
-         cross join lateral (select max(created_at) as last_seen, count(*) as requests, coalesce(sum(cost_usd), 0)::float8 as cost_usd
-                               from requests r where r.project_id = ? and r.session_id = s.session_id and r.user_id = ?) a
+         from (select session_id, first_seen from end_user_sessions
+                where project_id = ? and user_id = ? order by first_seen desc, session_id limit ?) s
+         cross join lateral (select max(created_at) as last_seen, count(*) as requests,
+                                    coalesce(sum(cost_usd), 0)::float8 as cost_usd
+                               from requests r
+                              where r.project_id = ? and r.session_id = s.session_id and r.user_id = ?) a
         order by s.first_seen desc, s.session_id`,
       [projectId, userId, limit, projectId, userId],
     ),

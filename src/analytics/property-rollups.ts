@@ -31,7 +31,8 @@ export async function refreshPropertyRollups(
   const since = new Date(now - policy.windowMs).toISOString();
   const { rows } = await db.raw<{ rows: { project_id: string; name: string; calls: string; vals: string }[] }>(
     `select project_id, name, count(*) as calls, count(distinct value) as vals
-       from (select r.project_id, e.key as name, e.value from requests r cross join lateral jsonb_each_text(r.properties) e
+       from (select r.project_id, e.key as name, e.value
+               from requests r cross join lateral jsonb_each_text(r.properties) e
               where r.created_at >= ? and r.properties is not null) x
       group by 1, 2`,
     [since],

@@ -19,9 +19,11 @@ const MEASURES_SQL = `count(*) as requests, count(*) filter (where status_code >
   count(*) filter (where cache_hit) as cache_hits, coalesce(sum(cost_saved_usd), 0) as cache_saved_usd,
   coalesce(sum(latency_ms), 0) as latency_sum,
   percentile_cont(array[${LATENCY_PS}]::float8[]) within group (order by latency_ms) as lat,
-  percentile_cont(array[${TTFT_PS}]::float8[]) within group (order by ttfb_ms) filter (where streamed and ttfb_ms is not null) as ttft,
+  percentile_cont(array[${TTFT_PS}]::float8[]) within group (order by ttfb_ms)
+    filter (where streamed and ttfb_ms is not null) as ttft,
   count(distinct user_id) as users, count(distinct session_id) as sessions`;
-const INNER_COLS = `r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens,
+const INNER_COLS = `r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens,
+  r.cache_read_tokens, r.cache_write_tokens,
   r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed,
   r.user_id collate "C" as user_id, r.session_id collate "C" as session_id`;
 // Distinct counts and group keys compare bytes ("C"): the same equality (collations are
@@ -94,7 +96,8 @@ export async function rawTotalsAndSeries(db: Knex, q: StatsQuery) {
 export async function rawUniques(db: Knex, q: StatsQuery) {
   const w = requestWhere(q.projectIds, q.filter);
   const { rows } = await db.raw<{ rows: (BucketRow & { users: number; sessions: number })[] }>(
-    `select ${B_MS} as b, grouping(b) as is_total, count(distinct user_id) as users, count(distinct session_id) as sessions
+    `select ${B_MS} as b, grouping(b) as is_total,
+            count(distinct user_id) as users, count(distinct session_id) as sessions
        from (select ${localB(q)} as b, r.user_id, r.session_id from requests r where ${w.sql}) x
       group by grouping sets ((b), ())`,
     [q.tz, q.tz, ...w.args],
@@ -132,7 +135,9 @@ export async function rawBreakdown(db: Knex, q: StatsQuery, g: GroupBy, ranked?:
     ranked ??
     (
       await db.raw<{ rows: { k: string }[] }>(
-        `select ${key.sql} as k from requests r where ${w.sql} and ${key.sql} is not null group by 1 order by ${ORDER_SQL[q.orderBy]} desc, 1 limit ?`,
+        `select ${key.sql} as k from requests r
+          where ${w.sql} and ${key.sql} is not null
+          group by 1 order by ${ORDER_SQL[q.orderBy]} desc, 1 limit ?`,
         [...key.args, ...w.args, ...key.args, q.top + 1],
       )
     ).rows.map((r) => r.k);
@@ -142,7 +147,8 @@ export async function rawBreakdown(db: Knex, q: StatsQuery, g: GroupBy, ranked?:
     db,
     `select ${B_MS} as b, g, grouping(b) as is_total, ${MEASURES_SQL}
        from (select case when k = any(?::text[]) then k else '\u0001other' end as g, y.*
-               from (select ${localB(q)} as b, ${key.sql} collate "C" as k, ${INNER_COLS} from requests r where ${w.sql}) y) x
+               from (select ${localB(q)} as b, ${key.sql} collate "C" as k, ${INNER_COLS}
+                       from requests r where ${w.sql}) y) x
       group by grouping sets ((g), (b, g))`,
     [q.tz, keys, q.tz, ...key.args, ...w.args],
   );

@@ -27,11 +27,17 @@ export async function modelUsage(
   short: { prompt: number; completion: number },
 ) {
   const { rows } = await db.raw<{ rows: ModelUsageRow[] }>(
-    `select provider, model, count(*) as calls, count(*) filter (where prompt_tokens <= ? and completion_tokens <= ?) as short_calls,
-            coalesce(sum(prompt_tokens) filter (where prompt_tokens <= ? and completion_tokens <= ?), 0) as short_prompt,
-            coalesce(sum(completion_tokens) filter (where prompt_tokens <= ? and completion_tokens <= ?), 0) as short_completion,
-            (array_agg(id order by created_at desc) filter (where prompt_tokens <= ? and completion_tokens <= ?))[1:5] as samples
-       from requests where project_id = ? and created_at >= ? and created_at < ? and status_code < 400 and not cache_hit and cost_usd is not null
+    `select provider, model, count(*) as calls,
+            count(*) filter (where prompt_tokens <= ? and completion_tokens <= ?) as short_calls,
+            coalesce(sum(prompt_tokens) filter (where prompt_tokens <= ? and completion_tokens <= ?), 0)
+              as short_prompt,
+            coalesce(sum(completion_tokens) filter (where prompt_tokens <= ? and completion_tokens <= ?), 0)
+              as short_completion,
+            (array_agg(id order by created_at desc)
+              filter (where prompt_tokens <= ? and completion_tokens <= ?))[1:5] as samples
+       from requests
+      where project_id = ? and created_at >= ? and created_at < ? and status_code < 400
+        and not cache_hit and cost_usd is not null
       group by 1, 2`,
     [
       short.prompt,
@@ -70,10 +76,15 @@ interface RepeatedBodiesRow {
  */
 export async function repeatedBodies(db: Knex, projectId: string, from: string, to: string) {
   const { rows } = await db.raw<{ rows: RepeatedBodiesRow[] }>(
-    `select count(*) as repeats, count(distinct fp) as bodies, coalesce(sum(cost_usd), 0)::float8 as cost, (array_agg(id order by created_at desc))[1:5] as samples
+    `select count(*) as repeats, count(distinct fp) as bodies, coalesce(sum(cost_usd), 0)::float8 as cost,
+            (array_agg(id order by created_at desc))[1:5] as samples
        from (select id, cost_usd, created_at, fp, lag(created_at) over (partition by fp order by created_at) as prev
-               from (select id, cost_usd, created_at, md5(coalesce(api_key_id::text, '') || ' ' || provider || ' ' || path || ' ' || request_body) as fp
-                       from requests where project_id = ? and created_at >= ? and created_at < ? and log_mode = 'full' and request_body <> ''
+               from (select id, cost_usd, created_at,
+                            md5(coalesce(api_key_id::text, '') || ' ' || provider || ' ' || path || ' ' || request_body)
+                              as fp
+                       from requests
+                      where project_id = ? and created_at >= ? and created_at < ? and log_mode = 'full'
+                        and request_body <> ''
                         and not streamed and not cache_hit and status_code = 200) x) y
       where prev is not null and created_at - prev <= interval '1 day'`,
     [projectId, from, to],
@@ -94,7 +105,8 @@ interface PromptVersionUsageRow {
 /** Calls and average prompt tokens per version of each prompt (versions with calls in the window). */
 export async function promptVersionUsage(db: Knex, projectId: string, from: string, to: string) {
   const { rows } = await db.raw<{ rows: PromptVersionUsageRow[] }>(
-    `select p.name, v.version, r.provider, r.model, count(*) as calls, avg(r.prompt_tokens)::float8 as avg_prompt, (array_agg(r.id order by r.created_at desc))[1:5] as samples
+    `select p.name, v.version, r.provider, r.model, count(*) as calls, avg(r.prompt_tokens)::float8 as avg_prompt,
+            (array_agg(r.id order by r.created_at desc))[1:5] as samples
        from requests r join prompt_versions v on v.id = r.prompt_version_id join prompts p on p.id = v.prompt_id
       where r.project_id = ? and r.created_at >= ? and r.created_at < ? and r.status_code < 400
       group by 1, 2, 3, 4 order by 1, 3, 4, 2`,
@@ -121,10 +133,12 @@ interface FailingCallerRow {
 /** End users and API keys with 429s or upstream 5xx answers. */
 export async function failingCallers(db: Knex, projectId: string, from: string, to: string) {
   const { rows } = await db.raw<{ rows: FailingCallerRow[] }>(
-    `select case when status_code = 429 then 'rate_limited' else 'upstream_errors' end as kind, d.who, d.id, count(*) as failures,
+    `select case when status_code = 429 then 'rate_limited' else 'upstream_errors' end as kind,
+            d.who, d.id, count(*) as failures,
             (array_agg(r.id order by r.created_at desc))[1:5] as samples
        from requests r cross join lateral (values ('user', r.user_id), ('api_key', r.api_key_id::text)) d(who, id)
-      where r.project_id = ? and r.created_at >= ? and r.created_at < ? and (r.status_code = 429 or r.status_code >= 500) and d.id is not null
+      where r.project_id = ? and r.created_at >= ? and r.created_at < ?
+        and (r.status_code = 429 or r.status_code >= 500) and d.id is not null
       group by 1, 2, 3`,
     [projectId, from, to],
   );
@@ -149,10 +163,14 @@ export async function longUnstreamed(
 ) {
   const { rows } = await db.raw<{ rows: LongUnstreamedRow[] }>(
     `select model, count(*) filter (where not streamed and latency_ms >= ? and completion_tokens >= ?) as calls,
-            percentile_cont(0.5) within group (order by latency_ms) filter (where not streamed and latency_ms >= ? and completion_tokens >= ?) as p50,
-            percentile_cont(0.5) within group (order by ttfb_ms) filter (where streamed and ttfb_ms is not null) as ttft,
-            (array_agg(id order by latency_ms desc) filter (where not streamed and latency_ms >= ? and completion_tokens >= ?))[1:5] as samples
-       from requests where project_id = ? and created_at >= ? and created_at < ? and status_code < 400 group by 1`,
+            percentile_cont(0.5) within group (order by latency_ms)
+              filter (where not streamed and latency_ms >= ? and completion_tokens >= ?) as p50,
+            percentile_cont(0.5) within group (order by ttfb_ms)
+              filter (where streamed and ttfb_ms is not null) as ttft,
+            (array_agg(id order by latency_ms desc)
+              filter (where not streamed and latency_ms >= ? and completion_tokens >= ?))[1:5] as samples
+       from requests
+      where project_id = ? and created_at >= ? and created_at < ? and status_code < 400 group by 1`,
     [minLatencyMs, minCompletion, minLatencyMs, minCompletion, minLatencyMs, minCompletion, projectId, from, to],
   );
   return rows

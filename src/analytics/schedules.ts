@@ -11,7 +11,9 @@ export const analyticsSchedules = (): ScheduleDef[] => [
   },
   {
     name: 'analytics-property-keys',
-    note: 'Chooses the custom property keys kept in the hourly rollups (busiest keys with few values; docs/analytics.md)',
+    note:
+      'Chooses the custom property keys kept in the hourly rollups ' +
+      '(busiest keys with few values; docs/analytics.md)',
     spec: { intervals: [{ every: '1 hour' }] },
     workflowType: 'analyticsPropertyKeysWorkflow',
     runTimeout: '30 minutes',

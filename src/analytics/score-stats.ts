@@ -71,14 +71,19 @@ async function scan(db: Knex, q: ScoreStatsQuery): Promise<Groups> {
   const bucket = `(extract(epoch from ${localBucketSql('created_at', q.granularity)} at time zone ?) * 1000)::bigint`;
   // Label counts per (group, bucket) cell, then the measures with the labels folded into one object.
   const { rows } = await db.raw<{ rows: ScoreCellRow[] }>(
-    `with x as (select ${bucket} as b, ${g} as g, data_type, value, string_value from scores where ${w.join(' and ')}),
-          cells as (select g, b, grouping(b) as is_total, count(*) as count, avg(value) filter (where data_type = 'numeric') as avg,
-                           min(value) filter (where data_type = 'numeric') as min, max(value) filter (where data_type = 'numeric') as max
+    `with x as (select ${bucket} as b, ${g} as g, data_type, value, string_value
+                  from scores where ${w.join(' and ')}),
+          cells as (select g, b, grouping(b) as is_total, count(*) as count,
+                           avg(value) filter (where data_type = 'numeric') as avg,
+                           min(value) filter (where data_type = 'numeric') as min,
+                           max(value) filter (where data_type = 'numeric') as max
                       from x group by grouping sets ((g, b), (g))),
-          labels as (select g, b, grouping(b) as is_total, string_value, count(*) as n from x where data_type <> 'numeric' and string_value is not null
+          labels as (select g, b, grouping(b) as is_total, string_value, count(*) as n
+                       from x where data_type <> 'numeric' and string_value is not null
                       group by grouping sets ((g, b, string_value), (g, string_value)))
      select c.*, (select jsonb_object_agg(l.string_value, l.n) from labels l
-                   where l.g is not distinct from c.g and l.b is not distinct from c.b and l.is_total = c.is_total) as dist
+                   where l.g is not distinct from c.g and l.b is not distinct from c.b
+                     and l.is_total = c.is_total) as dist
        from cells c`,
     [q.tz, q.tz, ...args],
   );

@@ -127,18 +127,22 @@ function inner(q: TraceStatsQuery): { sql: string; args: Knex.RawBinding[] } {
     : 'null::text';
   const cols =
     q.view === 'traces'
-      ? `t.status = 'error' as err, a.pt, a.ct, a.tt, a.cost, t.duration_ms as dur, t.user_id collate "C" as uid, t.session_id collate "C" as sid`
-      : `s.status = 'error' as err, s.prompt_tokens as pt, s.completion_tokens as ct, s.total_tokens as tt, s.cost_usd as cost, s.duration_ms as dur, null::text as uid, null::text as sid`;
+      ? `t.status = 'error' as err, a.pt, a.ct, a.tt, a.cost, t.duration_ms as dur,
+         t.user_id collate "C" as uid, t.session_id collate "C" as sid`
+      : `s.status = 'error' as err, s.prompt_tokens as pt, s.completion_tokens as ct, s.total_tokens as tt,
+         s.cost_usd as cost, s.duration_ms as dur, null::text as uid, null::text as sid`;
   const from =
     q.view === 'traces'
-      ? `traces t left join lateral (select sum(prompt_tokens) pt, sum(completion_tokens) ct, sum(total_tokens) tt, sum(cost_usd) cost
+      ? `traces t left join lateral (select sum(prompt_tokens) pt, sum(completion_tokens) ct, sum(total_tokens) tt,
+                                            sum(cost_usd) cost
            from spans s where s.project_id = t.project_id and s.trace_id = t.id) a on true`
       : 'spans s';
   // b is the bucket's local start (a timestamp): turning it into epoch ms per row (numeric
   // arithmetic) cost more than the grouping itself; the outer query converts once per group.
   // Keys compare as bytes ("C"): the same groups, and locale-aware sorting cost twice as much.
   return {
-    sql: `select ${localBucketSql(time, q.granularity)} as b, ${group} collate "C" as g, ${cols} from ${from} where ${w.join(' and ')}`,
+    sql: `select ${localBucketSql(time, q.granularity)} as b, ${group} collate "C" as g, ${cols}
+            from ${from} where ${w.join(' and ')}`,
     args: [q.tz, ...a],
   };
 }

@@ -25,7 +25,8 @@ export async function touchTraceUsers(
     `insert into end_users (project_id, user_id, first_seen, last_seen, traces)
      select project_id, user_id, first_seen, last_seen, traces from json_populate_recordset(null::end_users, ?::json)
      on conflict (project_id, user_id) do update set
-       first_seen = least(end_users.first_seen, excluded.first_seen), last_seen = greatest(end_users.last_seen, excluded.last_seen),
+       first_seen = least(end_users.first_seen, excluded.first_seen),
+       last_seen = greatest(end_users.last_seen, excluded.last_seen),
        traces = end_users.traces + excluded.traces`,
     [JSON.stringify(sorted(m))],
   );

@@ -44,14 +44,16 @@ const bucketMs = (expr: string, g: Granularity) =>
 
 /** Per-user cells of batches not folded yet, in [from, to): (project_id, t, value). */
 const pending = (projectIds: string[], from: string, to: string): Sql => ({
-  sql: `select c.project_id, c.bucket as t, c.value from rollup_pending p cross join lateral rollup_cells(p.lo, p.hi, p.ids) c
+  sql: `select c.project_id, c.bucket as t, c.value
+          from rollup_pending p cross join lateral rollup_cells(p.lo, p.hi, p.ids) c
          where c.dim = 'user' and c.project_id = any(?::uuid[]) and c.bucket >= ? and c.bucket < ?`,
   args: [projectIds, from, to],
 });
 
 /** Hourly per-user rows, folded and pending, in [from, to): (project_id, t, value). */
 const hours = (projectIds: string[], from: string, to: string): Sql => ({
-  sql: `select project_id, bucket as t, value from request_rollups_live where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`,
+  sql: `select project_id, bucket as t, value from request_rollups_live
+         where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`,
   args: [projectIds, from, to],
 });
 
@@ -65,7 +67,8 @@ function presence(projectIds: string[], fromMs: number, toMs: number): Sql {
   if (d1 <= d0) return hours(projectIds, isoMs(fromMs), isoMs(toMs));
   const parts = [
     {
-      sql: `select project_id, (day::timestamp at time zone 'UTC') as t, user_id as value from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
+      sql: `select project_id, (day::timestamp at time zone 'UTC') as t, user_id as value from end_user_days_live
+             where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
       args: [projectIds, isoMs(d0).slice(0, 10), isoMs(d1).slice(0, 10)],
     },
     hours(projectIds, isoMs(fromMs), isoMs(d0)),
@@ -93,10 +96,13 @@ function seriesSql(q: StatsQuery): Sql {
     return {
       // The bucket expression on the ~720 grouped hours, not on every (hour, user) row.
       sql: `select ${bucketMs('t', g)} as b, sum(n) as n from (
-              select bucket as t, count(*) as n from request_rollups where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ? group by 1
+              select bucket as t, count(*) as n from request_rollups
+               where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ? group by 1
               union all
               select c.t, count(*) from (select distinct project_id, t, value from (${p.sql}) p) c
-               where not exists (select 1 from request_rollups r where r.project_id = c.project_id and r.dim = 'user' and r.bucket = c.t and r.value = c.value)
+               where not exists (select 1 from request_rollups r
+                                  where r.project_id = c.project_id and r.dim = 'user' and r.bucket = c.t
+                                    and r.value = c.value)
                group by 1
             ) x group by 1`,
       args: [q.tz, q.tz, q.projectIds, q.from, q.to, ...p.args],
@@ -107,7 +113,8 @@ function seriesSql(q: StatsQuery): Sql {
     : hours(q.projectIds, q.from, q.to);
   // Distinct (UTC hour or day, user) pairs first, so the bucket expression runs once per distinct t.
   return {
-    sql: `select ${bucketMs('t', g)} as b, count(distinct value) as n from (select distinct t, value from (${src.sql}) y) x group by 1`,
+    sql: `select ${bucketMs('t', g)} as b, count(distinct value) as n
+            from (select distinct t, value from (${src.sql}) y) x group by 1`,
     args: [q.tz, q.tz, ...src.args],
   };
 }

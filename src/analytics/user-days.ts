@@ -45,13 +45,15 @@ export async function rankUsers(db: Knex, q: StatsQuery, limit: number): Promise
   const args: Knex.RawBinding[] = [];
   if (s.days) {
     parts.push(
-      `select user_id as k, ${col} as v from end_user_days_live where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
+      `select user_id as k, ${col} as v from end_user_days_live
+        where project_id = any(?::uuid[]) and day >= ?::date and day < ?::date`,
     );
     args.push(q.projectIds, ...s.days);
   }
   for (const [a, b] of s.edges) {
     parts.push(
-      `select value, ${col} from request_rollups_live where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`,
+      `select value, ${col} from request_rollups_live
+        where project_id = any(?::uuid[]) and dim = 'user' and bucket >= ? and bucket < ?`,
     );
     args.push(q.projectIds, a, b);
   }

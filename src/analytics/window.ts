@@ -66,9 +66,12 @@ const EDGE_SUMS = `count(*) as requests, count(*) filter (where status_code >= 4
   coalesce(sum(prompt_tokens), 0) as prompt_tokens, coalesce(sum(completion_tokens), 0) as completion_tokens,
   coalesce(sum(total_tokens), 0) as total_tokens, coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
   coalesce(sum(cache_write_tokens), 0) as cache_write_tokens, coalesce(sum(cost_usd), 0) as cost_usd,
-  count(*) filter (where self_hosted) as self_hosted_requests, count(*) filter (where cost_usd is null and not self_hosted) as unpriced_requests,
-  count(*) filter (where cache_hit) as cache_hits, coalesce(sum(cost_saved_usd), 0) as cache_saved_usd, coalesce(sum(latency_ms), 0) as latency_sum,
-  hist_of(array_agg(hist_bin(latency_ms))) as lat, hist_of(array_agg(hist_bin(ttfb_ms)) filter (where streamed and ttfb_ms is not null)) as ttft`;
+  count(*) filter (where self_hosted) as self_hosted_requests,
+  count(*) filter (where cost_usd is null and not self_hosted) as unpriced_requests,
+  count(*) filter (where cache_hit) as cache_hits, coalesce(sum(cost_saved_usd), 0) as cache_saved_usd,
+  coalesce(sum(latency_ms), 0) as latency_sum,
+  hist_of(array_agg(hist_bin(latency_ms))) as lat,
+  hist_of(array_agg(hist_bin(ttfb_ms)) filter (where streamed and ttfb_ms is not null)) as ttft`;
 /** The row of EDGE_SUMS: the sums and the edges' histograms (integer[], null without values). */
 interface EdgeRow extends SumsRow {
   lat: number[] | null;
@@ -100,7 +103,9 @@ async function mixedWindow(db: Knex, q: WindowQuery): Promise<WindowAnswer | nul
   const head = requestWhere(q.projectIds, { ...q.filter, from: q.from, to: isoMs(h1) });
   const tail = requestWhere(q.projectIds, { ...q.filter, from: isoMs(h2), to: q.to });
   const cols =
-    'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, r.latency_ms, r.ttfb_ms, r.streamed';
+    'r.status_code, r.prompt_tokens, r.completion_tokens, r.total_tokens, r.cache_read_tokens, ' +
+    'r.cache_write_tokens, r.cost_usd, r.self_hosted, r.cache_hit, r.cost_saved_usd, ' +
+    'r.latency_ms, r.ttfb_ms, r.streamed';
   const edgeSql = (w: { sql: string }) => `select ${cols} from requests r where ${w.sql}`;
   const [middle, { rows }] = await Promise.all([
     rollupTotalsAndSeries(db, mid, plan),

@@ -66,12 +66,15 @@ export async function upsertAnomaly(
   seenAt: string,
 ): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.raw(
-    `insert into anomalies (org_id, project_id, measure, dimension, dimension_value, direction, expected_low, expected_median, expected_high,
-                            observed, score, baseline, window_start, window_end, first_seen, last_seen, sample_request_ids)
+    `insert into anomalies (org_id, project_id, measure, dimension, dimension_value, direction,
+                            expected_low, expected_median, expected_high,
+                            observed, score, baseline, window_start, window_end, first_seen, last_seen,
+                            sample_request_ids)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::uuid[])
      on conflict (project_id, measure, dimension, dimension_value) where status <> 'resolved' do update set
        direction = excluded.direction, expected_low = excluded.expected_low, expected_median = excluded.expected_median,
-       expected_high = excluded.expected_high, observed = excluded.observed, score = excluded.score, baseline = excluded.baseline,
+       expected_high = excluded.expected_high, observed = excluded.observed, score = excluded.score,
+       baseline = excluded.baseline,
        window_start = excluded.window_start, window_end = excluded.window_end, last_seen = excluded.last_seen,
        sample_request_ids = excluded.sample_request_ids, detections = anomalies.detections + 1
      returning id, (xmax = 0) as created`,

@@ -46,13 +46,18 @@ export function createMetrics() {
     requestLogRows: new Counter({
       ...r,
       name: 'gateway_request_log_rows_total',
-      help: 'Request rows by outcome: stored, stored_alone (after its batch failed), minimal (stored without bodies after failing alone), replayed (from the journal at start), dropped (refused even minimal), unjournaled (journal write failed; kept in memory only)',
+      help:
+        'Request rows by outcome: stored, stored_alone (after its batch failed), ' +
+        'minimal (stored without bodies after failing alone), replayed (from the journal at start), ' +
+        'dropped (refused even minimal), unjournaled (journal write failed; kept in memory only)',
       labelNames: ['outcome'] as const,
     }),
     ingestOperations: new Counter({
       ...r,
       name: 'gateway_ingest_operations_total',
-      help: 'Trace ingest operations by kind (trace.create, span.update, ...), source (sdk, otlp) and outcome (ok, error)',
+      help:
+        'Trace ingest operations by kind (trace.create, span.update, ...), ' +
+        'source (sdk, otlp) and outcome (ok, error)',
       labelNames: ['op', 'source', 'outcome'] as const,
     }),
     outboxBacklog: new Gauge({ ...r, name: 'gateway_outbox_backlog', help: 'Events in the outbox not yet dispatched' }),

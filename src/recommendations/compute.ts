@@ -80,7 +80,10 @@ export async function computeRecommendations(
       subject: `${m.provider}/${m.model}`,
       monthlySavingUsd: saving,
       title: `Try ${cheaper} for the short calls of ${m.model}`,
-      detail: `${m.shortCalls} of ${m.calls} calls to ${m.model} in ${WINDOW_DAYS} days had at most ${SHORT.prompt} prompt and ${SHORT.completion} completion tokens; on ${cheaper} they would cost ${usd(then)} instead of ${usd(now)}.`,
+      detail:
+        `${m.shortCalls} of ${m.calls} calls to ${m.model} in ${WINDOW_DAYS} days had at most ` +
+        `${SHORT.prompt} prompt and ${SHORT.completion} completion tokens; ` +
+        `on ${cheaper} they would cost ${usd(then)} instead of ${usd(now)}.`,
       evidence: {
         provider: m.provider,
         model: m.model,
@@ -102,7 +105,10 @@ export async function computeRecommendations(
       subject: 'project',
       monthlySavingUsd: round(repeats.cost * MONTH),
       title: 'Turn on the response cache for repeated requests',
-      detail: `${repeats.repeats} calls in ${WINDOW_DAYS} days repeated a byte-identical request (${repeats.bodies} distinct bodies) within a day, and paid ${usd(repeats.cost)} for answers x-service-cache would have served.`,
+      detail:
+        `${repeats.repeats} calls in ${WINDOW_DAYS} days repeated a byte-identical request ` +
+        `(${repeats.bodies} distinct bodies) within a day, ` +
+        `and paid ${usd(repeats.cost)} for answers x-service-cache would have served.`,
       evidence: {
         repeats: repeats.repeats,
         distinct_bodies: repeats.bodies,
@@ -130,7 +136,10 @@ export async function computeRecommendations(
       subject: `${last.name}@${last.version}/${last.model}`,
       monthlySavingUsd: round((extra ?? 0) * MONTH),
       title: `Prompt ${last.name} grew by ${Math.round(growth)} tokens in version ${last.version}`,
-      detail: `Version ${last.version} sends ${Math.round(last.avgPrompt)} prompt tokens a call on average, version ${prev.version} sent ${Math.round(prev.avgPrompt)}; over ${last.calls} calls that is ${usd(extra ?? 0)} in ${WINDOW_DAYS} days.`,
+      detail:
+        `Version ${last.version} sends ${Math.round(last.avgPrompt)} prompt tokens a call on average, ` +
+        `version ${prev.version} sent ${Math.round(prev.avgPrompt)}; ` +
+        `over ${last.calls} calls that is ${usd(extra ?? 0)} in ${WINDOW_DAYS} days.`,
       evidence: {
         prompt: last.name,
         model: last.model,
@@ -171,7 +180,13 @@ export async function computeRecommendations(
       subject: l.model,
       monthlySavingUsd: 0,
       title: `Stream the long completions of ${l.model}`,
-      detail: `${l.calls} calls waited ${Math.round(l.p50 / 1000)} s (median) for ${LONG.completion}+ tokens without streaming${l.ttft !== null ? `; streamed calls of this model show their first token after ${Math.round(l.ttft)} ms` : ''}.`,
+      detail:
+        `${l.calls} calls waited ${Math.round(l.p50 / 1000)} s (median) ` +
+        `for ${LONG.completion}+ tokens without streaming` +
+        (l.ttft !== null
+          ? `; streamed calls of this model show their first token after ${Math.round(l.ttft)} ms`
+          : '') +
+        '.',
       evidence: {
         model: l.model,
         calls: l.calls,

@@ -23,7 +23,9 @@ export interface RecommendationRecord {
 /** SQL of the recommendations feature. */
 export async function projectsWithCalls(db: Knex, since: string): Promise<{ id: string; org_id: string }[]> {
   const { rows } = await db.raw(
-    `select p.id, p.org_id from projects p where exists (select 1 from request_rollups_live r where r.project_id = p.id and r.dim = '' and r.bucket >= ?)
+    `select p.id, p.org_id from projects p
+      where exists (select 1 from request_rollups_live r
+                     where r.project_id = p.id and r.dim = '' and r.bucket >= ?)
         or exists (select 1 from recommendations c where c.project_id = p.id and c.status = 'open')`,
     [since],
   );
@@ -45,13 +47,15 @@ export async function saveRun(
   await db.transaction(async (trx) => {
     for (const r of recs) {
       await trx.raw(
-        `insert into recommendations (org_id, project_id, kind, subject, title, detail, evidence, monthly_saving_usd, computed_at)
+        `insert into recommendations (org_id, project_id, kind, subject, title, detail, evidence, monthly_saving_usd,
+                                     computed_at)
          values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
          on conflict (project_id, kind, subject) do update set
            title = excluded.title, detail = excluded.detail, evidence = excluded.evidence,
            monthly_saving_usd = excluded.monthly_saving_usd, computed_at = excluded.computed_at,
            status = case when recommendations.status = 'dismissed' and excluded.monthly_saving_usd > 0
-                          and excluded.monthly_saving_usd >= 2 * recommendations.dismissed_saving_usd then 'open' else recommendations.status end`,
+                          and excluded.monthly_saving_usd >= 2 * recommendations.dismissed_saving_usd then 'open'
+                          else recommendations.status end`,
         [orgId, projectId, r.kind, r.subject, r.title, r.detail, JSON.stringify(r.evidence), r.monthlySavingUsd, at],
       );
     }

@@ -57,7 +57,8 @@ export const organizations = (db: Knex): Promise<string[]> => db('organizations'
 export async function emptyBodies(db: Knex, orgId: string, from: string, to: string, limit: number): Promise<number> {
   const { rowCount } = await db.raw(
     `update requests set request_body = '', response_body = ''
-      where (id, created_at) in (select id, created_at from requests where org_id = ? and created_at >= ? and created_at < ?
+      where (id, created_at) in (select id, created_at from requests
+                                  where org_id = ? and created_at >= ? and created_at < ?
                                    and (request_body <> '' or response_body <> '') limit ?)`,
     [orgId, from, to, limit],
   );

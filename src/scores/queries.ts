@@ -58,13 +58,16 @@ export async function upsertScore(
   row: Record<string, unknown>,
 ): Promise<{ row: ScoreRecord; created: boolean } | undefined> {
   const cols =
-    'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, request_id, trace_id, span_id, session_id, experiment_id, experiment_item_id, experiment_repetition, created_by';
+    'id, org_id, project_id, name, data_type, value, string_value, source, comment, config_id, target_type, ' +
+    'request_id, trace_id, span_id, session_id, experiment_id, experiment_item_id, experiment_repetition, created_by';
   const { rows } = await db.raw<{ rows: (ScoreRecord & { created: boolean })[] }>(
     `insert into scores as s (${cols}) select ${cols} from json_populate_record(null::scores, ?::json)
-     on conflict (id) do update set name = excluded.name, data_type = excluded.data_type, value = excluded.value, string_value = excluded.string_value,
-       source = excluded.source, comment = excluded.comment, config_id = excluded.config_id, target_type = excluded.target_type, request_id = excluded.request_id,
-       trace_id = excluded.trace_id, span_id = excluded.span_id, session_id = excluded.session_id, experiment_id = excluded.experiment_id,
-       experiment_item_id = excluded.experiment_item_id, experiment_repetition = excluded.experiment_repetition, updated_at = now()
+     on conflict (id) do update set name = excluded.name, data_type = excluded.data_type, value = excluded.value,
+       string_value = excluded.string_value, source = excluded.source, comment = excluded.comment,
+       config_id = excluded.config_id, target_type = excluded.target_type, request_id = excluded.request_id,
+       trace_id = excluded.trace_id, span_id = excluded.span_id, session_id = excluded.session_id,
+       experiment_id = excluded.experiment_id, experiment_item_id = excluded.experiment_item_id,
+       experiment_repetition = excluded.experiment_repetition, updated_at = now()
      where s.project_id = excluded.project_id
      returning s.*, (xmax = 0) as created`,
     [JSON.stringify(row)],

@@ -38,7 +38,8 @@ export const createScoreBody = z
   .refine((b) => b.value !== undefined || b.string_value !== undefined, 'send value or string_value')
   .refine(
     (b) => [b.request_id, b.trace_id, b.session_id, b.experiment_id].filter((v) => v !== undefined).length === 1,
-    'name exactly one target: request_id, trace_id (with span_id for a span), session_id, or experiment_id with experiment_item_id',
+    'name exactly one target: request_id, trace_id (with span_id for a span), session_id, ' +
+      'or experiment_id with experiment_item_id',
   )
   .refine(
     (b) => (b.experiment_id === undefined) === (b.experiment_item_id === undefined),

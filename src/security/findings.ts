@@ -160,11 +160,14 @@ export async function recordFindings(
        last_request_id = case when x.last_seen >= f.last_seen then x.last_request_id else f.last_request_id end,
        last_trace_id = case when x.last_seen >= f.last_seen then x.last_trace_id else f.last_trace_id end,
        last_span_id = case when x.last_seen >= f.last_seen then x.last_span_id else f.last_span_id end,
-       severity = case when array_position(array['low','medium','high','critical'], x.severity) > array_position(array['low','medium','high','critical'], f.severity) then x.severity else f.severity end,
+       severity = case when array_position(array['low','medium','high','critical'], x.severity)
+                            > array_position(array['low','medium','high','critical'], f.severity)
+                       then x.severity else f.severity end,
        status_changed_at = case when f.status = 'resolved' then now() else f.status_changed_at end,
        status_changed_by = case when f.status = 'resolved' then 'system' else f.status_changed_by end,
        status = case when f.status = 'resolved' then 'open' else f.status end
-     from json_to_recordset(?::json) as x(id uuid, n int, first_seen timestamptz, last_seen timestamptz, last_request_id uuid, last_trace_id text, last_span_id text, severity text)
+     from json_to_recordset(?::json) as x(id uuid, n int, first_seen timestamptz, last_seen timestamptz,
+                                          last_request_id uuid, last_trace_id text, last_span_id text, severity text)
      where f.id = x.id`,
     [JSON.stringify(rows)],
   );

@@ -48,7 +48,8 @@ export async function takeScans(trx: Knex.Transaction, batches: number): Promise
       hi: Date | null;
     }[];
   }>(
-    `delete from security_scan_queue where id in (select id from security_scan_queue order by id limit ? for update skip locked)
+    `delete from security_scan_queue
+      where id in (select id from security_scan_queue order by id limit ? for update skip locked)
      returning source, project_ids, ids, lo, hi`,
     [batches],
   );

@@ -60,8 +60,11 @@ async function load(trx: Knex.Transaction, queued: QueueItem[]): Promise<Item[]>
       continue;
     }
     const { rows } = await trx.raw<{ rows: ObservationScanRow[] }>(
-      `select x.id, x.project_id, p.org_id, ${q.source === 'span' ? 'x.trace_id' : 'x.id as trace_id'}, x.start_time, x.input, x.output
-         from unnest(?::uuid[], ?::text[]) as k(project_id, id) join ${q.source}s x on x.project_id = k.project_id and x.id = k.id join projects p on p.id = x.project_id`,
+      `select x.id, x.project_id, p.org_id, ${q.source === 'span' ? 'x.trace_id' : 'x.id as trace_id'},
+              x.start_time, x.input, x.output
+         from unnest(?::uuid[], ?::text[]) as k(project_id, id)
+         join ${q.source}s x on x.project_id = k.project_id and x.id = k.id
+         join projects p on p.id = x.project_id`,
       [q.refs.map((r) => r.projectId), q.refs.map((r) => r.id)],
     );
     for (const r of rows) {

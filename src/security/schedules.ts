@@ -4,7 +4,9 @@ import type { ScheduleDef } from '../temporal/schedules';
 export const securitySchedules = (): ScheduleDef[] => [
   {
     name: 'security-scan',
-    note: 'Scans newly stored bodies and span/trace input and output for leaked secrets, PII and prompt injection (docs/security.md)',
+    note:
+      'Scans newly stored bodies and span/trace input and output for leaked secrets, PII ' +
+      'and prompt injection (docs/security.md)',
     spec: { intervals: [{ every: '1 minute' }] },
     workflowType: 'securityScanWorkflow',
     runTimeout: '15 minutes',

@@ -101,7 +101,8 @@ function sessionsSql(f: SessionScope, sessionId?: string) {
   const sql = `
     with t as (
       select project_id, session_id, count(*)::int as trace_count, min(start_time) as first_at,
-             max(coalesce(end_time, start_time)) as last_at, sum(duration_ms) as trace_duration_ms, max(user_id) as user_id
+             max(coalesce(end_time, start_time)) as last_at, sum(duration_ms) as trace_duration_ms,
+             max(user_id) as user_id
         from traces where ${tw.join(' and ')} group by project_id, session_id),
     r as (
       select project_id, session_id, count(*)::int as request_count, sum(prompt_tokens)::bigint as prompt_tokens,
@@ -130,7 +131,8 @@ export async function spanTotals(db: Knex, keys: { project_id: string; session_i
        from jsonb_to_recordset(?::jsonb) as k(project_id uuid, session_id text)
        join traces t on t.project_id = k.project_id and t.session_id = k.session_id
        join spans s on s.project_id = t.project_id and s.trace_id = t.id
-      where not exists (select 1 from requests r where r.trace_id = s.trace_id and r.span_id = s.id and r.project_id = s.project_id)
+      where not exists (select 1 from requests r
+                         where r.trace_id = s.trace_id and r.span_id = s.id and r.project_id = s.project_id)
       group by t.project_id, t.session_id`,
     [JSON.stringify(keys)],
   );

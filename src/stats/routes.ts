@@ -15,7 +15,8 @@ export const statsRoutes = ({ db, auth }: AppContext, analytics: AnalyticsStore)
     before: [savedFilterStep(db, auth, 'stats')],
     summary: 'Totals, a zero-filled time series and a breakdown of the request log, traces or spans',
     description:
-      'One filter language with /requests (docs/analytics.md). Whole-hour ranges with at most one dimension filtered or grouped come ' +
+      'One filter language with /requests (docs/analytics.md). ' +
+      'Whole-hour ranges with at most one dimension filtered or grouped come ' +
       'from hourly rollups (`source: rollup`); anything else from the raw rows.',
     query: statsQuery,
     response: statsAnswerSchema,

@@ -103,7 +103,8 @@ async function scoreView(
   );
   if (extra.length || p.span_type || p.metadata)
     throw badRequest(
-      `the scores view filters by name only, not ${[...extra, p.span_type && 'span_type', p.metadata && 'metadata'].filter(Boolean).join(', ')}`,
+      'the scores view filters by name only, not ' +
+        [...extra, p.span_type && 'span_type', p.metadata && 'metadata'].filter(Boolean).join(', '),
       'filter_not_supported',
     );
   if (p.group_by && !(SCORE_GROUPS as readonly string[]).includes(p.group_by))

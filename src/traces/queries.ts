@@ -141,7 +141,8 @@ export async function findTraceRow(
 /** The spans of one trace in start order, at most `limit`. */
 export async function spanRowsOf(db: Knex, projectId: string, traceId: string, limit: number): Promise<SpanRecord[]> {
   const { rows } = await db.raw<{ rows: SpanRecord[] }>(
-    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model, s.prompt_tokens, s.completion_tokens,
+    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model,
+            s.prompt_tokens, s.completion_tokens,
             s.total_tokens, s.cost_usd, s.input, s.output, s.metadata, s.created, s.duration_ms,
             ${isoSql('s.start_time')} as start_time, ${isoSql('s.end_time')} as end_time
        from spans s where s.project_id = ? and s.trace_id = ?
@@ -160,8 +161,10 @@ export async function spanRowsOfTraces(
 ): Promise<SpanRecord[]> {
   if (!traces.length) return [];
   const { rows } = await db.raw<{ rows: SpanRecord[] }>(
-    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model, s.prompt_tokens, s.completion_tokens,
-            s.total_tokens, s.cost_usd, ${withBodies ? 's.input, s.output,' : ''} s.metadata, s.created, s.duration_ms, s.project_id,
+    `select s.id, s.trace_id, s.parent_span_id, s.name, s.span_type, s.status, s.model,
+            s.prompt_tokens, s.completion_tokens,
+            s.total_tokens, s.cost_usd, ${withBodies ? 's.input, s.output,' : ''} s.metadata, s.created, s.duration_ms,
+            s.project_id,
             ${isoSql('s.start_time')} as start_time, ${isoSql('s.end_time')} as end_time
        from spans s join unnest(?::uuid[], ?::text[]) with ordinality k(project_id, trace_id, n)
          on s.project_id = k.project_id and s.trace_id = k.trace_id
@@ -178,7 +181,8 @@ export async function traceBodies(
 ): Promise<Map<string, TraceBodiesRecord>> {
   if (!traces.length) return new Map();
   const { rows } = await db.raw<{ rows: TraceBodiesRecord[] }>(
-    `select t.project_id, t.id, t.input, t.output from traces t join unnest(?::uuid[], ?::text[]) k(project_id, trace_id)
+    `select t.project_id, t.id, t.input, t.output
+       from traces t join unnest(?::uuid[], ?::text[]) k(project_id, trace_id)
         on t.project_id = k.project_id and t.id = k.trace_id`,
     [traces.map((t) => t.project_id), traces.map((t) => t.id)],
   );

@@ -19,7 +19,9 @@ const MARKERS: Marker[] = [
     category: 'instruction_override',
     weight: 3,
     pattern: new RegExp(
-      `\\b(?:ignore|disregard|forget|override) ${ANY}(?:previous|prior|above|earlier|preceding|original|system) (?:instructions?|prompts?|rules|directions|guidelines|context)`,
+      `\\b(?:ignore|disregard|forget|override) ${ANY}` +
+        '(?:previous|prior|above|earlier|preceding|original|system) ' +
+        '(?:instructions?|prompts?|rules|directions|guidelines|context)',
       'gi',
     ),
   },
@@ -33,23 +35,30 @@ const MARKERS: Marker[] = [
     category: 'system_prompt_extraction',
     weight: 3,
     pattern: new RegExp(
-      `\\b(?:reveal|print|show|repeat|output|leak|tell me) ${ANY}(?:system prompt|initial (?:prompt|instructions)|hidden (?:prompt|instructions)|instructions above)`,
+      `\\b(?:reveal|print|show|repeat|output|leak|tell me) ${ANY}` +
+        '(?:system prompt|initial (?:prompt|instructions)|hidden (?:prompt|instructions)|instructions above)',
       'gi',
     ),
   },
   {
     category: 'jailbreak',
     weight: 3,
-    pattern:
-      /\b(?:you are now|act as|pretend to be) (?:DAN|a DAN|an? (?:unrestricted|unfiltered|uncensored|jailbroken) (?:AI|model|assistant))\b/gi,
+    pattern: new RegExp(
+      '\\b(?:you are now|act as|pretend to be) ' +
+        '(?:DAN|a DAN|an? (?:unrestricted|unfiltered|uncensored|jailbroken) (?:AI|model|assistant))\\b',
+      'gi',
+    ),
   },
   { category: 'jailbreak', weight: 3, pattern: /\bdo anything now\b/gi },
   { category: 'jailbreak', weight: 2, pattern: /\b(?:developer|god|jailbreak) mode (?:enabled|activated|on)\b/gi },
   {
     category: 'jailbreak',
     weight: 2,
-    pattern:
-      /\b(?:without|no|free of) (?:any )?(?:restrictions|filters|guidelines|content polic(?:y|ies)|ethical (?:guidelines|constraints))\b/gi,
+    pattern: new RegExp(
+      '\\b(?:without|no|free of) (?:any )?' +
+        '(?:restrictions|filters|guidelines|content polic(?:y|ies)|ethical (?:guidelines|constraints))\\b',
+      'gi',
+    ),
   },
   {
     category: 'jailbreak',
