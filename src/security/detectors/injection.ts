@@ -63,7 +63,11 @@ const MARKERS: Marker[] = [
   {
     category: 'jailbreak',
     weight: 2,
-    pattern: /\b(?:bypass|disable|turn off) ${ANY}(?:safety|content) (?:filters?|polic(?:y|ies)|guidelines)\b/gi,
+    // A template, not a regex literal: `${ANY}` in a literal is an end anchor and text, so it never matched.
+    pattern: new RegExp(
+      `\\b(?:bypass|disable|turn off) ${ANY}(?:safety|content) (?:filters?|polic(?:y|ies)|guidelines)\\b`,
+      'gi',
+    ),
   },
   { category: 'role_tag_injection', weight: 2, pattern: /<\|im_start\|>\s*system|<\|system\|>|\[\/?INST\]|<<SYS>>/g },
 ];
