@@ -49,7 +49,8 @@ export async function datasetsWithCounts(db: Knex, projectIds: string[], id?: st
       'd.*',
       db.raw('(select max(version) from dataset_versions v where v.dataset_id = d.id) as latest_version'),
       db.raw(
-        `(select count(*) from (select distinct on (item_id) status from dataset_item_history h where h.dataset_id = d.id order by item_id, version desc) x where status = 'active')::int as items`,
+        `(select count(*) from (select distinct on (item_id) status from dataset_item_history h
+           where h.dataset_id = d.id order by item_id, version desc) x where status = 'active')::int as items`,
       ),
     );
   if (id) q.andWhere('d.id', id);

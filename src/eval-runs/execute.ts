@@ -23,7 +23,8 @@ export interface EvalDeps extends JudgeDeps {
 
 export function scoreIdOf(runId: string, evaluatorId: string, targetId: string): string {
   const h = createHash('sha256').update(`${runId}\0${evaluatorId}\0${targetId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /**

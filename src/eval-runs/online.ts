@@ -32,7 +32,9 @@ async function newTargets(
   if (o.kind === 'requests') {
     const w = requestWhere([projectId], { ...requestFilterOf((o.filter ?? {}) as StoredFilter), from, to: until });
     const { rows } = await db.raw(
-      `select r.id, r.created_at as at from requests r where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target') order by r.created_at, r.id limit ?`,
+      `select r.id, r.created_at as at from requests r
+        where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target')
+        order by r.created_at, r.id limit ?`,
       [...w.args, MAX_PER_TICK],
     );
     return rows.map((r: { id: string; at: Date }) => ({ id: r.id, at: r.at.toISOString() }));

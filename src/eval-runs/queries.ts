@@ -87,7 +87,9 @@ export async function targetIds(db: Knex, projectId: string, t: RunTarget): Prom
     });
     // The gateway's own judge calls are not targets (they would score themselves).
     const { rows } = await db.raw(
-      `select r.id from requests r where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target') order by r.created_at desc, r.id desc limit ?`,
+      `select r.id from requests r
+        where ${w.sql} and not jsonb_exists(coalesce(r.properties, '{}'::jsonb), 'eval.target')
+        order by r.created_at desc, r.id desc limit ?`,
       [...w.args, t.limit],
     );
     return rows.map((r: { id: string }) => r.id);
@@ -114,7 +116,8 @@ export async function targetIds(db: Knex, projectId: string, t: RunTarget): Prom
 export async function insertItems(db: Knex, runId: string, evaluatorIds: string[], targets: string[]): Promise<void> {
   if (!targets.length) return;
   await db.raw(
-    `insert into eval_run_items (run_id, evaluator_id, target_id) select ?, e, t from unnest(?::uuid[]) e cross join unnest(?::text[]) t on conflict do nothing`,
+    `insert into eval_run_items (run_id, evaluator_id, target_id)
+     select ?, e, t from unnest(?::uuid[]) e cross join unnest(?::text[]) t on conflict do nothing`,
     [runId, evaluatorIds, targets],
   );
 }

@@ -167,7 +167,8 @@ export async function cancelRun(deps: RunDeps, actor: Principal, projectIds: str
     throw new HttpError(
       409,
       'online_run',
-      "An online evaluator's rolling run stops when the evaluator's online setting is turned off (PATCH /api/v1/evaluators/:id with online: null)",
+      "An online evaluator's rolling run stops when the evaluator's online setting is turned off " +
+        '(PATCH /api/v1/evaluators/:id with online: null)',
     );
   }
   if (['pending', 'running'].includes(r.status)) {

@@ -61,9 +61,11 @@ export async function syncOnlineRun(db: Knex, e: { id: string; org_id: string; p
     return;
   }
   await db.raw(
-    `insert into eval_runs (org_id, project_id, evaluator_ids, target, status, online, workflow_id, started_at, created_by)
+    `insert into eval_runs
+       (org_id, project_id, evaluator_ids, target, status, online, workflow_id, started_at, created_by)
      values (?, ?, array[?::uuid], ?::jsonb, 'running', true, 'online-evaluation', now(), 'online')
-     on conflict ((evaluator_ids[1])) where online do update set target = excluded.target, status = 'running', finished_at = null`,
+     on conflict ((evaluator_ids[1])) where online
+     do update set target = excluded.target, status = 'running', finished_at = null`,
     [e.org_id, e.project_id, e.id, JSON.stringify({ ...(e.online as object), online: true })],
   );
 }

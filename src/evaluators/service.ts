@@ -110,11 +110,10 @@ export async function updateEvaluator(
   let e = configOf(before);
   if (input.config !== undefined) {
     const parsed = evaluatorConfig.safeParse({ type: before.type, config: input.config });
-    if (!parsed.success)
-      throw badRequest(
-        `invalid ${before.type} config: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        'validation_error',
-      );
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw badRequest(`invalid ${before.type} config: ${issues}`, 'validation_error');
+    }
     e = parsed.data;
   }
   await check(

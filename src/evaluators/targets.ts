@@ -124,7 +124,8 @@ export async function loadTarget(
     };
   }
   const { rows } = await db.raw<{ rows: TraceTargetRow[] }>(
-    `select t.id, t.project_id, p.org_id, t.input, t.output, t.metadata, t.duration_ms, (select sum(cost_usd) from spans s where s.project_id = t.project_id and s.trace_id = t.id) as cost
+    `select t.id, t.project_id, p.org_id, t.input, t.output, t.metadata, t.duration_ms,
+            (select sum(cost_usd) from spans s where s.project_id = t.project_id and s.trace_id = t.id) as cost
        from traces t join projects p on p.id = t.project_id where t.project_id = ? and t.id = ?`,
     [projectId, id],
   );

@@ -14,15 +14,8 @@ import {
   listExperimentsQuery,
   outputsBody,
 } from './schemas';
-import {
-  cancelExperiment,
-  createExperiment,
-  getExperiment,
-  listExperiments,
-  listItems,
-  postOutputs,
-  type ExperimentDeps,
-} from './service';
+import { getExperiment, listExperiments, listItems, type ExperimentDeps } from './service';
+import { cancelExperiment, createExperiment, postOutputs } from './write';
 
 const WRITERS = ['admin', 'editor'] as const;
 const common = { tag: 'Experiments', auth: 'jwt', notFound: 'Experiment' } as const;

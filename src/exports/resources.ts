@@ -245,7 +245,8 @@ export const RESOURCES = {
       const w = traceWhere(projectIds, f);
       return countOf(
         db.raw(
-          `select count(*) as n from traces t join spans s on s.project_id = t.project_id and s.trace_id = t.id where ${w.sql}`,
+          `select count(*) as n from traces t
+             join spans s on s.project_id = t.project_id and s.trace_id = t.id where ${w.sql}`,
           w.args,
         ),
       );

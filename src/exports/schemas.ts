@@ -24,7 +24,8 @@ export const createExportBody = z
       .record(z.string(), z.unknown())
       .default({})
       .describe(
-        "the resource list's query parameters as JSON (GET /requests, /traces, /sessions, /scores; dataset_items needs dataset_id, experiment_results experiment_id)",
+        "the resource list's query parameters as JSON (GET /requests, /traces, /sessions, /scores; " +
+          'dataset_items needs dataset_id, experiment_results experiment_id)',
       ),
     saved_filter_id: uuidSchema
       .optional()
@@ -41,7 +42,8 @@ export const createExportBody = z
       .boolean()
       .default(false)
       .describe(
-        'request/response bodies, trace and span inputs and outputs, as stored (log mode and masking applied at capture)',
+        'request/response bodies, trace and span inputs and outputs, as stored ' +
+          '(log mode and masking applied at capture)',
       ),
   })
   .strict();

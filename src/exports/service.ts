@@ -86,11 +86,10 @@ async function resolveFilter(
     });
   }
   const parsed = resource.filter.safeParse(raw);
-  if (!parsed.success)
-    throw badRequest(
-      `filter is not valid for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'filter'}: ${i.message}`).join('; ')}`,
-      'invalid_filter',
-    );
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'filter'}: ${i.message}`).join('; ');
+    throw badRequest(`filter is not valid for ${name}: ${issues}`, 'invalid_filter');
+  }
   const { project_id: _p, ...filter } = parsed.data as Record<string, unknown>;
   return JSON.parse(JSON.stringify(filter)) as Record<string, unknown>;
 }
@@ -98,11 +97,10 @@ async function resolveFilter(
 function resolveColumns(resource: ExportResource, input: CreateExportInput) {
   if (!input.columns) return resource.columns.filter((c) => input.include_bodies || !c.body).map((c) => c.name);
   const unknown = input.columns.filter((n) => !resource.columns.some((c) => c.name === n));
-  if (unknown.length)
-    throw badRequest(
-      `unknown column(s) ${unknown.join(', ')}; ${input.resource} has ${resource.columns.map((c) => c.name).join(', ')}`,
-      'unknown_column',
-    );
+  if (unknown.length) {
+    const known = resource.columns.map((c) => c.name).join(', ');
+    throw badRequest(`unknown column(s) ${unknown.join(', ')}; ${input.resource} has ${known}`, 'unknown_column');
+  }
   const bodies = input.columns.filter((n) => resource.columns.find((c) => c.name === n)!.body);
   if (bodies.length && !input.include_bodies)
     throw badRequest(`column(s) ${bodies.join(', ')} need include_bodies: true`, 'bodies_not_included');

@@ -90,14 +90,22 @@ export async function nextItem(db: Knex, p: Principal, scope: Scope, only?: stri
       .andWhere({ reviewer: u.userId, status: 'reserved' })
       .update({ status: 'open', reviewer: null, reserved_until: null });
     const { rows } = await trx.raw<{ rows: AnnotationSlotRecord[] }>(
-      `update annotation_slots s set status = 'reserved', reviewer = ?, reserved_until = now() + make_interval(secs => e.lease_seconds)
+      `update annotation_slots s
+          set status = 'reserved', reviewer = ?, reserved_until = now() + make_interval(secs => e.lease_seconds)
          from human_evals e,
-              (select s2.human_eval_id, s2.target_key, s2.slot from annotation_slots s2 join human_eval_items i using (human_eval_id, target_key)
-                where s2.human_eval_id = any(?::uuid[]) and (s2.status = 'open' or (s2.status = 'reserved' and s2.reserved_until <= now()))
-                  and not exists (select 1 from annotation_slots o where o.human_eval_id = s2.human_eval_id and o.target_key = s2.target_key and o.reviewer = ? and o.slot <> s2.slot)
-                  and not exists (select 1 from annotation_skips k where k.human_eval_id = s2.human_eval_id and k.target_key = s2.target_key and k.reviewer = ?)
+              (select s2.human_eval_id, s2.target_key, s2.slot
+                 from annotation_slots s2 join human_eval_items i using (human_eval_id, target_key)
+                where s2.human_eval_id = any(?::uuid[])
+                  and (s2.status = 'open' or (s2.status = 'reserved' and s2.reserved_until <= now()))
+                  and not exists (select 1 from annotation_slots o
+                                   where o.human_eval_id = s2.human_eval_id and o.target_key = s2.target_key
+                                     and o.reviewer = ? and o.slot <> s2.slot)
+                  and not exists (select 1 from annotation_skips k
+                                   where k.human_eval_id = s2.human_eval_id and k.target_key = s2.target_key
+                                     and k.reviewer = ?)
                 order by s2.human_eval_id, i.position, s2.slot limit 1 for update of s2 skip locked) pick
-        where e.id = s.human_eval_id and (s.human_eval_id, s.target_key, s.slot) = (pick.human_eval_id, pick.target_key, pick.slot)
+        where e.id = s.human_eval_id
+          and (s.human_eval_id, s.target_key, s.slot) = (pick.human_eval_id, pick.target_key, pick.slot)
         returning s.*`,
       [u.userId, ids, u.userId, u.userId],
     );

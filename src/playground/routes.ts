@@ -16,13 +16,15 @@ export const playgroundRoutes = (ctx: AppContext) => {
       method: 'post',
       path: '/api/v1/prompts/playground/run',
       summary:
-        'Run up to 4 prompt variants (versions or inline templates, providers, models) side by side; streams with stream: true',
+        'Run up to 4 prompt variants (versions or inline templates, providers, models) side by side; ' +
+        'streams with stream: true',
       body: playgroundBody,
       envelope: 'raw',
       rawResponses: {
         200: {
           description:
-            '`{success, data: {variants}}`, or with stream: true server-sent events `delta` {variant, text}, `result` (a variant’s result), `done`',
+            '`{success, data: {variants}}`, or with stream: true server-sent events `delta` {variant, text}, ' +
+            '`result` (a variant’s result), `done`',
           schema: playgroundAnswerSchema,
         },
       },

@@ -110,7 +110,8 @@ export async function addTokenRows(
   await db.raw(
     `update rate_limit_counters c set tokens = c.tokens + t.tokens
        from (select project_id, user_id, window_start, sum(tokens)::bigint as tokens
-               from json_to_recordset(?::json) as x(project_id uuid, user_id text, window_start timestamptz, tokens bigint)
+               from json_to_recordset(?::json)
+                    as x(project_id uuid, user_id text, window_start timestamptz, tokens bigint)
               group by 1, 2, 3) t
       where c.project_id = t.project_id and c.user_id = t.user_id and c.window_start = t.window_start`,
     [JSON.stringify(rows)],

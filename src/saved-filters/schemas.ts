@@ -11,7 +11,8 @@ const filter = z
   .refine((f) => Object.keys(f).length <= 40, 'at most 40 parameters')
   .refine((f) => !('saved_filter_id' in f) && !('cursor' in f), 'a saved filter cannot name another one or a cursor')
   .describe(
-    'the view’s query parameters as the API takes them (e.g. {"model": "gpt-4o", "status": "5xx"}); checked by the view when used',
+    'the view’s query parameters as the API takes them (e.g. {"model": "gpt-4o", "status": "5xx"}); ' +
+      'checked by the view when used',
   );
 
 export const createSavedFilterBody = z
