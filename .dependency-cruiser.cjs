@@ -77,6 +77,20 @@ module.exports = {
       to: { path: '^src/', pathNot: KERNEL },
     },
     {
+      name: 'no-foreign-queries',
+      severity: 'error',
+      comment:
+        "A feature reads another feature's data through that feature's service (its exported functions), " +
+        'never through its queries.ts: the owner keeps its rules (scope, soft deletes, views) in one place. ' +
+        "Types are free (a record type is the owner's contract), and so is the kernel's SQL (src/auth/queries.ts).",
+      from: { path: '^src/([^/]+)/', pathNot: WIRING },
+      to: {
+        path: ['^src/[^/]+/queries\\.ts$', '^src/[^/]+/[^/]+/queries\\.ts$'],
+        pathNot: ['^src/$1/', ...KERNEL],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'workflows-no-node-builtins',
       severity: 'error',
       comment: 'Workflow code runs in the deterministic sandbox: no Node built-ins (fs, crypto, net, timers, …).',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { windowStartSql } from '../rate-limits/queries';
+import { windowStartSql } from '../rate-limits/service';
 
 /**
  * End-user queries (behind the analytics boundary): the list reads the end_users table kept by

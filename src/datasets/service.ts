@@ -10,6 +10,9 @@ import type { ItemInput, ItemView, ListItemsParams } from './schemas';
 import { isoOrNull, isoText, jsonOr } from '../db/convert';
 import type { Scope } from '../http/route';
 
+/** What other features read of this one's data (they never import its queries). */
+export { itemsAt } from './queries';
+
 /** Datasets: versioned test data from production, uploads and the API (docs/datasets.md). */
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 

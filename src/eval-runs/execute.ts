@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { EvaluationError, evaluateLocal, type Outcome } from '../evaluators/evaluate';
 import { judgeOf, runJudge, type JudgeCall, type JudgeDeps } from '../evaluators/judge';
 import { configOf } from '../evaluators/service';
-import { findEvaluators } from '../evaluators/queries';
+import { findEvaluators } from '../evaluators/service';
 import { loadTarget } from '../evaluators/targets';
 import { writeEvalScore } from '../scores/service';
 import * as q from './queries';

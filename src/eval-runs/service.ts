@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import { type Principal, actorLabel } from '../auth/principal';
-import { findEvaluators } from '../evaluators/queries';
+import { findEvaluators } from '../evaluators/service';
 import { HttpError, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import { oneProject } from '../score-configs/service';
@@ -13,6 +13,9 @@ import * as q from './queries';
 import type { CreateRunInput, RunView } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
 import type { Scope } from '../http/route';
+
+/** What other features read of this one's data (they never import its queries). */
+export { targetIds } from './queries';
 
 /** Eval runs: each a Temporal workflow `eval-run-<id>` (docs/evals.md). */
 export interface RunDeps {

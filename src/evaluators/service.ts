@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { findConfig } from '../score-configs/queries';
+import { findConfig } from '../score-configs/service';
 import { oneProject } from '../score-configs/service';
 import { checkConfig, scoreTypeOf } from './evaluate';
 import * as q from './queries';
@@ -15,6 +15,9 @@ import {
 } from './schemas';
 import { isoText } from '../db/convert';
 import type { Scope } from '../http/route';
+
+/** What other features read of this one's data (they never import its queries). */
+export { findEvaluators } from './queries';
 
 /** Evaluators: rules that score requests and traces (docs/evals.md). */
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { EvaluationError, evaluateLocal, type Outcome } from '../evaluators/evaluate';
 import { runJudge } from '../evaluators/judge';
-import { findEvaluators } from '../evaluators/queries';
+import { findEvaluators } from '../evaluators/service';
 import { configOf } from '../evaluators/service';
 import { inputText, type EvalTarget } from '../evaluators/targets';
 import type { EvalDeps } from '../eval-runs/execute';
@@ -9,7 +9,8 @@ import { scoreIdOf } from '../eval-runs/execute';
 import { callModel } from '../llm/call';
 import { fillTemplate } from '../prompts/variables';
 import { writeEvalScore } from '../scores/service';
-import { itemsAt, type ItemRecord } from '../datasets/queries';
+import { itemsAt } from '../datasets/service';
+import type { ItemRecord } from '../datasets/queries';
 import { whileOpen, type ExperimentRecord, type ItemRunRecord } from './queries';
 
 /**

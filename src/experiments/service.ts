@@ -7,6 +7,9 @@ import * as q from './queries';
 import type { ExperimentView } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
 
+/** What other features read of this one's data (they never import its queries). */
+export { itemScores } from './queries';
+
 /**
  * Experiments: a subject run over a dataset version, scored (docs/experiments.md). Their creation,
  * outputs and cancellation are write.ts's; here, their views and item runs.

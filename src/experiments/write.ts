@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import { recordAudit } from '../audit/audit';
 import { type Principal, actorLabel } from '../auth/principal';
-import { findEvaluators } from '../evaluators/queries';
+import { findEvaluators } from '../evaluators/service';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors';
 import type { LlmDeps } from '../llm/call';
 import { resolvePromptRef } from '../prompts/service';
@@ -9,7 +9,7 @@ import { parsePromptRef } from '../prompts/ref';
 import { oneProject } from '../score-configs/service';
 import { searchAttributes } from '../temporal/names';
 import { experimentSummary } from '../temporal/summaries';
-import { itemsAt } from '../datasets/queries';
+import { itemsAt } from '../datasets/service';
 import * as q from './queries';
 import { scoreOutput, writeScored, type Scored } from './run';
 import type { CreateExperimentInput, OutputsInput } from './schemas';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
-import { targetIds } from '../eval-runs/queries';
+import { targetIds } from '../eval-runs/service';
 import { badRequest, notFound } from '../http/errors';
 import { oneProject } from '../score-configs/service';
 import { cohensKappa, fleissKappa, krippendorffAlpha } from './agreement';

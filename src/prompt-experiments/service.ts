@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../auth/principal';
 import { createDataset, addFromProduction } from '../datasets/service';
-import { itemsAt } from '../datasets/queries';
-import { itemScores } from '../experiments/queries';
+import { itemsAt } from '../datasets/service';
+import { itemScores } from '../experiments/service';
 import { toView, type ExperimentDeps } from '../experiments/service';
 import { cancelExperiment, createExperiment } from '../experiments/write';
 import { badRequest, notFound } from '../http/errors';

@@ -7,6 +7,9 @@ import type { Scope } from '../http/route';
 import * as q from './queries';
 import type { RateLimitInput } from './schemas';
 
+/** What other features read of this one's data (they never import its queries). */
+export { windowStartSql } from './queries';
+
 /**
  * Per-end-user rate limits of a project: one configuration per project; the end user is the
  * proxy's `x-service-user-id` header. Changes reach every api replica's proxy at once through the

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { scoresOfRequests } from '../scores/queries';
+import { scoresOfRequests } from '../scores/service';
 import { toView as scoreView } from '../scores/service';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';

@@ -7,6 +7,9 @@ import type { ConfigView, CreateConfigInput, DataType, UpdateConfigInput } from 
 import { isoText } from '../db/convert';
 import type { Scope } from '../http/route';
 
+/** What other features read of this one's data (they never import its queries). */
+export { findConfig } from './queries';
+
 /** Score configs: the shape a score of a name must have (docs/scores.md). */
 
 const toView = (r: q.ConfigRecord): ConfigView => ({

@@ -3,12 +3,15 @@ import type { Knex } from 'knex';
 import { type Principal, actorLabel } from '../auth/principal';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
-import { findConfig } from '../score-configs/queries';
+import { findConfig } from '../score-configs/service';
 import * as q from './queries';
 import type { CreateScoreInput, ListScoresParams, ScoreView } from './schemas';
 import { normalizeValue, type ConfigShape } from './value';
 import { isoText } from '../db/convert';
 import type { Scope } from '../http/route';
+
+/** What other features read of this one's data (they never import its queries). */
+export { scoresOfTrace, scoresOfRequests } from './queries';
 
 /** Scores: written by the API, the evaluators and human annotation (docs/scores.md). */
 const cursor = cursorCodec('ts', 'uuid');

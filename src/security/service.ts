@@ -8,6 +8,9 @@ import { findFinding, listFindings, setStatus, summarize, type FindingRecord } f
 import type { FindingView, ListFindingsParams } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
 
+/** What other features read of this one's data (they never import its queries). */
+export { countNewFindings } from './queries';
+
 /** Reads, status changes and the summary of security findings (scanning itself is scan.ts, run by the schedule). */
 const cursor = cursorCodec('ts', 'uuid');
 const str = (v: string | null | undefined) => v ?? null;

@@ -1,4 +1,4 @@
-import { traceBodies } from '../traces/queries';
+import { traceBodies } from '../traces/service';
 import type { Knex } from 'knex';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';

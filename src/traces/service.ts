@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
-import { scoresOfTrace } from '../scores/queries';
+import { scoresOfTrace } from '../scores/service';
 import { toView as scoreView } from '../scores/service';
 import { notFound } from '../http/errors';
 import { cursorCodec, pageOf } from '../http/pagination';
 import * as q from './queries';
 import type { TraceFilters } from './schemas';
 import { numOrNull } from '../db/convert';
+
+/** What other features read of this one's data (they never import its queries). */
+export { traceBodies, spanRowsOfTraces, traceWhere } from './queries';
 
 /** Read side of traces and spans: the list with filters and keyset pagination, one trace with its spans. */
 

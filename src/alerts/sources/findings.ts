@@ -1,5 +1,5 @@
 import { SEVERITIES, type Severity } from '../../security/detectors/types';
-import { countNewFindings } from '../../security/queries';
+import { countNewFindings } from '../../security/service';
 import type { MeasureSource } from './types';
 
 /**
