@@ -63,7 +63,8 @@ describe('malformed input never reaches a 5xx', () => {
   );
 
   it.each(['min_latency_ms=1.5', 'max_latency_ms=99999999999', 'min_latency_ms=1e300'])(
-    'GET /api/v1/requests and /stats?%s: a latency bound the integer column cannot hold is still a bound, not a database error',
+    'GET /api/v1/requests and /stats?%s: a latency bound the integer column cannot hold ' +
+      'is still a bound, not a database error',
     async (q) => {
       for (const path of ['/api/v1/requests', '/api/v1/stats'])
         expect({ path, status: (await call('GET', `${path}?${q}`)).status }).toEqual({ path, status: 200 });

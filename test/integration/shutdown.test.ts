@@ -24,57 +24,60 @@ describe('graceful shutdown', () => {
     await expect(fetch(`${server.url}/slow`)).rejects.toThrow();
   });
 
-  it('drains kept-alive connections: the running call ends with Connection: close, later calls never reach the app', async () => {
-    const app = express();
-    let hits = 0;
-    app.get('/slow', async (_req, res) => {
-      hits++;
-      await new Promise((r) => setTimeout(r, 400));
-      res.json({ done: true });
-    });
-    app.get('/fast', (_req, res) => void (hits++, res.json({ ok: true })));
-    const server = await listen(app, 0, '127.0.0.1');
-    const open = async () => {
-      const socket = net.connect(server.port, '127.0.0.1');
-      const got = { text: '', closed: false };
-      socket.on('data', (d) => (got.text += d));
-      socket.on('close', () => (got.closed = true));
-      await new Promise((r) => socket.once('connect', r));
-      return { socket, got };
-    };
-    const idle = await open(); // a keep-alive connection between two calls
-    idle.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\n');
-    const busy = await open(); // a call in flight; the next one pipelined behind it
-    busy.socket.write('GET /slow HTTP/1.1\r\nHost: t\r\n\r\n');
-    const partial = await open(); // a call whose headers are still arriving
-    partial.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(idle.got.text).toMatch(/\r\nconnection: keep-alive\r\n/i);
+  it(
+    'drains kept-alive connections: the running call ends ' + 'with Connection: close, later calls never reach the app',
+    async () => {
+      const app = express();
+      let hits = 0;
+      app.get('/slow', async (_req, res) => {
+        hits++;
+        await new Promise((r) => setTimeout(r, 400));
+        res.json({ done: true });
+      });
+      app.get('/fast', (_req, res) => void (hits++, res.json({ ok: true })));
+      const server = await listen(app, 0, '127.0.0.1');
+      const open = async () => {
+        const socket = net.connect(server.port, '127.0.0.1');
+        const got = { text: '', closed: false };
+        socket.on('data', (d) => (got.text += d));
+        socket.on('close', () => (got.closed = true));
+        await new Promise((r) => socket.once('connect', r));
+        return { socket, got };
+      };
+      const idle = await open(); // a keep-alive connection between two calls
+      idle.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\n');
+      const busy = await open(); // a call in flight; the next one pipelined behind it
+      busy.socket.write('GET /slow HTTP/1.1\r\nHost: t\r\n\r\n');
+      const partial = await open(); // a call whose headers are still arriving
+      partial.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(idle.got.text).toMatch(/\r\nconnection: keep-alive\r\n/i);
 
-    const started = Date.now();
-    const closed = server.close(5_000);
-    busy.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\n');
-    partial.socket.write('\r\n');
-    await closed;
-    const took = Date.now() - started;
-    for (let i = 0; i < 100 && ![idle, busy, partial].every((c) => c.got.closed); i++)
-      await new Promise((r) => setTimeout(r, 10));
+      const started = Date.now();
+      const closed = server.close(5_000);
+      busy.socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\n');
+      partial.socket.write('\r\n');
+      await closed;
+      const took = Date.now() - started;
+      for (let i = 0; i < 100 && ![idle, busy, partial].every((c) => c.got.closed); i++)
+        await new Promise((r) => setTimeout(r, 10));
 
-    // The process may exit as soon as the running call is done, not at the deadline.
-    expect(took).toBeLessThan(3_000);
-    expect(hits).toBe(2); // the first /fast and /slow: nothing that arrived after the signal ran
-    expect(idle.got.closed).toBe(true);
-    expect(busy.got.text.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200']);
-    expect(busy.got.text).toMatch(/\r\nconnection: close\r\n/i);
-    expect(busy.got.text).toContain('{"done":true}');
-    expect(partial.got.text).toMatch(/^HTTP\/1\.1 503 /);
-    expect(partial.got.text).toMatch(/\r\nconnection: close\r\n/i);
-    expect(partial.got.text).toMatch(/\r\nretry-after: 1\r\n/i);
-    expect(JSON.parse(partial.got.text.slice(partial.got.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
-      success: false,
-      code: 'shutting_down',
-    });
-  });
+      // The process may exit as soon as the running call is done, not at the deadline.
+      expect(took).toBeLessThan(3_000);
+      expect(hits).toBe(2); // the first /fast and /slow: nothing that arrived after the signal ran
+      expect(idle.got.closed).toBe(true);
+      expect(busy.got.text.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200']);
+      expect(busy.got.text).toMatch(/\r\nconnection: close\r\n/i);
+      expect(busy.got.text).toContain('{"done":true}');
+      expect(partial.got.text).toMatch(/^HTTP\/1\.1 503 /);
+      expect(partial.got.text).toMatch(/\r\nconnection: close\r\n/i);
+      expect(partial.got.text).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(JSON.parse(partial.got.text.slice(partial.got.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        success: false,
+        code: 'shutting_down',
+      });
+    },
+  );
 
   it('runs drain hooks after the server stops accepting, then closes the pool', async () => {
     const app = await startTestApp({ role: 'api' });

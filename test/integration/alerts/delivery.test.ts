@@ -32,42 +32,46 @@ describe('alert schedules and alert.triggered delivery', () => {
     await receiver?.close();
   });
 
-  it('each rule owns a schedule: created with the rule, paused and unpaused with is_active, updated on edit, deleted with the rule', async () => {
-    const rule = await createRule(app, t, { type: 'cost', threshold: 1, window_minutes: 5 });
-    expect(rule.schedule).toEqual({
-      id: `${app.config.TEMPORAL_TASK_QUEUE}/alert-rule-${rule.id}`,
-      interval_minutes: 1,
-      status: 'synced',
-      error: null,
-    });
-    let d = await schedule(rule.schedule.id).describe();
-    expect(d.spec.intervals).toEqual([expect.objectContaining({ every: MIN })]);
-    expect(d.state.paused).toBe(false);
-    expect(d.policies).toMatchObject({ overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: MIN });
-    expect(d.action).toMatchObject({
-      type: 'startWorkflow',
-      workflowType: 'alertEvaluationWorkflow',
-      args: [rule.id],
-      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
-    });
+  it(
+    'each rule owns a schedule: created with the rule, paused and ' +
+      'unpaused with is_active, updated on edit, deleted with the rule',
+    async () => {
+      const rule = await createRule(app, t, { type: 'cost', threshold: 1, window_minutes: 5 });
+      expect(rule.schedule).toEqual({
+        id: `${app.config.TEMPORAL_TASK_QUEUE}/alert-rule-${rule.id}`,
+        interval_minutes: 1,
+        status: 'synced',
+        error: null,
+      });
+      let d = await schedule(rule.schedule.id).describe();
+      expect(d.spec.intervals).toEqual([expect.objectContaining({ every: MIN })]);
+      expect(d.state.paused).toBe(false);
+      expect(d.policies).toMatchObject({ overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: MIN });
+      expect(d.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'alertEvaluationWorkflow',
+        args: [rule.id],
+        taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+      });
 
-    expect((await api(app, 'PATCH', `/api/v1/alerts/${rule.id}`, { ...as(), body: { is_active: false } })).status).toBe(
-      200,
-    );
-    expect((await schedule(rule.schedule.id).describe()).state.paused).toBe(true);
-    const on = await api(app, 'PATCH', `/api/v1/alerts/${rule.id}`, {
-      ...as(),
-      body: { is_active: true, window_minutes: 60 },
-    });
-    expect(on.body.data.schedule).toMatchObject({ status: 'synced', interval_minutes: 5 });
-    d = await schedule(rule.schedule.id).describe();
-    expect(d.state.paused).toBe(false);
-    expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 5 * MIN })]);
+      expect(
+        (await api(app, 'PATCH', `/api/v1/alerts/${rule.id}`, { ...as(), body: { is_active: false } })).status,
+      ).toBe(200);
+      expect((await schedule(rule.schedule.id).describe()).state.paused).toBe(true);
+      const on = await api(app, 'PATCH', `/api/v1/alerts/${rule.id}`, {
+        ...as(),
+        body: { is_active: true, window_minutes: 60 },
+      });
+      expect(on.body.data.schedule).toMatchObject({ status: 'synced', interval_minutes: 5 });
+      d = await schedule(rule.schedule.id).describe();
+      expect(d.state.paused).toBe(false);
+      expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 5 * MIN })]);
 
-    expect((await api(app, 'DELETE', `/api/v1/alerts/${rule.id}`, as())).status).toBe(200);
-    await expect(schedule(rule.schedule.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
-    expect((await api(app, 'GET', `/api/v1/alerts/${rule.id}`, as())).status).toBe(404);
-  });
+      expect((await api(app, 'DELETE', `/api/v1/alerts/${rule.id}`, as())).status).toBe(200);
+      await expect(schedule(rule.schedule.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+      expect((await api(app, 'GET', `/api/v1/alerts/${rule.id}`, as())).status).toBe(404);
+    },
+  );
 
   it('a run of the schedule delivers alert.triggered exactly once, signed, with the spec body', async () => {
     const hook = await api(app, 'POST', '/api/v1/webhooks', {

@@ -1,11 +1,7 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
-import { seedTenant, type SeededTenant } from '../../helpers/auth';
-import { previewEvaluation, recordEvaluation, type EvalDeps } from '../../../src/alerts/evaluate';
-import { findRuleRow } from '../../../src/alerts/queries';
-import { fanOutOutbox } from '../../../src/webhooks/dispatch/queries';
-import { api } from '../../helpers/auth';
-import { seedWebhook } from '../webhooks/fixtures';
-import { createRule, MIN, newProject, seed, T0 } from './helpers';
+import type { SeededTenant } from '../../helpers/auth';
+import { recordEvaluation, type EvalDeps } from '../../../src/alerts/evaluate';
+import { createRule, MIN, newProject, ruleRecords, seed, seedEvaluation, T0 } from './helpers';
 
 /**
  * Every alert type triggering and resolving on seeded request rows, through the evaluator the
@@ -18,20 +14,11 @@ describe('alert evaluation', () => {
   let deps: EvalDeps;
   const at = (ms: number) => new Date(ms);
   const db = () => app.runtime.ctx.db;
-  const events = (ruleId: string) =>
-    db()('alert_events')
-      .where({ rule_id: ruleId })
-      .orderBy([{ column: 'at' }, { column: 'kind' }]);
-  const states = (ruleId: string) => db()('alert_states').where({ rule_id: ruleId }).orderBy('group_key');
-  const outbox = async (ruleId: string) =>
-    (await db()('event_outbox').where({ kind: 'alert.triggered' })).filter((r) => r.payload.alert.id === ruleId);
+  const { events, states, outbox } = ruleRecords(db);
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
-    t = await seedTenant(app, { name: 'Alerting Org' });
-    deps = { db: db(), store: app.runtime.services!.analytics };
-    // Someone listens to alert.triggered, so notifications are written to the outbox.
-    await seedWebhook(db(), app.config, t.orgId, 'https://hooks.example.com/alerts', { events: ['alert.triggered'] });
+    ({ t, deps } = await seedEvaluation(app));
   });
   afterAll(() => app?.stop());
 
@@ -254,212 +241,36 @@ describe('alert evaluation', () => {
     ]);
   });
 
-  it('cooldown: while still triggered, notifies again only once the cooldown has passed; again after a resolve', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 5, T0 - 2 * MIN, { cost_usd: 1 });
-    await seed(app, t, p, 5, T0 + 8 * MIN, { cost_usd: 1 });
-    const rule = await createRule(app, t, {
-      type: 'cost',
-      threshold: 2,
-      project_id: p,
-      window_minutes: 15,
-      cooldown_minutes: 10,
-    });
-    const notified = async (minute: number) => (await recordEvaluation(deps, rule.id, at(T0 + minute * MIN))).notified;
-    expect(await notified(0)).toBe(1);
-    expect(await notified(5)).toBe(0);
-    expect(await notified(9)).toBe(0);
-    expect(await notified(10)).toBe(1); // cooldown passed, still triggered
-    expect(await notified(11)).toBe(0);
-    expect(await notified(30)).toBe(0); // resolved: both batches left the window
-    await seed(app, t, p, 5, T0 + 30 * MIN, { cost_usd: 1 });
-    expect(await notified(31)).toBe(1); // triggered again after the resolve
-    expect((await events(rule.id)).map((e) => [e.kind, e.notified])).toEqual([
-      ['triggered', true],
-      ['triggered', true],
-      ['resolved', false],
-      ['triggered', true],
-    ]);
-    expect(await outbox(rule.id)).toHaveLength(3);
-  });
-
-  it.each([
-    { no_data: 'ok', expected: [['no_data', false]], state: 'ok' },
-    {
-      no_data: 'alert',
-      expected: [
-        ['no_data', false],
+  it(
+    'cooldown: while still triggered, notifies again only ' + 'once the cooldown has passed; again after a resolve',
+    async () => {
+      const p = await newProject(app, t);
+      await seed(app, t, p, 5, T0 - 2 * MIN, { cost_usd: 1 });
+      await seed(app, t, p, 5, T0 + 8 * MIN, { cost_usd: 1 });
+      const rule = await createRule(app, t, {
+        type: 'cost',
+        threshold: 2,
+        project_id: p,
+        window_minutes: 15,
+        cooldown_minutes: 10,
+      });
+      const notified = async (minute: number) =>
+        (await recordEvaluation(deps, rule.id, at(T0 + minute * MIN))).notified;
+      expect(await notified(0)).toBe(1);
+      expect(await notified(5)).toBe(0);
+      expect(await notified(9)).toBe(0);
+      expect(await notified(10)).toBe(1); // cooldown passed, still triggered
+      expect(await notified(11)).toBe(0);
+      expect(await notified(30)).toBe(0); // resolved: both batches left the window
+      await seed(app, t, p, 5, T0 + 30 * MIN, { cost_usd: 1 });
+      expect(await notified(31)).toBe(1); // triggered again after the resolve
+      expect((await events(rule.id)).map((e) => [e.kind, e.notified])).toEqual([
         ['triggered', true],
-      ],
-      state: 'triggered',
+        ['triggered', true],
+        ['resolved', false],
+        ['triggered', true],
+      ]);
+      expect(await outbox(rule.id)).toHaveLength(3);
     },
-  ])('no_data $no_data: error_rate without calls', async ({ no_data, expected, state }) => {
-    const p = await newProject(app, t);
-    const rule = await createRule(app, t, { type: 'error_rate', threshold: 0.1, project_id: p, no_data });
-    await recordEvaluation(deps, rule.id, at(T0));
-    await recordEvaluation(deps, rule.id, at(T0 + MIN)); // still no data: nothing new
-    expect((await events(rule.id)).map((e) => [e.kind, e.notified])).toEqual(expected);
-    expect((await states(rule.id))[0]).toMatchObject({ state, no_data: true, last_value: null });
-  });
-
-  it('no_data keep: a triggered group stays triggered while the data is missing; ok resolves it', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 4, T0 - 2 * MIN, { status_code: 503 });
-    const keep = await createRule(app, t, { type: 'error_rate', threshold: 0.5, project_id: p, no_data: 'keep' });
-    const ok = await createRule(app, t, { type: 'error_rate', threshold: 0.5, project_id: p, no_data: 'ok' });
-    for (const r of [keep, ok]) {
-      await recordEvaluation(deps, r.id, at(T0));
-      await recordEvaluation(deps, r.id, at(T0 + 20 * MIN));
-    }
-    expect((await states(keep.id))[0]).toMatchObject({ state: 'triggered', no_data: true });
-    expect((await events(keep.id)).map((e) => e.kind)).toEqual(['triggered', 'no_data']);
-    expect((await states(ok.id))[0]).toMatchObject({ state: 'resolved', no_data: true });
-    expect((await events(ok.id)).map((e) => e.kind).sort()).toEqual(['no_data', 'resolved', 'triggered']);
-  });
-
-  it('min_requests: fewer calls than the guard count as no data; warning_threshold warns without notifying', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 2, T0 - 2 * MIN, { status_code: 500 });
-    const guarded = await createRule(app, t, { type: 'error_rate', threshold: 0.5, project_id: p, min_requests: 3 });
-    await recordEvaluation(deps, guarded.id, at(T0));
-    expect((await events(guarded.id)).map((e) => e.kind)).toEqual(['no_data']);
-    await seed(app, t, p, 2, T0 + MIN);
-    // 4 calls, 50 % errors → threshold 0.5 not exceeded (gt)
-    await recordEvaluation(deps, guarded.id, at(T0 + 2 * MIN));
-    const warn = await createRule(app, t, {
-      type: 'error_rate',
-      threshold: 0.6,
-      warning_threshold: 0.4,
-      project_id: p,
-    });
-    expect(await recordEvaluation(deps, warn.id, at(T0 + 2 * MIN))).toMatchObject({ events: 1, notified: 0 });
-    expect((await events(warn.id)).map((e) => [e.kind, e.threshold])).toEqual([['warning', 0.4]]);
-    await seed(app, t, p, 4, T0 + 2 * MIN, { status_code: 500 }); // 6 of 8 = 75 %
-    expect(await recordEvaluation(deps, warn.id, at(T0 + 3 * MIN))).toMatchObject({ notified: 1 });
-    expect((await states(warn.id))[0]).toMatchObject({ state: 'triggered' });
-  });
-
-  it('writes an audit row per notification and skips inactive or deleted rules', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 3, T0 - MIN);
-    const rule = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p });
-    await recordEvaluation(deps, rule.id, at(T0));
-    const audit = await db()('audit_logs').where({ org_id: t.orgId, action: 'alert.triggered', resource_id: rule.id });
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor_type: 'system', actor_label: 'alert-evaluator' });
-    expect(audit[0].after).toMatchObject({ current_value: 3, threshold: 1 });
-    const read = await api(app, 'GET', `/api/v1/audit-logs?action=alert.triggered&resource_id=${rule.id}`, {
-      token: t.admin.token,
-      orgId: t.orgId,
-    });
-    expect(read.status).toBe(200);
-    expect(read.body.data).toEqual([
-      expect.objectContaining({
-        actor_type: 'system',
-        actor_id: null,
-        action: 'alert.triggered',
-        resource_type: 'alert',
-      }),
-    ]);
-    const off = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p, is_active: false });
-    expect(await recordEvaluation(deps, off.id, at(T0))).toMatchObject({ skipped: 'rule inactive' });
-    expect(await recordEvaluation(deps, '00000000-0000-4000-8000-000000000000', at(T0))).toMatchObject({
-      skipped: 'rule not found',
-    });
-  });
-
-  it('a window of whole hours ending on the hour reads the rollups; the same window a minute later reads raw rows', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 4, T0 - 30 * MIN, { cost_usd: 0.5 });
-    const rule = await findRuleRow(
-      db(),
-      t.orgId,
-      (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 60 })).id,
-    );
-    const onHour = await previewEvaluation(deps, rule!, at(T0));
-    const offHour = await previewEvaluation(deps, rule!, at(T0 + MIN));
-    expect(onHour).toMatchObject({
-      source: 'rollup',
-      window: { from: new Date(T0 - 60 * MIN).toISOString(), to: new Date(T0).toISOString() },
-    });
-    expect(offHour.source).toBe('raw');
-    expect(onHour.groups).toEqual([
-      expect.objectContaining({ group: '', current_value: 2, requests: 4, level: 'alert', state: 'ok' }),
-    ]);
-    expect(offHour.groups[0]!.current_value).toBe(2);
-  });
-
-  it('the organization name is read when the delivery is built (after a rename), then fixed in the stored body', async () => {
-    const p = await newProject(app, t);
-    await seed(app, t, p, 2, T0 - MIN);
-    const rule = await createRule(app, t, { type: 'request_count', threshold: 1, project_id: p });
-    await recordEvaluation(deps, rule.id, at(T0));
-    const renamed = await api(app, 'PATCH', `/api/v1/organizations/${t.orgId}`, {
-      token: t.admin.token,
-      orgId: t.orgId,
-      body: { name: 'Renamed Org' },
-    });
-    expect(renamed.status).toBe(200);
-    const created = await db().transaction((trx) => fanOutOutbox(trx, 1000));
-    const bodies = await db()('webhook_deliveries')
-      .whereIn(
-        'id',
-        created.map((c) => c.id),
-      )
-      .select('body');
-    const mine = bodies.map((b) => JSON.parse(b.body)).filter((b) => b.alert.id === rule.id);
-    expect(mine).toHaveLength(1);
-    expect(mine[0].organization).toEqual({ name: 'Renamed Org' });
-  });
-
-  it('a window spanning whole hours reads them from the rollups and only its ragged edges raw (mixed), matching the raw rows', async () => {
-    const p = await newProject(app, t);
-    const lat = (i: number) => 100 + i * 37;
-    for (const [offset, n] of [
-      [-170, 7],
-      [-150, 5],
-      [-90, 11],
-      [-30, 9],
-      [3, 6],
-    ] as const)
-      await writeRowsAt(p, T0 + offset * MIN, n, lat);
-    const rule = await findRuleRow(
-      db(),
-      t.orgId,
-      (await createRule(app, t, { type: 'latency_p95', threshold: 1, project_id: p, window_minutes: 180 })).id,
-    );
-    const mixed = await previewEvaluation(deps, rule!, at(T0 + 7 * MIN));
-    expect(mixed.source).toBe('mixed');
-    const w = mixed.window;
-    const raw = await deps.store.requestStats({
-      projectIds: [p],
-      filter: { from: w.from, to: w.to },
-      from: w.from,
-      to: w.to,
-      granularity: { unit: 'day', step: 1, ms: 86_400_000 },
-      tz: 'UTC',
-      groupBy: null,
-      top: 1,
-      orderBy: 'requests',
-      source: 'raw',
-    });
-    expect(mixed.groups[0]!.requests).toBe(raw.totals.requests);
-    expect(raw.totals.requests).toBe(7 + 5 + 11 + 9 + 6);
-    expect(
-      Math.abs(mixed.groups[0]!.current_value! - raw.totals.latency_p95_ms!) / raw.totals.latency_p95_ms!,
-    ).toBeLessThan(0.02);
-    const cost = await findRuleRow(
-      db(),
-      t.orgId,
-      (await createRule(app, t, { type: 'cost', threshold: 1, project_id: p, window_minutes: 180 })).id,
-    );
-    const c = await previewEvaluation(deps, cost!, at(T0 + 7 * MIN));
-    expect(c.source).toBe('mixed');
-    expect(c.groups[0]!.current_value).toBeCloseTo(raw.totals.cost_usd, 10);
-  });
-
-  async function writeRowsAt(p: string, ms: number, n: number, lat: (i: number) => number) {
-    for (let i = 0; i < n; i++)
-      await seed(app, t, p, 1, ms + i * 1000, { latency_ms: lat(i), cost_usd: 0.001 * (i + 1) });
-  }
+  );
 });

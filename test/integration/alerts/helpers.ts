@@ -1,6 +1,9 @@
+import type { Knex } from 'knex';
 import type { TestApp } from '../../helpers/app';
-import { api, type SeededTenant } from '../../helpers/auth';
+import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { requestRow, writeRows } from '../analytics/seed';
+import { seedWebhook } from '../webhooks/fixtures';
+import type { EvalDeps } from '../../../src/alerts/evaluate';
 import type { RequestRow } from '../../../src/requests/row';
 
 /** Shared steps of the alert tests: rules and projects through the API, request rows through the writer. */
@@ -44,4 +47,27 @@ export async function seed(
     requestRow({ orgId: t.orgId, projectId }, { created_at: new Date(at).toISOString(), ...over }),
   );
   await writeRows(app.runtime.ctx.db, rows);
+}
+
+/** The evaluation tests' tenant and the evaluator's dependencies, on an app of the api role. */
+export async function seedEvaluation(app: TestApp): Promise<{ t: SeededTenant; deps: EvalDeps }> {
+  const db = app.runtime.ctx.db;
+  const t = await seedTenant(app, { name: 'Alerting Org' });
+  const deps = { db, store: app.runtime.services!.analytics };
+  // Someone listens to alert.triggered, so notifications are written to the outbox.
+  await seedWebhook(db, app.config, t.orgId, 'https://hooks.example.com/alerts', { events: ['alert.triggered'] });
+  return { t, deps };
+}
+
+/** What evaluations left of a rule: its events, its states (by group) and its alert.triggered outbox rows. */
+export function ruleRecords(db: () => Knex) {
+  return {
+    events: (ruleId: string) =>
+      db()('alert_events')
+        .where({ rule_id: ruleId })
+        .orderBy([{ column: 'at' }, { column: 'kind' }]),
+    states: (ruleId: string) => db()('alert_states').where({ rule_id: ruleId }).orderBy('group_key'),
+    outbox: async (ruleId: string) =>
+      (await db()('event_outbox').where({ kind: 'alert.triggered' })).filter((r) => r.payload.alert.id === ruleId),
+  };
 }

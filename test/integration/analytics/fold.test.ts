@@ -69,27 +69,30 @@ describe('pending rollup batches and their fold', () => {
     expect(d.state.note).toContain('rollups');
   });
 
-  it('the worker keeps the property-keys schedule (hourly), whose workflow registers a busy few-valued key', async () => {
-    const { client } = app.runtime.ctx.temporal;
-    const d = await client.schedule
-      .getHandle(scheduleId(app.config.TEMPORAL_TASK_QUEUE, 'analytics-property-keys'))
-      .describe();
-    expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 3_600_000 })]);
-    expect(d.action).toMatchObject({ type: 'startWorkflow', workflowType: 'analyticsPropertyKeysWorkflow' });
-    const base = { orgId: t.orgId, projectId: t.projectId };
-    await writeRows(
-      app.database.db,
-      Array.from({ length: 4 }, (_, i) =>
-        requestRow(base, { created_at: new Date().toISOString(), properties: { plan: i % 2 ? 'a' : 'b' } }),
-      ),
-    );
-    const out = await client.workflow.execute(analyticsPropertyKeysWorkflow, {
-      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
-      workflowId: `keys-${randomUUID()}`,
-    });
-    expect(out).toEqual({ registered: 1, dropped: 0 });
-    expect(await app.database.db('property_rollup_keys').where({ project_id: t.projectId }).pluck('name')).toEqual([
-      'plan',
-    ]);
-  });
+  it(
+    'the worker keeps the property-keys schedule (hourly), ' + 'whose workflow registers a busy few-valued key',
+    async () => {
+      const { client } = app.runtime.ctx.temporal;
+      const d = await client.schedule
+        .getHandle(scheduleId(app.config.TEMPORAL_TASK_QUEUE, 'analytics-property-keys'))
+        .describe();
+      expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 3_600_000 })]);
+      expect(d.action).toMatchObject({ type: 'startWorkflow', workflowType: 'analyticsPropertyKeysWorkflow' });
+      const base = { orgId: t.orgId, projectId: t.projectId };
+      await writeRows(
+        app.database.db,
+        Array.from({ length: 4 }, (_, i) =>
+          requestRow(base, { created_at: new Date().toISOString(), properties: { plan: i % 2 ? 'a' : 'b' } }),
+        ),
+      );
+      const out = await client.workflow.execute(analyticsPropertyKeysWorkflow, {
+        taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+        workflowId: `keys-${randomUUID()}`,
+      });
+      expect(out).toEqual({ registered: 1, dropped: 0 });
+      expect(await app.database.db('property_rollup_keys').where({ project_id: t.projectId }).pluck('name')).toEqual([
+        'plan',
+      ]);
+    },
+  );
 });

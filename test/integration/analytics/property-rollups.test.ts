@@ -56,97 +56,100 @@ describe('custom property rollups', () => {
     return rolled;
   };
 
-  it('registers the busiest few-valued keys, backfills them around pending batches, and answers like the raw rows', async () => {
-    const db = app.database.db;
-    const projectId = (
-      await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'props' } })
-    ).body.data.id as string;
-    const base = { orgId: t.orgId, projectId };
-    let seed = 7;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const TIERS = ['gold', 'free', 'pro', null];
-    const row = (i: number, hour: number) =>
-      requestRow(base, {
-        created_at: new Date(
-          Date.parse('2026-06-01T00:00:00Z') + hour * 3_600_000 + Math.floor(rnd() * 3_600_000),
-        ).toISOString(),
-        latency_ms: Math.round(Math.exp(5 + 2 * rnd())),
-        streamed: i % 3 === 0,
-        ttfb_ms: i % 3 === 0 ? Math.round(30 + 300 * rnd()) : null,
-        status_code: i % 11 === 0 ? 500 : 200,
-        cost_usd: i % 13 === 0 ? null : Math.round(rnd() * 1e6) / 1e8,
-        self_hosted: i % 13 === 0,
-        cache_hit: i % 17 === 0,
-        user_id: i % 5 === 0 ? null : `u${i % 7}`,
-        model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini',
-        // tier: 3 values and absent; req: a value per call (never rolled up); some calls carry nothing.
-        properties: i % 9 === 0 ? null : { ...(TIERS[i % 4] ? { tier: TIERS[i % 4]! } : {}), req: `r${i}` },
-      });
-    await writeRows(
-      db,
-      Array.from({ length: 600 }, (_, i) => row(i, i % 6)),
-    );
-    // Unfolded batches while the key is registered: the backfill must skip them, the fold add them.
-    await writeRows(
-      db,
-      Array.from({ length: 120 }, (_, i) => row(1000 + i, (i % 3) + 1)),
-      { fold: false },
-    );
-    const span = `project_id=${projectId}&from=2026-06-01T00:00:00Z&to=2026-06-01T08:00:00Z`;
-    const range = `${span}&granularity=hour`;
-    await compare(`${range}&group_by=property:tier`, 'raw');
+  it(
+    'registers the busiest few-valued keys, backfills them ' + 'around pending batches, and answers like the raw rows',
+    async () => {
+      const db = app.database.db;
+      const projectId = (
+        await api(app, 'POST', '/api/v1/projects', { token: t.admin.token, orgId: t.orgId, body: { name: 'props' } })
+      ).body.data.id as string;
+      const base = { orgId: t.orgId, projectId };
+      let seed = 7;
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const TIERS = ['gold', 'free', 'pro', null];
+      const row = (i: number, hour: number) =>
+        requestRow(base, {
+          created_at: new Date(
+            Date.parse('2026-06-01T00:00:00Z') + hour * 3_600_000 + Math.floor(rnd() * 3_600_000),
+          ).toISOString(),
+          latency_ms: Math.round(Math.exp(5 + 2 * rnd())),
+          streamed: i % 3 === 0,
+          ttfb_ms: i % 3 === 0 ? Math.round(30 + 300 * rnd()) : null,
+          status_code: i % 11 === 0 ? 500 : 200,
+          cost_usd: i % 13 === 0 ? null : Math.round(rnd() * 1e6) / 1e8,
+          self_hosted: i % 13 === 0,
+          cache_hit: i % 17 === 0,
+          user_id: i % 5 === 0 ? null : `u${i % 7}`,
+          model: i % 2 ? 'gpt-4o' : 'gpt-4o-mini',
+          // tier: 3 values and absent; req: a value per call (never rolled up); some calls carry nothing.
+          properties: i % 9 === 0 ? null : { ...(TIERS[i % 4] ? { tier: TIERS[i % 4]! } : {}), req: `r${i}` },
+        });
+      await writeRows(
+        db,
+        Array.from({ length: 600 }, (_, i) => row(i, i % 6)),
+      );
+      // Unfolded batches while the key is registered: the backfill must skip them, the fold add them.
+      await writeRows(
+        db,
+        Array.from({ length: 120 }, (_, i) => row(1000 + i, (i % 3) + 1)),
+        { fold: false },
+      );
+      const span = `project_id=${projectId}&from=2026-06-01T00:00:00Z&to=2026-06-01T08:00:00Z`;
+      const range = `${span}&granularity=hour`;
+      await compare(`${range}&group_by=property:tier`, 'raw');
 
-    const policy = { windowMs: 10 * 86_400_000, maxValues: 5, maxKeys: 10 };
-    const changes = await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy);
-    expect(changes.registered).toEqual([{ projectId, names: ['tier'] }]);
-    expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).registered).toEqual([]);
+      const policy = { windowMs: 10 * 86_400_000, maxValues: 5, maxKeys: 10 };
+      const changes = await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy);
+      expect(changes.registered).toEqual([{ projectId, names: ['tier'] }]);
+      expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).registered).toEqual([]);
 
-    // Pending batches answered through the live view, then folded: the same answer, counted once.
-    const before = await compare(`${range}&group_by=property:tier`, 'rollup');
-    expect(before.breakdown.items.map((i: Cell) => i.key).sort()).toEqual(['free', 'gold', 'pro']);
-    expect(before.breakdown.other.requests).toBeGreaterThan(0); // no tier, or no properties at all
-    await foldAll(db);
-    expect(await stats(`${range}&group_by=property:tier`)).toEqual(before);
-    await compare(`${range}&group_by=property:tier&top=1&order_by=cost_usd`, 'rollup');
-    await compare(`${range}&property=tier:gold`, 'rollup');
-    await compare(`${range}&property=TIER:free&group_by=property:tier`, 'rollup');
-    await compare(`${span}&granularity=day&tz=Europe/Paris&group_by=property:tier`, 'rollup');
-    // 15-minute buckets: raw rows, ranked by the rollups; the same answer as source=raw.
-    expect(await stats(`${span}&group_by=property:tier&top=2`)).toEqual(
-      await stats(`${span}&group_by=property:tier&top=2&source=raw`),
-    );
-    await compare(`${range}&property=req:r5`, 'raw');
-    await compare(`${range}&property=tier:gold&model=gpt-4o`, 'raw');
+      // Pending batches answered through the live view, then folded: the same answer, counted once.
+      const before = await compare(`${range}&group_by=property:tier`, 'rollup');
+      expect(before.breakdown.items.map((i: Cell) => i.key).sort()).toEqual(['free', 'gold', 'pro']);
+      expect(before.breakdown.other.requests).toBeGreaterThan(0); // no tier, or no properties at all
+      await foldAll(db);
+      expect(await stats(`${range}&group_by=property:tier`)).toEqual(before);
+      await compare(`${range}&group_by=property:tier&top=1&order_by=cost_usd`, 'rollup');
+      await compare(`${range}&property=tier:gold`, 'rollup');
+      await compare(`${range}&property=TIER:free&group_by=property:tier`, 'rollup');
+      await compare(`${span}&granularity=day&tz=Europe/Paris&group_by=property:tier`, 'rollup');
+      // 15-minute buckets: raw rows, ranked by the rollups; the same answer as source=raw.
+      expect(await stats(`${span}&group_by=property:tier&top=2`)).toEqual(
+        await stats(`${span}&group_by=property:tier&top=2&source=raw`),
+      );
+      await compare(`${range}&property=req:r5`, 'raw');
+      await compare(`${range}&property=tier:gold&model=gpt-4o`, 'raw');
 
-    // A late row (an old hour, as a replayed journal writes) and a new value, before and after the fold.
-    await writeRows(db, [row(2001, 0), { ...row(2002, 2), properties: { tier: 'trial' } }], { fold: false });
-    await compare(`${range}&group_by=property:tier`, 'rollup');
-    await foldAll(db);
-    const folded = await compare(`${range}&group_by=property:tier`, 'rollup');
-    expect(folded.breakdown.items.map((i: Cell) => i.key)).toContain('trial');
+      // A late row (an old hour, as a replayed journal writes) and a new value, before and after the fold.
+      await writeRows(db, [row(2001, 0), { ...row(2002, 2), properties: { tier: 'trial' } }], { fold: false });
+      await compare(`${range}&group_by=property:tier`, 'rollup');
+      await foldAll(db);
+      const folded = await compare(`${range}&group_by=property:tier`, 'rollup');
+      expect(folded.breakdown.items.map((i: Cell) => i.key)).toContain('trial');
 
-    // A repair rebuild recounts the property rows too.
-    const snapshot = async () =>
-      (
-        await db.raw(
-          `select * from request_rollups where project_id = ? and dim like 'property:%' order by dim, bucket, value`,
-          [projectId],
-        )
-      ).rows;
-    const kept = await snapshot();
-    expect(kept.length).toBeGreaterThan(0);
-    await db.raw(`select rebuild_request_rollups('2026-06-01', '2026-06-02')`);
-    expect(await snapshot()).toEqual(kept);
+      // A repair rebuild recounts the property rows too.
+      const snapshot = async () =>
+        (
+          await db.raw(
+            `select * from request_rollups where project_id = ? and dim like 'property:%' order by dim, bucket, value`,
+            [projectId],
+          )
+        ).rows;
+      const kept = await snapshot();
+      expect(kept.length).toBeGreaterThan(0);
+      await db.raw(`select rebuild_request_rollups('2026-06-01', '2026-06-02')`);
+      expect(await snapshot()).toEqual(kept);
 
-    // The key grows past the policy's values: dropped with its rows, answers from the raw rows again.
-    await writeRows(
-      db,
-      ['a', 'b', 'c'].map((v) => ({ ...row(3000, 5), properties: { tier: v } })),
-    );
-    expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).dropped).toEqual([
-      { projectId, names: ['tier'] },
-    ]);
-    expect(await snapshot()).toEqual([]);
-    await compare(`${range}&group_by=property:tier`, 'raw');
-  });
+      // The key grows past the policy's values: dropped with its rows, answers from the raw rows again.
+      await writeRows(
+        db,
+        ['a', 'b', 'c'].map((v) => ({ ...row(3000, 5), properties: { tier: v } })),
+      );
+      expect((await refreshPropertyRollups(db, Date.parse('2026-06-02T00:00:00Z'), policy)).dropped).toEqual([
+        { projectId, names: ['tier'] },
+      ]);
+      expect(await snapshot()).toEqual([]);
+      await compare(`${range}&group_by=property:tier`, 'raw');
+    },
+  );
 });

@@ -29,100 +29,103 @@ describe('GET /api/v1/stats', () => {
   };
   const at = (iso: string) => new Date(iso).toISOString();
 
-  it('totals, hourly buckets (empty ones zero-filled), self-hosted apart, cache savings; rollups equal raw', async () => {
-    const projectId = await newProject();
-    const base = { orgId: t.orgId, projectId };
-    await writeRows(app.database.db, [
-      requestRow(base, {
-        created_at: at('2026-03-02T10:05:00Z'),
-        cost_usd: 0.002,
-        latency_ms: 100,
-        user_id: 'u1',
-        session_id: 's1',
-      }),
-      requestRow(base, {
-        created_at: at('2026-03-02T10:55:00Z'),
-        cost_usd: 0.004,
-        latency_ms: 300,
-        user_id: 'u2',
-        session_id: 's1',
-        status_code: 500,
-      }),
-      requestRow(base, {
-        created_at: at('2026-03-02T12:30:00Z'),
-        cost_usd: null,
-        self_hosted: true,
-        provider: 'ollama',
-        model: 'llama3',
-        latency_ms: 50,
-        user_id: 'u1',
-      }),
-      requestRow(base, {
-        created_at: at('2026-03-02T12:31:00Z'),
-        cost_usd: 0,
-        cache_hit: true,
-        cost_saved_usd: 0.003,
-        latency_ms: 2,
-      }),
-      requestRow(base, {
-        created_at: at('2026-03-02T12:40:00Z'),
-        cost_usd: 0.001,
-        streamed: true,
-        ttfb_ms: 40,
-        latency_ms: 200,
-      }),
-    ]);
-    const qs = `project_id=${projectId}&from=2026-03-02T10:00:00Z&to=2026-03-02T14:00:00Z&granularity=hour`;
-    const rolled = await stats(qs);
-    const raw = await stats(`${qs}&source=raw`);
-    expect(rolled.source).toBe('rollup');
-    expect(raw.source).toBe('raw');
-    expect(rolled.series.map((p: { bucket: string }) => p.bucket)).toEqual([
-      '2026-03-02T10:00:00.000Z',
-      '2026-03-02T11:00:00.000Z',
-      '2026-03-02T12:00:00.000Z',
-      '2026-03-02T13:00:00.000Z',
-    ]);
-    expect(rolled.series.map((p: { requests: number }) => p.requests)).toEqual([2, 0, 3, 0]);
-    expect(rolled.totals).toMatchObject({
-      requests: 5,
-      errors: 1,
-      error_rate: 0.2,
-      cost_usd: 0.007,
-      self_hosted_requests: 1,
-      unpriced_requests: 0,
-      cache_hits: 1,
-      cache_saved_usd: 0.003,
-      prompt_tokens: 50,
-      total_tokens: 75,
-      unique_users: 2,
-      unique_sessions: null,
-      latency_avg_ms: 130.4,
-      ttft_p50_ms: 40,
-    });
-    const {
-      latency_p50_ms: _p50,
-      latency_p90_ms: _p90,
-      latency_p95_ms: _p95,
-      latency_p99_ms: _p99,
-      ...rolledSums
-    } = rolled.totals;
-    expect(raw.totals).toMatchObject({ ...rolledSums, unique_sessions: 1, latency_p50_ms: 100 });
-    for (const k of ['latency_p50_ms', 'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms'] as const) {
-      expect(Math.abs(rolled.totals[k] - raw.totals[k]) / raw.totals[k]).toBeLessThanOrEqual(0.02);
-    }
-    const {
-      latency_p50_ms: _a,
-      latency_p90_ms: _b,
-      latency_p95_ms: _c,
-      latency_p99_ms: _d,
-      unique_sessions: _e,
-      ...sumsOnly
-    } = raw.series[2];
-    expect(rolled.series[2]).toMatchObject(sumsOnly);
-    expect(rolled.series.map((p: { unique_users: number }) => p.unique_users)).toEqual([2, 0, 1, 0]);
-    expect(rolled.series[1]).toMatchObject({ requests: 0, cost_usd: 0, latency_p50_ms: null, unique_users: 0 });
-  });
+  it(
+    'totals, hourly buckets (empty ones zero-filled), ' + 'self-hosted apart, cache savings; rollups equal raw',
+    async () => {
+      const projectId = await newProject();
+      const base = { orgId: t.orgId, projectId };
+      await writeRows(app.database.db, [
+        requestRow(base, {
+          created_at: at('2026-03-02T10:05:00Z'),
+          cost_usd: 0.002,
+          latency_ms: 100,
+          user_id: 'u1',
+          session_id: 's1',
+        }),
+        requestRow(base, {
+          created_at: at('2026-03-02T10:55:00Z'),
+          cost_usd: 0.004,
+          latency_ms: 300,
+          user_id: 'u2',
+          session_id: 's1',
+          status_code: 500,
+        }),
+        requestRow(base, {
+          created_at: at('2026-03-02T12:30:00Z'),
+          cost_usd: null,
+          self_hosted: true,
+          provider: 'ollama',
+          model: 'llama3',
+          latency_ms: 50,
+          user_id: 'u1',
+        }),
+        requestRow(base, {
+          created_at: at('2026-03-02T12:31:00Z'),
+          cost_usd: 0,
+          cache_hit: true,
+          cost_saved_usd: 0.003,
+          latency_ms: 2,
+        }),
+        requestRow(base, {
+          created_at: at('2026-03-02T12:40:00Z'),
+          cost_usd: 0.001,
+          streamed: true,
+          ttfb_ms: 40,
+          latency_ms: 200,
+        }),
+      ]);
+      const qs = `project_id=${projectId}&from=2026-03-02T10:00:00Z&to=2026-03-02T14:00:00Z&granularity=hour`;
+      const rolled = await stats(qs);
+      const raw = await stats(`${qs}&source=raw`);
+      expect(rolled.source).toBe('rollup');
+      expect(raw.source).toBe('raw');
+      expect(rolled.series.map((p: { bucket: string }) => p.bucket)).toEqual([
+        '2026-03-02T10:00:00.000Z',
+        '2026-03-02T11:00:00.000Z',
+        '2026-03-02T12:00:00.000Z',
+        '2026-03-02T13:00:00.000Z',
+      ]);
+      expect(rolled.series.map((p: { requests: number }) => p.requests)).toEqual([2, 0, 3, 0]);
+      expect(rolled.totals).toMatchObject({
+        requests: 5,
+        errors: 1,
+        error_rate: 0.2,
+        cost_usd: 0.007,
+        self_hosted_requests: 1,
+        unpriced_requests: 0,
+        cache_hits: 1,
+        cache_saved_usd: 0.003,
+        prompt_tokens: 50,
+        total_tokens: 75,
+        unique_users: 2,
+        unique_sessions: null,
+        latency_avg_ms: 130.4,
+        ttft_p50_ms: 40,
+      });
+      const {
+        latency_p50_ms: _p50,
+        latency_p90_ms: _p90,
+        latency_p95_ms: _p95,
+        latency_p99_ms: _p99,
+        ...rolledSums
+      } = rolled.totals;
+      expect(raw.totals).toMatchObject({ ...rolledSums, unique_sessions: 1, latency_p50_ms: 100 });
+      for (const k of ['latency_p50_ms', 'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms'] as const) {
+        expect(Math.abs(rolled.totals[k] - raw.totals[k]) / raw.totals[k]).toBeLessThanOrEqual(0.02);
+      }
+      const {
+        latency_p50_ms: _a,
+        latency_p90_ms: _b,
+        latency_p95_ms: _c,
+        latency_p99_ms: _d,
+        unique_sessions: _e,
+        ...sumsOnly
+      } = raw.series[2];
+      expect(rolled.series[2]).toMatchObject(sumsOnly);
+      expect(rolled.series.map((p: { unique_users: number }) => p.unique_users)).toEqual([2, 0, 1, 0]);
+      expect(rolled.series[1]).toMatchObject({ requests: 0, cost_usd: 0, latency_p50_ms: null, unique_users: 0 });
+    },
+  );
 
   it('day buckets follow local midnight across a DST change (25-hour day)', async () => {
     const projectId = await newProject();
@@ -136,7 +139,8 @@ describe('GET /api/v1/stats', () => {
     ]);
     for (const source of ['auto', 'raw']) {
       const s = await stats(
-        `project_id=${projectId}&from=2026-10-31T04:00:00Z&to=2026-11-03T05:00:00Z&granularity=day&tz=America/New_York&source=${source}`,
+        `project_id=${projectId}&from=2026-10-31T04:00:00Z&to=2026-11-03T05:00:00Z` +
+          `&granularity=day&tz=America/New_York&source=${source}`,
       );
       expect(s.series.map((p: { bucket: string; requests: number }) => [p.bucket, p.requests])).toEqual([
         ['2026-10-31T04:00:00.000Z', 0],
@@ -220,7 +224,8 @@ describe('GET /api/v1/stats', () => {
     const snapshot = async () =>
       (
         await db.raw(
-          `select * from request_rollups where bucket >= '2026-03-01' and bucket < '2026-04-03' order by project_id, dim, value, bucket`,
+          `select * from request_rollups where bucket >= '2026-03-01' and bucket < '2026-04-03'
+            order by project_id, dim, value, bucket`,
         )
       ).rows;
     const kept = await snapshot();

@@ -87,7 +87,8 @@ describe('end users', () => {
     });
     await app.database.db.raw(
       `insert into rate_limit_counters (project_id, user_id, window_start, expires_at, requests, tokens)
-       values (?, 'bob', to_timestamp(floor(extract(epoch from now()) / 3600) * 3600), now() + interval '1 hour', 7, 70)`,
+       values (?, 'bob', to_timestamp(floor(extract(epoch from now()) / 3600) * 3600),
+               now() + interval '1 hour', 7, 70)`,
       [t.projectId],
     );
     const bob = (await get('/api/v1/users?search=bob')).body.data[0];

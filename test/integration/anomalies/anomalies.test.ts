@@ -108,38 +108,42 @@ describe('anomalies', () => {
   });
   afterAll(() => app.stop());
 
-  it('finds the spike of the last hour: measure, range, score and the calls behind it; nothing on flat or thin data', async () => {
-    const out = await detect(NOW);
-    expect(out.projects).toBeGreaterThanOrEqual(3);
-    const found = (await list(`project_id=${t.projectId}&status=open`)).filter((a) => a.id !== synthetic.mine);
-    const byMeasure = Object.fromEntries(found.map((a) => [a.measure, a]));
-    expect(Object.keys(byMeasure).sort()).toEqual(['cost', 'error_rate', 'latency_p95', 'requests']);
-    for (const a of found)
-      expect(a).toMatchObject({
-        dimension: 'project',
-        dimension_value: '',
-        direction: 'up',
-        detections: 1,
-        window: { start: iso(NOW - H), end: iso(NOW) },
+  it(
+    'finds the spike of the last hour: measure, range, score ' +
+      'and the calls behind it; nothing on flat or thin data',
+    async () => {
+      const out = await detect(NOW);
+      expect(out.projects).toBeGreaterThanOrEqual(3);
+      const found = (await list(`project_id=${t.projectId}&status=open`)).filter((a) => a.id !== synthetic.mine);
+      const byMeasure = Object.fromEntries(found.map((a) => [a.measure, a]));
+      expect(Object.keys(byMeasure).sort()).toEqual(['cost', 'error_rate', 'latency_p95', 'requests']);
+      for (const a of found)
+        expect(a).toMatchObject({
+          dimension: 'project',
+          dimension_value: '',
+          direction: 'up',
+          detections: 1,
+          window: { start: iso(NOW - H), end: iso(NOW) },
+        });
+      // Baseline: 20 calls at $0.001 an hour, same hour of day on 7 days; the window: 60 calls, $2.0980.
+      expect(byMeasure.requests).toMatchObject({
+        observed: 60,
+        expected: { median: 20, low: 0, high: 45 },
+        score: 8,
+        baseline: { seasonal: true, points: 7 },
       });
-    // Baseline: 20 calls at $0.001 an hour, same hour of day on 7 days; the window: 60 calls, $2.0980.
-    expect(byMeasure.requests).toMatchObject({
-      observed: 60,
-      expected: { median: 20, low: 0, high: 45 },
-      score: 8,
-      baseline: { seasonal: true, points: 7 },
-    });
-    expect(byMeasure.cost).toMatchObject({ expected: { median: 0.02 } });
-    expect(byMeasure.cost!.observed).toBeCloseTo(0.02 + 40 * 0.05 + 0.078, 6);
-    expect(byMeasure.error_rate!.observed).toBeCloseTo(20 / 60, 6);
-    expect(byMeasure.latency_p95!.observed).toBeGreaterThan(3000);
-    // The costliest calls of the window: the spike's last five.
-    const ids = byMeasure.cost!.sample_request_ids as string[];
-    const costs = await app.database.db('requests').whereIn('id', ids).orderBy('cost_usd', 'desc').pluck('cost_usd');
-    expect(costs.map(Number)).toEqual([0.0539, 0.0538, 0.0537, 0.0536, 0.0535]);
-    expect(await list(`project_id=${flat}`)).toEqual([]);
-    expect(await list(`project_id=${thin}`)).toEqual([]);
-  });
+      expect(byMeasure.cost).toMatchObject({ expected: { median: 0.02 } });
+      expect(byMeasure.cost!.observed).toBeCloseTo(0.02 + 40 * 0.05 + 0.078, 6);
+      expect(byMeasure.error_rate!.observed).toBeCloseTo(20 / 60, 6);
+      expect(byMeasure.latency_p95!.observed).toBeGreaterThan(3000);
+      // The costliest calls of the window: the spike's last five.
+      const ids = byMeasure.cost!.sample_request_ids as string[];
+      const costs = await app.database.db('requests').whereIn('id', ids).orderBy('cost_usd', 'desc').pluck('cost_usd');
+      expect(costs.map(Number)).toEqual([0.0539, 0.0538, 0.0537, 0.0536, 0.0535]);
+      expect(await list(`project_id=${flat}`)).toEqual([]);
+      expect(await list(`project_id=${thin}`)).toEqual([]);
+    },
+  );
 
   it('acknowledging is audited; re-detection by the workflow updates the same anomaly (no duplicate)', async () => {
     const cost = (await list(`project_id=${t.projectId}&measure=cost&dimension=project`))[0]!;

@@ -131,14 +131,21 @@ describe('datasets', () => {
 
   it('uploads CSV and JSONL, reporting refused rows by number', async () => {
     const csv =
-      'id,input,expected_output,metadata,split\nc1,"{""q"":""hi""}",hello,"{""lang"":""en""}",test\nc2,,missing input,,\nc3,plain text,"x, y",,\n';
+      'id,input,expected_output,metadata,split\n' +
+      'c1,"{""q"":""hi""}",hello,"{""lang"":""en""}",test\n' +
+      'c2,,missing input,,\n' +
+      'c3,plain text,"x, y",,\n';
     const r = await upload(csv, 'text/csv');
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ added: 2, errors: [{ row: 2, error: expect.stringContaining('input') }] });
     const c1 = (await items()).find((i) => i.id === 'c1')!;
     expect(c1).toMatchObject({ input: { q: 'hi' }, expected_output: 'hello', metadata: { lang: 'en' }, split: 'test' });
     const jsonl =
-      '{"id":"j1","input":{"q":"a"},"expected_output":"b"}\nnot json\n{"id":"bad id!","input":"x"}\n\n{"input":"y","split":"test"}\n';
+      '{"id":"j1","input":{"q":"a"},"expected_output":"b"}\n' +
+      'not json\n' +
+      '{"id":"bad id!","input":"x"}\n' +
+      '\n' +
+      '{"input":"y","split":"test"}\n';
     const j = await upload(jsonl, 'application/x-ndjson', '?split=train');
     expect(j.body.data).toMatchObject({ added: 2, errors: [{ row: 2 }, { row: 3 }] });
     expect((await items()).find((i) => i.id === 'j1')!.split).toBe('train');

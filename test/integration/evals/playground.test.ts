@@ -194,20 +194,23 @@ describe('prompt labels and the playground', () => {
     expect(events.at(-1)).toEqual({ event: 'done', data: {} });
   });
 
-  it('refuses a missing variable, a variant without a model, more than 4 variants, a provider without a key', async () => {
-    const code = async (body: Record<string, unknown>) => ((await (await run(body)).json()) as { code: string }).code;
-    expect(await code({ variables: { name: 'x' }, variants: [{ prompt: 'greeter@1', provider: 'openai' }] })).toBe(
-      'missing_variable',
-    );
-    expect(await code({ variants: [{ template: 'hi', provider: 'openai' }] })).toBe('model_required');
-    expect(
-      await code({ variants: Array.from({ length: 5 }, () => ({ template: 'hi', provider: 'openai', model: 'm' })) }),
-    ).toBe('validation_error');
-    expect(await code({ variants: [{ template: 'hi', provider: 'groq', model: 'llama' }] })).toBe(
-      'provider_key_missing',
-    );
-    expect(await code({ variants: [{ prompt: 'nope@1', provider: 'openai' }] })).toBe('prompt_version_not_found');
-  });
+  it(
+    'refuses a missing variable, a variant without a ' + 'model, more than 4 variants, a provider without a key',
+    async () => {
+      const code = async (body: Record<string, unknown>) => ((await (await run(body)).json()) as { code: string }).code;
+      expect(await code({ variables: { name: 'x' }, variants: [{ prompt: 'greeter@1', provider: 'openai' }] })).toBe(
+        'missing_variable',
+      );
+      expect(await code({ variants: [{ template: 'hi', provider: 'openai' }] })).toBe('model_required');
+      expect(
+        await code({ variants: Array.from({ length: 5 }, () => ({ template: 'hi', provider: 'openai', model: 'm' })) }),
+      ).toBe('validation_error');
+      expect(await code({ variants: [{ template: 'hi', provider: 'groq', model: 'llama' }] })).toBe(
+        'provider_key_missing',
+      );
+      expect(await code({ variants: [{ prompt: 'nope@1', provider: 'openai' }] })).toBe('prompt_version_not_found');
+    },
+  );
 
   describe('role matrix', () => {
     describeJwtMatrix(

@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import type { ExperimentActivities } from '../../../activities/experiments';
 import type { experimentWorkflow } from '../../../workflows/experiment';
 import {
-  attemptNow,
   blockUntilCancelled,
   continuedAsNewArgs,
   createStubbedEnv,
@@ -14,17 +12,7 @@ import {
   waitFor,
   type StubbedEnv,
 } from '../../helpers/stubbed-workflow';
-
-type Stubbed = Pick<
-  ExperimentActivities,
-  'nextExperimentItems' | 'runExperimentItem' | 'failExperimentItem' | 'finishExperiment'
->;
-interface Row {
-  item_id: string;
-  repetition: number;
-  key: string;
-}
-type RunItem = (row: Row, attempt: number) => Promise<void>;
+import { rowsOf, stubs } from './experiment-stubs';
 
 /** Items per execution before the workflow continues as new (workflows/experiment.ts PER_EXECUTION, not exported). */
 const PER_EXECUTION = 500;
@@ -41,66 +29,6 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     s = await createStubbedEnv(`exp-stub-${randomBytes(4).toString('hex')}`);
   });
   afterAll(() => s?.env.teardown());
-
-  /** `items` items with `reps` repetitions each, in key order as pendingItems answers them. */
-  const rowsOf = (items: number, reps = 2): Row[] =>
-    Array.from({ length: items }, (_, i) => `i${String(i).padStart(3, '0')}`).flatMap((item_id) =>
-      Array.from({ length: reps }, (_, r) => ({
-        item_id,
-        repetition: r + 1,
-        key: `${item_id}#${String(r + 1).padStart(2, '0')}`,
-      })),
-    );
-
-  function stubs(
-    rows: Row[],
-    runItem: RunItem = async () => undefined,
-    next?: (attempt: number, after: string | null) => Promise<void>,
-  ) {
-    const log: string[] = [];
-    const ran: string[] = [];
-    const attempts = new Map<string, number[]>();
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const activities: Stubbed = {
-      nextExperimentItems: async (_id, after, limit) => {
-        log.push(`next:${after}`);
-        await next?.(attemptNow(), after);
-        return rows.filter((r) => after === null || r.key > after).slice(0, limit);
-      },
-      runExperimentItem: async (_id, itemId, repetition) => {
-        const row = rows.find((r) => r.item_id === itemId && r.repetition === repetition)!;
-        attempts.set(row.key, [...(attempts.get(row.key) ?? []), attemptNow()]);
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        try {
-          await runItem(row, attemptNow());
-          log.push(`run:${row.key}`);
-          ran.push(row.key);
-          return { status: 'completed' };
-        } finally {
-          inFlight--;
-        }
-      },
-      failExperimentItem: async (_id, itemId, repetition, message) => (
-        log.push(`fail:${itemId}#${repetition}:${message}`),
-        true
-      ),
-      finishExperiment: async (_id, status, error) => (
-        log.push(`finish:${status}`, ...(error ? [`finish:error:${error}`] : [])),
-        true
-      ),
-    };
-    return {
-      log,
-      ran,
-      attempts,
-      activities,
-      keys: rows.map((r) => r.key),
-      maxInFlight: () => maxInFlight,
-      inFlight: () => inFlight,
-    };
-  }
 
   const start = (taskQueue: string, id: string, concurrency: number) =>
     s.env.client.workflow.start<typeof experimentWorkflow>('experimentWorkflow', {
@@ -152,22 +80,26 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     expect(pages.map((p) => p.sort())).toEqual([st.keys.slice(0, 100), st.keys.slice(100), []]);
   });
 
-  it(`continues as new every ${PER_EXECUTION} runs carrying the cursor: no (item, repetition) skipped or repeated`, async () => {
-    // Exactly two executions' worth: the third run finds nothing pending and completes.
-    const st = stubs(rowsOf(PER_EXECUTION));
-    const { result, id, handed } = await run(st, 100);
-    expect(result).toEqual({ status: 'completed' });
-    expect(handed).toEqual([
-      [id, 100, 'i249#02'],
-      [id, 100, 'i499#02'],
-    ]);
-    expect(st.ran).toHaveLength(st.keys.length);
-    expect(st.ran.slice().sort()).toEqual(st.keys);
-    const nexts = st.log.filter((l) => l.startsWith('next:')).map((l) => l.slice(5));
-    expect(nexts).toEqual(['null', ...[99, 199, 299, 399, 499, 599, 699, 799, 899, 999].map((i) => st.keys[i])]);
-    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:completed']);
-    expect(st.log.at(-1)).toBe('finish:completed');
-  }, 30_000);
+  it(
+    `continues as new every ${PER_EXECUTION} runs carrying ` + `the cursor: no (item, repetition) skipped or repeated`,
+    async () => {
+      // Exactly two executions' worth: the third run finds nothing pending and completes.
+      const st = stubs(rowsOf(PER_EXECUTION));
+      const { result, id, handed } = await run(st, 100);
+      expect(result).toEqual({ status: 'completed' });
+      expect(handed).toEqual([
+        [id, 100, 'i249#02'],
+        [id, 100, 'i499#02'],
+      ]);
+      expect(st.ran).toHaveLength(st.keys.length);
+      expect(st.ran.slice().sort()).toEqual(st.keys);
+      const nexts = st.log.filter((l) => l.startsWith('next:')).map((l) => l.slice(5));
+      expect(nexts).toEqual(['null', ...[99, 199, 299, 399, 499, 599, 699, 799, 899, 999].map((i) => st.keys[i])]);
+      expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:completed']);
+      expect(st.log.at(-1)).toBe('finish:completed');
+    },
+    30_000,
+  );
 
   it('retries an item run that fails transiently and marks nothing failed', async () => {
     const st = stubs(rowsOf(3), async (row, attempt) => {
@@ -191,28 +123,36 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
     expect(st.ran.slice().sort()).toEqual(st.keys);
   });
 
-  it('an item run that keeps failing gives up after 6 attempts: it is marked failed with the cause and the experiment completes', async () => {
-    const st = stubs(rowsOf(3), async (row) => {
-      if (row.key === 'i002#01') throw retryableSoon('model answered 503');
-    });
-    const { result } = await run(st);
-    expect(result).toEqual({ status: 'completed' });
-    expect(st.attempts.get('i002#01')).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(fails(st.log)).toEqual(['fail:i002#1:gave up after retries: model answered 503']);
-    expect(st.ran.slice().sort()).toEqual(st.keys.filter((k) => k !== 'i002#01'));
-    expect(st.log.at(-1)).toBe('finish:completed');
-  });
+  it(
+    'an item run that keeps failing gives up after 6 attempts: it ' +
+      'is marked failed with the cause and the experiment completes',
+    async () => {
+      const st = stubs(rowsOf(3), async (row) => {
+        if (row.key === 'i002#01') throw retryableSoon('model answered 503');
+      });
+      const { result } = await run(st);
+      expect(result).toEqual({ status: 'completed' });
+      expect(st.attempts.get('i002#01')).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(fails(st.log)).toEqual(['fail:i002#1:gave up after retries: model answered 503']);
+      expect(st.ran.slice().sort()).toEqual(st.keys.filter((k) => k !== 'i002#01'));
+      expect(st.log.at(-1)).toBe('finish:completed');
+    },
+  );
 
-  it('a non-retryable failure of an item run is not retried: it is marked failed and the experiment goes on to complete', async () => {
-    const st = stubs(rowsOf(3), async (row) => {
-      if (row.key === 'i000#02') throw ApplicationFailure.nonRetryable('the prompt version is gone');
-    });
-    const { result } = await run(st);
-    expect(result).toEqual({ status: 'completed' });
-    expect(st.attempts.get('i000#02')).toEqual([1]);
-    expect(fails(st.log)).toEqual(['fail:i000#2:gave up after retries: the prompt version is gone']);
-    expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:completed']);
-  });
+  it(
+    'a non-retryable failure of an item run is not retried: it ' +
+      'is marked failed and the experiment goes on to complete',
+    async () => {
+      const st = stubs(rowsOf(3), async (row) => {
+        if (row.key === 'i000#02') throw ApplicationFailure.nonRetryable('the prompt version is gone');
+      });
+      const { result } = await run(st);
+      expect(result).toEqual({ status: 'completed' });
+      expect(st.attempts.get('i000#02')).toEqual([1]);
+      expect(fails(st.log)).toEqual(['fail:i000#2:gave up after retries: the prompt version is gone']);
+      expect(st.log.filter((l) => l.startsWith('finish:'))).toEqual(['finish:completed']);
+    },
+  );
 
   it('retries reading a page that fails transiently and loses no item', async () => {
     const nextAttempts: number[] = [];
@@ -233,19 +173,22 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
       if (after === 'i049#02') throw ApplicationFailure.nonRetryable('relation "experiment_items" does not exist');
     });
 
-  it('a page read that fails for good fails the workflow with the cause, after the page before it was run', async () => {
-    const st = failingSecondPage();
-    const { result } = await run(st);
-    expect(result).toBeInstanceOf(WorkflowFailedError);
-    const cause = (result as WorkflowFailedError).cause;
-    expect(cause).toBeInstanceOf(ActivityFailure);
-    expect((cause?.cause as Error | undefined)?.message).toBe('relation "experiment_items" does not exist');
-    expect(st.ran.slice().sort()).toEqual(st.keys.slice(0, 100));
-    expect(st.log.filter((l) => !l.startsWith('run:') && !l.startsWith('finish:'))).toEqual([
-      'next:null',
-      'next:i049#02',
-    ]);
-  });
+  it(
+    'a page read that fails for good fails the workflow ' + 'with the cause, after the page before it was run',
+    async () => {
+      const st = failingSecondPage();
+      const { result } = await run(st);
+      expect(result).toBeInstanceOf(WorkflowFailedError);
+      const cause = (result as WorkflowFailedError).cause;
+      expect(cause).toBeInstanceOf(ActivityFailure);
+      expect((cause?.cause as Error | undefined)?.message).toBe('relation "experiment_items" does not exist');
+      expect(st.ran.slice().sort()).toEqual(st.keys.slice(0, 100));
+      expect(st.log.filter((l) => !l.startsWith('run:') && !l.startsWith('finish:'))).toEqual([
+        'next:null',
+        'next:i049#02',
+      ]);
+    },
+  );
 
   // A failure no retry mends ends the run failed (it once stayed `running` forever).
   it('an experiment whose workflow fails for good is recorded failed (finishExperiment "failed", once)', async () => {
@@ -259,25 +202,29 @@ describe('experimentWorkflow with stubbed activities (time-skipping)', () => {
 
   // Last: its item runs, cancelled without waiting (TRY_CANCEL), complete after the workflow closed, and
   // the test server then keeps time skipping locked for the rest of the file (retry backoffs run in real time).
-  it('a cancel mid-run cancels the item runs in flight, marks the experiment cancelled once, and starts nothing after', async () => {
-    const stopped: string[] = [];
-    const st = stubs(rowsOf(150), async (row) => {
-      if (row.item_id >= 'i075') await blockUntilCancelled(() => stopped.push(row.key));
-    });
-    const { worker, taskQueue } = await stubWorker(s, st.activities);
-    const result = await worker.runUntil(async () => {
-      const handle = await start(taskQueue, randomUUID(), 4);
-      await waitFor(() => st.attempts.size === 154);
-      st.log.push('CANCEL');
-      await handle.cancel();
-      return handle.result().catch((err: unknown) => err);
-    });
-    expect(result).toBeInstanceOf(WorkflowFailedError);
-    expect((result as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    expect(st.log.slice(st.log.indexOf('CANCEL'))).toEqual(['CANCEL', 'finish:cancelled']);
-    expect(fails(st.log)).toEqual([]);
-    expect([...st.attempts.keys()].sort()).toEqual(st.keys.slice(0, 154));
-    expect(st.ran.slice().sort()).toEqual(st.keys.slice(0, 150));
-    await waitFor(() => stopped.length === 4);
-  });
+  it(
+    'a cancel mid-run cancels the item runs in flight, marks ' +
+      'the experiment cancelled once, and starts nothing after',
+    async () => {
+      const stopped: string[] = [];
+      const st = stubs(rowsOf(150), async (row) => {
+        if (row.item_id >= 'i075') await blockUntilCancelled(() => stopped.push(row.key));
+      });
+      const { worker, taskQueue } = await stubWorker(s, st.activities);
+      const result = await worker.runUntil(async () => {
+        const handle = await start(taskQueue, randomUUID(), 4);
+        await waitFor(() => st.attempts.size === 154);
+        st.log.push('CANCEL');
+        await handle.cancel();
+        return handle.result().catch((err: unknown) => err);
+      });
+      expect(result).toBeInstanceOf(WorkflowFailedError);
+      expect((result as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+      expect(st.log.slice(st.log.indexOf('CANCEL'))).toEqual(['CANCEL', 'finish:cancelled']);
+      expect(fails(st.log)).toEqual([]);
+      expect([...st.attempts.keys()].sort()).toEqual(st.keys.slice(0, 154));
+      expect(st.ran.slice().sort()).toEqual(st.keys.slice(0, 150));
+      await waitFor(() => stopped.length === 4);
+    },
+  );
 });

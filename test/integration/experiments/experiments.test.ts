@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { sendJson, startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream';
-import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { killWorkerChild, startWorkerChild } from '../../helpers/worker-child';
 import { waitUntil } from '../webhooks/fixtures';
+import { seedDataset } from './setup';
 
 /**
  * Experiments: a prompt over a dataset version with 2 repetitions as a Temporal workflow whose
@@ -14,7 +14,6 @@ describe('experiments', () => {
   let app: TestApp;
   let upstream: FakeUpstream;
   let t: SeededTenant;
-  let other: SeededTenant;
   let worker: ChildProcess | undefined;
   let delay = 15;
   let dataset: string;
@@ -48,7 +47,7 @@ describe('experiments', () => {
       });
     });
     app = await startTestApp({ role: 'api', env: { PROVIDER_OPENAI_BASE_URL: upstream.url } });
-    [t, other] = await Promise.all([seedTenant(app), seedTenant(app)]);
+    t = await seedTenant(app);
     await api(app, 'PUT', '/api/v1/provider-keys', {
       token: t.admin.token,
       orgId: t.orgId,
@@ -63,13 +62,7 @@ describe('experiments', () => {
         version: { template: [{ role: 'user', content: 'Answer: {{question}}' }], model: 'gpt-4o-mini' },
       },
     });
-    dataset = (await api(app, 'POST', '/api/v1/datasets', { ...ed(), body: { name: 'qa' } })).body.data.id;
-    const items = Array.from({ length: 100 }, (_, i) => ({
-      id: `i${String(i).padStart(3, '0')}`,
-      input: { question: `q-${i}` },
-      expected_output: `answer q-${i}`,
-    }));
-    await api(app, 'POST', `/api/v1/datasets/${dataset}/items`, { ...ed(), body: { items } });
+    dataset = await seedDataset(app, t);
     exact = (
       await api(app, 'POST', '/api/v1/evaluators', {
         token: t.fullKey,
@@ -85,61 +78,66 @@ describe('experiments', () => {
     await upstream?.close();
   });
 
-  it('runs 100 items × 2 repetitions across a worker killed mid-run: every item run recorded and scored once', async () => {
-    calls.clear(); // counts this test's model calls only, whatever ran before
-    const r = await api(app, 'POST', '/api/v1/experiments', {
-      ...ed(),
-      body: {
-        name: 'v1',
-        dataset_id: dataset,
-        subject: { kind: 'prompt', prompt: 'qa@latest', provider: 'openai' },
-        evaluator_ids: [exact],
-        repetitions: 2,
-        concurrency: 4,
-      },
-    });
-    expect(r.status).toBe(201);
-    const runA = r.body.data.id as string;
-    await waitUntil(async () => (await get(runA)).counts.completed >= 60, 60_000, 'some item runs');
-    await killWorkerChild(worker!, 'SIGKILL');
-    worker = await startWorkerChild(workerEnv());
-    const done = await waitUntil(
-      async () => ((await get(runA)).status === 'completed' ? get(runA) : undefined),
-      120_000,
-      'the experiment to complete',
-    );
-    expect(done).toMatchObject({
-      counts: { completed: 200, error: 0, pending: 0 },
-      scores: [{ name: 'exact', mean: 0.9, count: 200 }],
-    });
-    expect(done.cost_usd).toBeGreaterThan(0);
-    const db = app.database.db;
-    expect(Number((await db('scores').where({ experiment_id: runA }).count('* as n').first())!.n)).toBe(200);
-    const dupes = await db('scores')
-      .where({ experiment_id: runA })
-      .select('experiment_item_id', 'experiment_repetition')
-      .count('* as n')
-      .groupBy('experiment_item_id', 'experiment_repetition')
-      .havingRaw('count(*) > 1');
-    expect(dupes).toEqual([]);
-    // Model calls are at least once per run; only the few in flight when the worker died are repeated.
-    const total = [...calls.values()].reduce((a, b) => a + b, 0);
-    expect(total).toBeGreaterThanOrEqual(200);
-    expect(total).toBeLessThanOrEqual(204);
-    const page = (await api(app, 'GET', `/api/v1/experiments/${runA}/items?limit=2`, ed())).body.data;
-    expect(page[0]).toMatchObject({
-      item_id: 'i000',
-      repetition: 0,
-      status: 'completed',
-      output: 'no idea',
-      scores: { exact: 0 },
-      request_id: expect.any(String),
-    });
-    const req = await db('requests').where({ id: page[0].request_id }).first();
-    expect(req.properties).toMatchObject({ 'experiment.id': runA, 'experiment.item': 'i000' });
-    const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`experiment-${runA}`).describe();
-    expect(await wf.staticSummary()).toBe('experiment v1: 100 items × 2 repetitions, 1 evaluator'); // the Web UI's list line
-  }, 240_000);
+  it(
+    'runs 100 items × 2 repetitions across a worker killed ' + 'mid-run: every item run recorded and scored once',
+    async () => {
+      calls.clear(); // counts this test's model calls only, whatever ran before
+      const r = await api(app, 'POST', '/api/v1/experiments', {
+        ...ed(),
+        body: {
+          name: 'v1',
+          dataset_id: dataset,
+          subject: { kind: 'prompt', prompt: 'qa@latest', provider: 'openai' },
+          evaluator_ids: [exact],
+          repetitions: 2,
+          concurrency: 4,
+        },
+      });
+      expect(r.status).toBe(201);
+      const runA = r.body.data.id as string;
+      await waitUntil(async () => (await get(runA)).counts.completed >= 60, 60_000, 'some item runs');
+      await killWorkerChild(worker!, 'SIGKILL');
+      worker = await startWorkerChild(workerEnv());
+      const done = await waitUntil(
+        async () => ((await get(runA)).status === 'completed' ? get(runA) : undefined),
+        120_000,
+        'the experiment to complete',
+      );
+      expect(done).toMatchObject({
+        counts: { completed: 200, error: 0, pending: 0 },
+        scores: [{ name: 'exact', mean: 0.9, count: 200 }],
+      });
+      expect(done.cost_usd).toBeGreaterThan(0);
+      const db = app.database.db;
+      expect(Number((await db('scores').where({ experiment_id: runA }).count('* as n').first())!.n)).toBe(200);
+      const dupes = await db('scores')
+        .where({ experiment_id: runA })
+        .select('experiment_item_id', 'experiment_repetition')
+        .count('* as n')
+        .groupBy('experiment_item_id', 'experiment_repetition')
+        .havingRaw('count(*) > 1');
+      expect(dupes).toEqual([]);
+      // Model calls are at least once per run; only the few in flight when the worker died are repeated.
+      const total = [...calls.values()].reduce((a, b) => a + b, 0);
+      expect(total).toBeGreaterThanOrEqual(200);
+      expect(total).toBeLessThanOrEqual(204);
+      const page = (await api(app, 'GET', `/api/v1/experiments/${runA}/items?limit=2`, ed())).body.data;
+      expect(page[0]).toMatchObject({
+        item_id: 'i000',
+        repetition: 0,
+        status: 'completed',
+        output: 'no idea',
+        scores: { exact: 0 },
+        request_id: expect.any(String),
+      });
+      const req = await db('requests').where({ id: page[0].request_id }).first();
+      expect(req.properties).toMatchObject({ 'experiment.id': runA, 'experiment.item': 'i000' });
+      const wf = await app.runtime.ctx.temporal.client.workflow.getHandle(`experiment-${runA}`).describe();
+      // the Web UI's list line
+      expect(await wf.staticSummary()).toBe('experiment v1: 100 items × 2 repetitions, 1 evaluator');
+    },
+    240_000,
+  );
 
   it('an external subject posts its outputs; the comparison counts regressions by hand', async () => {
     // Its baseline: the first test's experiment (wrong on items 0–9, 2 repetitions), without the crash.
@@ -241,55 +239,4 @@ describe('experiments', () => {
     expect((await get(id)).counts.completed).toBeLessThan(10);
     delay = 15;
   }, 60_000);
-
-  describe('role matrix', () => {
-    // Its own experiment to read and cancel, so the matrix runs without the tests above.
-    let fixture: string;
-    beforeAll(async () => {
-      const body = { name: 'matrix', dataset_id: dataset, subject: { kind: 'external' } };
-      fixture = (await api(app, 'POST', '/api/v1/experiments', { ...ed(), body })).body.data.id;
-    });
-    const anyExp = () => fixture;
-    describeJwtMatrix(
-      () => ({ app, t, other }),
-      [
-        { name: 'GET /experiments', method: 'GET', path: () => '/api/v1/experiments' },
-        {
-          name: 'POST /experiments',
-          method: 'POST',
-          path: () => '/api/v1/experiments',
-          write: true,
-          ok: 201,
-          get body() {
-            return { name: 'm', dataset_id: dataset, subject: { kind: 'external' } };
-          },
-        },
-        { name: 'GET /experiments/:id', method: 'GET', path: async () => `/api/v1/experiments/${await anyExp()}` },
-        {
-          name: 'GET /experiments/:id/items',
-          method: 'GET',
-          path: async () => `/api/v1/experiments/${await anyExp()}/items`,
-        },
-        {
-          name: 'GET /experiments/compare',
-          method: 'GET',
-          path: async () => `/api/v1/experiments/compare?ids=${await anyExp()},${await anyExp()}`,
-        },
-        {
-          name: 'POST /experiments/:id/cancel',
-          method: 'POST',
-          path: async () => `/api/v1/experiments/${await anyExp()}/cancel`,
-          write: true,
-        },
-        {
-          name: 'POST /experiments/:id/outputs',
-          method: 'POST',
-          write: true,
-          body: { outputs: [{ item_id: 'i000', output: 'x' }] },
-          path: async () =>
-            `/api/v1/experiments/${(await api(app, 'POST', '/api/v1/experiments', { ...ed(), body: { name: 'ext', dataset_id: dataset, subject: { kind: 'external' } } })).body.data.id}/outputs`,
-        },
-      ],
-    );
-  });
 });

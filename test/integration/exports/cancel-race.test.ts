@@ -107,7 +107,8 @@ describe('exports: cancel races', () => {
           Number(
             (
               await app.database.db.raw(
-                `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+                `select count(*) as n from pg_stat_activity
+                  where datname = current_database() and wait_event_type = 'Lock'`,
               )
             ).rows[0].n,
           ) > 0,

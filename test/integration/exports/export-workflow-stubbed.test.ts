@@ -44,28 +44,32 @@ describe('exportWorkflow with stubbed activities (time-skipping)', () => {
       args: [randomUUID(), taskQueue],
     });
 
-  it('continues as new after PARTS_PER_EXECUTION parts and completes: every part once, never marked failed', async () => {
-    const total = PARTS_PER_EXECUTION + 5;
-    const { calls, activities } = stubs(async (part) => ({
-      cursor: part + 1 < total ? `c${part + 1}` : null,
-      rows: 10,
-    }));
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: bundle,
-      activities,
-    });
-    const handle = await start(`export-${randomUUID()}`);
-    const result = await worker.runUntil(handle.result());
-    expect(result).toEqual({ status: 'completed', rows: total * 10 });
-    expect(calls.parts).toEqual(Array.from({ length: total }, (_, i) => i));
-    expect(calls.finalized).toEqual([total]);
-    expect(calls.ended).toEqual([]);
-    // The first run handed over to a second one rather than finishing.
-    const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
-    expect(first.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
-  }, 60_000);
+  it(
+    'continues as new after PARTS_PER_EXECUTION parts ' + 'and completes: every part once, never marked failed',
+    async () => {
+      const total = PARTS_PER_EXECUTION + 5;
+      const { calls, activities } = stubs(async (part) => ({
+        cursor: part + 1 < total ? `c${part + 1}` : null,
+        rows: 10,
+      }));
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: bundle,
+        activities,
+      });
+      const handle = await start(`export-${randomUUID()}`);
+      const result = await worker.runUntil(handle.result());
+      expect(result).toEqual({ status: 'completed', rows: total * 10 });
+      expect(calls.parts).toEqual(Array.from({ length: total }, (_, i) => i));
+      expect(calls.finalized).toEqual([total]);
+      expect(calls.ended).toEqual([]);
+      // The first run handed over to a second one rather than finishing.
+      const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+      expect(first.events?.some((e) => e.workflowExecutionContinuedAsNewEventAttributes)).toBe(true);
+    },
+    60_000,
+  );
 
   it('a part that fails for good ends the export as failed, once', async () => {
     const { calls, activities } = stubs(async (part) => {

@@ -147,7 +147,8 @@ describe('exports', () => {
   it('cancels: the workflow stops, parts are removed, the record says cancelled', async () => {
     const id = (await start({ resource: 'requests', format: 'csv', include_bodies: true }, ed())).body.data.id;
     await waitUntil(async () => (await get(id)).rows_written > 0, 60_000, 'first rows');
-    expect((await api(app, 'POST', `/api/v1/exports/${id}/cancel`, viewer())).status).toBe(403); // not the viewer's export
+    // not the viewer's export
+    expect((await api(app, 'POST', `/api/v1/exports/${id}/cancel`, viewer())).status).toBe(403);
     const c = await api(app, 'POST', `/api/v1/exports/${id}/cancel`, ed());
     expect(c.body.data.status).toBe('cancelled');
     const handle = app.runtime.ctx.temporal.client.workflow.getHandle(`export-${id}`);
@@ -157,43 +158,47 @@ describe('exports', () => {
     expect((await api(app, 'GET', `/api/v1/exports/${id}/download`, ed())).body.code).toBe('export_not_ready');
   }, 120_000);
 
-  it('signed links need no credentials, and fail when tampered with or late; the cleanup schedule expires files', async () => {
-    const id = (
-      await start({
-        resource: 'requests',
-        format: 'csv',
-        filter: { user_id: 'user-1' },
-        columns: ['id', 'user_id', 'properties'],
-      })
-    ).body.data.id;
-    const done = await settled(id);
-    const signed = await fetch(done.signed_url);
-    expect(signed.status).toBe(200);
-    expect(signed.headers.get('content-disposition')).toContain(`requests-${id}.csv`);
-    expect((await signed.text()).split('\n')[0]).toBe('id,user_id,properties');
-    // Flip the signature's first character to a different one (replacing it with a fixed letter
-    // left the link intact whenever the signature already began with that letter).
-    const tampered = done.signed_url.replace(
-      /signature=(.)/,
-      (_m: string, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`,
-    );
-    expect(tampered).not.toBe(done.signed_url);
-    expect((await fetch(tampered)).status).toBe(404);
-    const exp = Math.floor(Date.now() / 1000) - 10;
-    const late = done.signed_url.replace(/expires=\d+/, `expires=${exp}`);
-    expect((await fetch(late)).status).toBe(404); // the signature covers the expiry
-    await app.database
-      .db('exports')
-      .where({ id })
-      .update({ expires_at: new Date(Date.now() - 1000) });
-    await app.runtime.ctx.temporal.client.workflow.execute('exportCleanupWorkflow', {
-      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
-      workflowId: `cleanup-${randomUUID()}`,
-    });
-    expect((await get(id)).status).toBe('expired');
-    expect((await readdir(dir)).includes(id)).toBe(false);
-    expect((await api(app, 'GET', `/api/v1/exports/${id}/download`, ed())).status).toBe(410);
-  }, 120_000);
+  it(
+    'signed links need no credentials, and fail when tampered ' + 'with or late; the cleanup schedule expires files',
+    async () => {
+      const id = (
+        await start({
+          resource: 'requests',
+          format: 'csv',
+          filter: { user_id: 'user-1' },
+          columns: ['id', 'user_id', 'properties'],
+        })
+      ).body.data.id;
+      const done = await settled(id);
+      const signed = await fetch(done.signed_url);
+      expect(signed.status).toBe(200);
+      expect(signed.headers.get('content-disposition')).toContain(`requests-${id}.csv`);
+      expect((await signed.text()).split('\n')[0]).toBe('id,user_id,properties');
+      // Flip the signature's first character to a different one (replacing it with a fixed letter
+      // left the link intact whenever the signature already began with that letter).
+      const tampered = done.signed_url.replace(
+        /signature=(.)/,
+        (_m: string, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`,
+      );
+      expect(tampered).not.toBe(done.signed_url);
+      expect((await fetch(tampered)).status).toBe(404);
+      const exp = Math.floor(Date.now() / 1000) - 10;
+      const late = done.signed_url.replace(/expires=\d+/, `expires=${exp}`);
+      expect((await fetch(late)).status).toBe(404); // the signature covers the expiry
+      await app.database
+        .db('exports')
+        .where({ id })
+        .update({ expires_at: new Date(Date.now() - 1000) });
+      await app.runtime.ctx.temporal.client.workflow.execute('exportCleanupWorkflow', {
+        taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+        workflowId: `cleanup-${randomUUID()}`,
+      });
+      expect((await get(id)).status).toBe('expired');
+      expect((await readdir(dir)).includes(id)).toBe(false);
+      expect((await api(app, 'GET', `/api/v1/exports/${id}/download`, ed())).status).toBe(410);
+    },
+    120_000,
+  );
 
   it('refuses bad columns, filters, saved filters of another view and missing datasets with 4xx', async () => {
     expect((await start({ resource: 'requests', format: 'csv', columns: ['id', 'nope'] })).body.code).toBe(
@@ -214,7 +219,8 @@ describe('exports', () => {
         body: { name: 'mini', view: 'requests', filter: { model: 'gpt-4o-mini' } },
       })
     ).body.data.id;
-    expect((await start({ resource: 'requests', format: 'csv', saved_filter_id: saved })).status).toBe(404); // the editor's private filter
+    // the editor's private filter
+    expect((await start({ resource: 'requests', format: 'csv', saved_filter_id: saved })).status).toBe(404);
     expect((await start({ resource: 'sessions', format: 'csv', saved_filter_id: saved }, ed())).body.code).toBe(
       'saved_filter_view_mismatch',
     );

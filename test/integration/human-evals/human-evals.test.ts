@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { describeJwtMatrix } from '../../helpers/jwt-matrix';
-import { requestRow, writeRows } from '../analytics/seed';
+import { reviewerClient, seedRequests, seedScoreConfigs, type Role } from './setup';
 
 /** Review campaigns and the annotation queue: reservations, leases, answers, agreement. */
 describe('human evals and the annotation queue', () => {
@@ -13,53 +13,15 @@ describe('human evals and the annotation queue', () => {
   let rating: string;
   let campaign: string;
   const reqs: string[] = [];
-  const as = (role: 'admin' | 'editor' | 'viewer') => ({ token: t[role].token, orgId: t.orgId });
-  const next = async (role: 'admin' | 'editor' | 'viewer', id = campaign) =>
-    (await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${id}`, as(role))).body.data;
-  const answer = (
-    role: 'admin' | 'editor',
-    item: { human_eval: { id: string }; target_key: string },
-    label: string,
-    stars = 4,
-  ) =>
-    api(app, 'POST', '/api/v1/annotation/queue', {
-      ...as(role),
-      body: {
-        human_eval_id: item.human_eval.id,
-        target_key: item.target_key,
-        scores: [
-          { config_id: quality, string_value: label },
-          { config_id: rating, value: stars },
-        ],
-      },
-    });
+  const reviewer = reviewerClient(() => ({ app, t, quality, rating }));
+  const { as, answer } = reviewer;
+  const next = (role: Role, id = campaign) => reviewer.next(role, id);
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
     [t, other] = await Promise.all([seedTenant(app), seedTenant(app)]);
-    const cfg = async (body: Record<string, unknown>) =>
-      (await api(app, 'POST', '/api/v1/score-configs', { ...as('admin'), body })).body.data.id as string;
-    quality = await cfg({
-      name: 'quality',
-      data_type: 'categorical',
-      categories: [
-        { label: 'good', value: 1 },
-        { label: 'bad', value: 0 },
-      ],
-    });
-    rating = await cfg({ name: 'rating', data_type: 'numeric', min: 1, max: 5 });
-    const rows = Array.from({ length: 4 }, (_, i) =>
-      requestRow(
-        { orgId: t.orgId, projectId: t.projectId },
-        {
-          log_mode: 'full',
-          request_body: JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }] }),
-          response_body: JSON.stringify({ choices: [{ message: { content: `a${i}` } }] }),
-        },
-      ),
-    );
-    await writeRows(app.database.db, rows);
-    reqs.push(...rows.map((r) => r.id));
+    ({ quality, rating } = await seedScoreConfigs(app, t));
+    reqs.push(...(await seedRequests(app, t)));
     const adminId = (await app.database.db('users').where({ email: t.admin.email }).first('id')).id;
     campaign = (
       await api(app, 'POST', '/api/v1/human-evals', {
@@ -78,22 +40,25 @@ describe('human evals and the annotation queue', () => {
   });
   afterAll(() => app?.stop());
 
-  it('two reviewers at once never hold the same slot; a reviewer gets each item once; non-reviewers get nothing', async () => {
-    const [a, e] = await Promise.all([next('admin'), next('editor')]);
-    expect(a.target_key).toBe(`request:${reqs[0]}`);
-    expect(e.target_key).toBe(`request:${reqs[0]}`);
-    expect(a.content).toEqual({ input: 'q0', output: 'a0' });
-    expect(a.score_configs.map((c: { name: string }) => c.name)).toEqual(['quality', 'rating']);
-    const slots = await app.database.db('annotation_slots').where({ human_eval_id: campaign, status: 'reserved' });
-    expect(slots).toHaveLength(2);
-    expect(new Set(slots.map((s) => s.slot)).size).toBe(2);
-    // Asking again hands back the live reservation.
-    expect((await next('admin')).target_key).toBe(a.target_key);
-    expect((await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${campaign}`, as('viewer'))).body.code).toBe(
-      'not_a_reviewer',
-    );
-    expect((await api(app, 'GET', '/api/v1/annotation/queue', as('viewer'))).body.data).toBeNull();
-  });
+  it(
+    'two reviewers at once never hold the same slot; a ' + 'reviewer gets each item once; non-reviewers get nothing',
+    async () => {
+      const [a, e] = await Promise.all([next('admin'), next('editor')]);
+      expect(a.target_key).toBe(`request:${reqs[0]}`);
+      expect(e.target_key).toBe(`request:${reqs[0]}`);
+      expect(a.content).toEqual({ input: 'q0', output: 'a0' });
+      expect(a.score_configs.map((c: { name: string }) => c.name)).toEqual(['quality', 'rating']);
+      const slots = await app.database.db('annotation_slots').where({ human_eval_id: campaign, status: 'reserved' });
+      expect(slots).toHaveLength(2);
+      expect(new Set(slots.map((s) => s.slot)).size).toBe(2);
+      // Asking again hands back the live reservation.
+      expect((await next('admin')).target_key).toBe(a.target_key);
+      expect(
+        (await api(app, 'GET', `/api/v1/annotation/queue?human_eval_id=${campaign}`, as('viewer'))).body.code,
+      ).toBe('not_a_reviewer');
+      expect((await api(app, 'GET', '/api/v1/annotation/queue', as('viewer'))).body.data).toBeNull();
+    },
+  );
 
   it('answers are validated and recorded as annotation scores; the next item comes back', async () => {
     const a = await next('admin');
@@ -161,87 +126,6 @@ describe('human evals and the annotation queue', () => {
     expect(q.fleiss_kappa).toBeCloseTo(0.21875 / 0.46875, 6);
     const r = ag.find((c: { name: string }) => c.name === 'rating');
     expect(r).toMatchObject({ data_type: 'numeric', fleiss_kappa: null, krippendorff_alpha: 1, judge: null });
-  });
-
-  it('a lapsed reservation goes back to the pool; its holder can no longer answer', async () => {
-    const one = (
-      await api(app, 'POST', '/api/v1/human-evals', {
-        ...as('admin'),
-        body: {
-          name: 'one',
-          score_config_ids: [quality, rating],
-          targets: { items: [{ request_id: reqs[0] }] },
-          lease_seconds: 30,
-        },
-      })
-    ).body.data.id;
-    const e = await next('editor', one);
-    expect(e).not.toBeNull();
-    expect(await next('admin', one)).toBeNull();
-    await app.database
-      .db('annotation_slots')
-      .where({ human_eval_id: one })
-      .update({ reserved_until: app.database.db.raw(`now() - interval '1 second'`) });
-    const a = await next('admin', one);
-    expect(a.target_key).toBe(e.target_key);
-    expect((await answer('editor', e, 'good')).body.code).toBe('reservation_lost');
-    expect((await answer('admin', a, 'good')).status).toBe(200);
-  });
-
-  it('skip hides an item from the reviewer; release gives it back', async () => {
-    const two = (
-      await api(app, 'POST', '/api/v1/human-evals', {
-        ...as('admin'),
-        body: {
-          name: 'two',
-          score_config_ids: [quality, rating],
-          targets: { items: [{ request_id: reqs[0] }, { request_id: reqs[1] }] },
-        },
-      })
-    ).body.data.id;
-    const first = await next('viewer', two);
-    const afterRelease = (
-      await api(app, 'POST', '/api/v1/annotation/queue/release', {
-        ...as('viewer'),
-        body: { human_eval_id: two, target_key: first.target_key },
-      })
-    ).body.data;
-    expect(afterRelease.target_key).toBe(first.target_key);
-    const afterSkip = (
-      await api(app, 'POST', '/api/v1/annotation/queue/skip', {
-        ...as('viewer'),
-        body: { human_eval_id: two, target_key: first.target_key },
-      })
-    ).body.data;
-    expect(afterSkip.target_key).toBe(`request:${reqs[1]}`);
-    expect((await next('editor', two)).target_key).toBe(first.target_key);
-  });
-
-  it('adds targets to a campaign: new ones queue after the others, ones it has keep their answers', async () => {
-    const body = (items: string[]) => ({ targets: { items: items.map((request_id) => ({ request_id })) } });
-    const campaignBody = {
-      name: 'grow',
-      score_config_ids: [quality, rating],
-      reviewers_per_item: 2,
-      ...body([reqs[0]!]),
-    };
-    const grow = (await api(app, 'POST', '/api/v1/human-evals', { ...as('admin'), body: campaignBody })).body.data.id;
-    const first = await next('editor', grow);
-    expect((await answer('editor', first, 'good')).status).toBe(200);
-    const add = (role: 'admin' | 'editor', b: unknown) =>
-      api(app, 'POST', `/api/v1/human-evals/${grow}/items`, { ...as(role), body: b });
-    const r = await add('editor', body([reqs[2]!, reqs[0]!, reqs[1]!, reqs[2]!]));
-    expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ items: 3, progress: { slots: 6, done: 1 } });
-    const db = app.database.db;
-    const items = await db('human_eval_items').where({ human_eval_id: grow }).orderBy('position').pluck('target_key');
-    expect(items).toEqual([reqs[0], reqs[2], reqs[1]].map((id) => `request:${id}`));
-    expect((await next('editor', grow)).target_key).toBe(`request:${reqs[2]}`); // in the order they were added
-    const from = new Date(Date.now() - 60_000).toISOString();
-    const none = await add('admin', { targets: { source: { kind: 'traces', from, to: from, limit: 5 } } });
-    expect(none.body.code).toBe('no_targets');
-    const audit = await db('audit_logs').where({ resource_id: grow, action: 'human_eval.items_added' }).first();
-    expect(audit?.after).toEqual({ added: 2, already_there: 1 });
   });
 
   describe('role matrix', () => {

@@ -25,24 +25,27 @@ describe('trace.completed', () => {
   const flag = async (id: string) =>
     (await app.database.db('traces').where({ project_id: t.projectId, id }).first()).completed_event_at as Date | null;
 
-  it('fires when the last open span closes after the trace ended, with id, status, ended_at and duration_ms', async () => {
-    const traceId = uid('tr');
-    const t0 = Date.parse('2026-06-01T00:00:00.000Z');
-    await post('/ingest/traces', { id: traceId, name: 'x', start_time: iso(t0) });
-    await post('/ingest/spans', { id: `${traceId}-a`, trace_id: traceId, name: 'a', start_time: iso(t0) });
-    await post('/ingest/spans', { id: `${traceId}-b`, trace_id: traceId, name: 'b', start_time: iso(t0) });
-    await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 1500), status: 'completed' });
-    await patch(`/ingest/spans/${traceId}-a`, { end_time: iso(t0 + 100) });
-    expect(await traceCompletedEvents(app, traceId)).toHaveLength(0); // b still open
-    await patch(`/ingest/spans/${traceId}-b`, { output: 'no end yet' });
-    expect(await traceCompletedEvents(app, traceId)).toHaveLength(0);
-    await patch(`/ingest/spans/${traceId}-b`, { end_time: iso(t0 + 1600), status: 'ok' });
-    const events = await traceCompletedEvents(app, traceId);
-    expect(events).toEqual([
-      { trace: { id: traceId, status: 'completed', ended_at: '2026-06-01T00:00:01.500Z', duration_ms: 1500 } },
-    ]);
-    expect(await flag(traceId)).toBeInstanceOf(Date);
-  });
+  it(
+    'fires when the last open span closes after the trace ' + 'ended, with id, status, ended_at and duration_ms',
+    async () => {
+      const traceId = uid('tr');
+      const t0 = Date.parse('2026-06-01T00:00:00.000Z');
+      await post('/ingest/traces', { id: traceId, name: 'x', start_time: iso(t0) });
+      await post('/ingest/spans', { id: `${traceId}-a`, trace_id: traceId, name: 'a', start_time: iso(t0) });
+      await post('/ingest/spans', { id: `${traceId}-b`, trace_id: traceId, name: 'b', start_time: iso(t0) });
+      await patch(`/ingest/traces/${traceId}`, { end_time: iso(t0 + 1500), status: 'completed' });
+      await patch(`/ingest/spans/${traceId}-a`, { end_time: iso(t0 + 100) });
+      expect(await traceCompletedEvents(app, traceId)).toHaveLength(0); // b still open
+      await patch(`/ingest/spans/${traceId}-b`, { output: 'no end yet' });
+      expect(await traceCompletedEvents(app, traceId)).toHaveLength(0);
+      await patch(`/ingest/spans/${traceId}-b`, { end_time: iso(t0 + 1600), status: 'ok' });
+      const events = await traceCompletedEvents(app, traceId);
+      expect(events).toEqual([
+        { trace: { id: traceId, status: 'completed', ended_at: '2026-06-01T00:00:01.500Z', duration_ms: 1500 } },
+      ]);
+      expect(await flag(traceId)).toBeInstanceOf(Date);
+    },
+  );
 
   it('fires when the trace end arrives after every span closed, and not again on late updates', async () => {
     const traceId = uid('tr');
@@ -125,49 +128,53 @@ describe('trace.completed', () => {
     for (const id of traces) expect(await traceCompletedEvents(app, id)).toHaveLength(1);
   });
 
-  it('cannot miss the completion when the last span closes and the trace ends in overlapping transactions', async () => {
-    // Transaction A closes the last span and stays open; transaction B ends the trace meanwhile.
-    // Without the trace row lock each would see the other's change as not yet committed (write
-    // skew) and neither would emit. With it, B waits for A and then sees the closed span.
-    const db = app.database.db;
-    const traceId = uid('skew');
-    const t0 = Date.now();
-    await post('/ingest/traces', { id: traceId, name: 'skew', start_time: iso(t0) });
-    await post('/ingest/spans', { id: `${traceId}-s`, trace_id: traceId, name: 's', start_time: iso(t0) });
-    const unit = (ops: IngestOp[]) => [{ orgId: t.orgId, projectId: t.projectId, source: 'sdk' as const, ops }];
-    const price = createSpanPricer();
-    const trxA = await db.transaction();
-    const a = await applyUnits(
-      trxA,
-      unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]),
-      price,
-    );
-    let bDone = false;
-    const b = (async () => {
-      const trxB = await db.transaction();
-      const r = await applyUnits(
-        trxB,
-        unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]),
+  it(
+    'cannot miss the completion when the last span closes ' + 'and the trace ends in overlapping transactions',
+    async () => {
+      // Transaction A closes the last span and stays open; transaction B ends the trace meanwhile.
+      // Without the trace row lock each would see the other's change as not yet committed (write
+      // skew) and neither would emit. With it, B waits for A and then sees the closed span.
+      const db = app.database.db;
+      const traceId = uid('skew');
+      const t0 = Date.now();
+      await post('/ingest/traces', { id: traceId, name: 'skew', start_time: iso(t0) });
+      await post('/ingest/spans', { id: `${traceId}-s`, trace_id: traceId, name: 's', start_time: iso(t0) });
+      const unit = (ops: IngestOp[]) => [{ orgId: t.orgId, projectId: t.projectId, source: 'sdk' as const, ops }];
+      const price = createSpanPricer();
+      const trxA = await db.transaction();
+      const a = await applyUnits(
+        trxA,
+        unit([{ op: 'span.update', id: `${traceId}-s`, fields: { end_time: iso(t0 + 5) } }]),
         price,
       );
-      await trxB.commit();
-      bDone = true;
-      return r;
-    })();
-    // until B either finished or waits on a lock
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-      if (bDone) break;
-      const { rows } = await db.raw(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-      );
-      if (rows[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await trxA.commit();
-    const bResult = await b;
-    expect(a.completed.length + bResult.completed.length).toBe(1);
-    expect(await traceCompletedEvents(app, traceId)).toHaveLength(1);
-  });
+      let bDone = false;
+      const b = (async () => {
+        const trxB = await db.transaction();
+        const r = await applyUnits(
+          trxB,
+          unit([{ op: 'trace.update', id: traceId, fields: { end_time: iso(t0 + 10), status: 'completed' } }]),
+          price,
+        );
+        await trxB.commit();
+        bDone = true;
+        return r;
+      })();
+      // until B either finished or waits on a lock
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        if (bDone) break;
+        const { rows } = await db.raw(
+          'select count(*)::int as n from pg_stat_activity ' +
+            "where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await trxA.commit();
+      const bResult = await b;
+      expect(a.completed.length + bResult.completed.length).toBe(1);
+      expect(await traceCompletedEvents(app, traceId)).toHaveLength(1);
+    },
+  );
 
   it('the sweeper completes ended traces whose spans never close, once', async () => {
     const traceId = uid('tr');

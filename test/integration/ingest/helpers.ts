@@ -1,4 +1,5 @@
 import type { TestApp } from '../../helpers/app';
+import { api, type SeededTenant } from '../../helpers/auth';
 import { seedWebhook } from '../webhooks/fixtures';
 
 /**
@@ -33,4 +34,24 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The SDK wire format's calls with the tenant's full key, unique ids, and the rows stored (all projects). */
+export function jsonIngestCalls(ctx: () => { app: TestApp; t: SeededTenant }) {
+  let n = 0;
+  const as = () => ({ token: ctx().t.fullKey });
+  const db = () => ctx().app.database.db;
+  return {
+    uid: (p: string) => `${p}-${Date.now().toString(36)}-${n++}`,
+    iso: (ms: number) => new Date(ms).toISOString(),
+    post: (path: string, body: unknown) => api(ctx().app, 'POST', path, { ...as(), body }),
+    patch: (path: string, body: unknown) => api(ctx().app, 'PATCH', path, { ...as(), body }),
+    getTrace: async (id: string) =>
+      (await api(ctx().app, 'GET', `/api/v1/traces/${encodeURIComponent(id)}`, as())).body.data,
+    counts: async () => {
+      const [tr] = await db()('traces').count<{ c: number }[]>('* as c');
+      const [sp] = await db()('spans').count<{ c: number }[]>('* as c');
+      return { traces: Number(tr!.c), spans: Number(sp!.c) };
+    },
+  };
 }

@@ -41,7 +41,8 @@ describe('ingest input hygiene', () => {
   it('answers a deep item of a batch with its own 400 (207) and stores the rest', async () => {
     const ops = [
       `{"op":"trace.create","id":"batch-ok","body":{"name":"fine","start_time":"${now}"}}`,
-      `{"op":"span.create","id":"batch-deep","body":{"trace_id":"batch-ok","name":"s","start_time":"${now}","metadata":{"x":${deep(10_000)}}}}`,
+      `{"op":"span.create","id":"batch-deep",` +
+        `"body":{"trace_id":"batch-ok","name":"s","start_time":"${now}","metadata":{"x":${deep(10_000)}}}}`,
     ];
     const res = await postRaw('/ingest/batch', `{"operations":[${ops.join(',')}]}`);
     expect(res.status).toBe(207);
@@ -53,38 +54,41 @@ describe('ingest input hygiene', () => {
     expect(trace.body.data.spans).toEqual([]);
   });
 
-  it('stores NUL and lone surrogates cleaned (NUL removed, U+FFFD) in names, labels, input, output and metadata', async () => {
-    const dirty = 'a\u0000b\ud800c';
-    const clean = 'ab\ufffdc';
-    const created = await api(app, 'POST', '/ingest/traces', {
-      token: t.fullKey,
-      body: {
-        id: 'dirty-1',
-        name: dirty,
-        session_id: dirty,
-        user_id: dirty,
-        start_time: now,
-        input: { [dirty]: [dirty] },
-        metadata: { k: dirty },
-      },
-    });
-    expect(created.status).toBe(201);
-    const span = await api(app, 'POST', '/ingest/spans', {
-      token: t.fullKey,
-      body: { id: 'dirty-s', trace_id: 'dirty-1', name: dirty, model: dirty, start_time: now, output: dirty },
-    });
-    expect(span.status).toBe(201);
-    const got = await api(app, 'GET', '/api/v1/traces/dirty-1', { token: t.fullKey });
-    expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({
-      name: clean,
-      session_id: clean,
-      user_id: clean,
-      input: { [clean]: [clean] },
-      metadata: { k: clean },
-    });
-    expect(got.body.data.spans[0]).toMatchObject({ name: clean, model: clean, output: clean });
-  });
+  it(
+    'stores NUL and lone surrogates cleaned (NUL removed, ' + 'U+FFFD) in names, labels, input, output and metadata',
+    async () => {
+      const dirty = 'a\u0000b\ud800c';
+      const clean = 'ab\ufffdc';
+      const created = await api(app, 'POST', '/ingest/traces', {
+        token: t.fullKey,
+        body: {
+          id: 'dirty-1',
+          name: dirty,
+          session_id: dirty,
+          user_id: dirty,
+          start_time: now,
+          input: { [dirty]: [dirty] },
+          metadata: { k: dirty },
+        },
+      });
+      expect(created.status).toBe(201);
+      const span = await api(app, 'POST', '/ingest/spans', {
+        token: t.fullKey,
+        body: { id: 'dirty-s', trace_id: 'dirty-1', name: dirty, model: dirty, start_time: now, output: dirty },
+      });
+      expect(span.status).toBe(201);
+      const got = await api(app, 'GET', '/api/v1/traces/dirty-1', { token: t.fullKey });
+      expect(got.status).toBe(200);
+      expect(got.body.data).toMatchObject({
+        name: clean,
+        session_id: clean,
+        user_id: clean,
+        input: { [clean]: [clean] },
+        metadata: { k: clean },
+      });
+      expect(got.body.data.spans[0]).toMatchObject({ name: clean, model: clean, output: clean });
+    },
+  );
 
   it("accepts the spec's `completed` as a span status (stored as ok)", async () => {
     expect(
