@@ -45,7 +45,8 @@ export interface DataShape {
 const CHUNK = 1_000_000;
 
 export async function generate(db: Knex, s: DataShape): Promise<void> {
-  const models = `(values ${MODELS.map(([p, m, i, o], k) => `(${k}, '${p}', '${m}', ${i}, ${o})`).join(', ')}) as m(k, provider, model, pin, pout)`;
+  const values = MODELS.map(([p, m, i, o], k) => `(${k}, '${p}', '${m}', ${i}, ${o})`).join(', ');
+  const models = `(values ${values}) as m(k, provider, model, pin, pout)`;
   // Chunk by chunk through the 30 days, each in time order: a request log is appended as calls
   // happen, so a day's rows sit together on disk (random order would make every range read the table).
   const SPAN = 30 * 86_400_000;
@@ -55,22 +56,26 @@ export async function generate(db: Knex, s: DataShape): Promise<void> {
     const t0 = Date.now();
     // A skewed model mix (the first models most used), 97 % success, 1.5 % 429, 1 % 500, 0.5 % 400.
     await db.raw(
-      `insert into requests (id, org_id, project_id, api_key_id, provider, model, path, prompt_tokens, completion_tokens, total_tokens,
-                             cost_usd, latency_ms, ttfb_ms, status_code, user_id, session_id, log_mode, cache_hit, streamed, cost_saved_usd,
-                             properties, created_at)
+      `insert into requests (id, org_id, project_id, api_key_id, provider, model, path,
+                             prompt_tokens, completion_tokens, total_tokens,
+                             cost_usd, latency_ms, ttfb_ms, status_code, user_id, session_id, log_mode,
+                             cache_hit, streamed, cost_saved_usd, properties, created_at)
        select gen_random_uuid(), ?, ?, ?, m.provider, m.model, '/v1/chat/completions', g.pt, g.ct, g.pt + g.ct,
               case when g.hit then 0 else round(((g.pt * m.pin + g.ct * m.pout) / 1e6)::numeric, 10) end,
               g.lat, case when g.stream then (g.lat * (0.05 + random() * 0.2))::int end,
               case when g.r < 0.97 then 200 when g.r < 0.985 then 429 when g.r < 0.995 then 500 else 400 end,
-              'user-' || g.u, 'user-' || g.u || '-s' || floor(extract(epoch from g.at) / 7200)::bigint, 'meta', g.hit, g.stream,
+              'user-' || g.u, 'user-' || g.u || '-s' || floor(extract(epoch from g.at) / 7200)::bigint,
+              'meta', g.hit, g.stream,
               case when g.hit then round(((g.pt * m.pin + g.ct * m.pout) / 1e6)::numeric, 10) end,
-              jsonb_build_object('env', case when g.u % 10 = 0 then 'staging' else 'prod' end, 'feature', 'feature-' || (g.u % 10),
+              jsonb_build_object('env', case when g.u % 10 = 0 then 'staging' else 'prod' end,
+                                 'feature', 'feature-' || (g.u % 10),
                                  'tier', (array['free', 'pro', 'enterprise'])[1 + g.u % 3]),
               g.at
          from (select floor(20 * power(random(), 2))::int as mk, floor(1000 * power(random(), 1.5))::int as u,
                       (50 + random() * 1950)::int as pt, (10 + random() * 790)::int as ct, random() as r,
                       random() < 0.05 as hit, random() < 0.3 as stream,
-                      least(600000, greatest(1, exp(6.2 + 0.8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()))))::int as lat,
+                      least(600000, greatest(1,
+                        exp(6.2 + 0.8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()))))::int as lat,
                       ?::timestamptz + random() * (? * interval '1 millisecond') as at
                  from generate_series(1, ?)) g
          join ${models} on m.k = g.mk
@@ -82,18 +87,23 @@ export async function generate(db: Knex, s: DataShape): Promise<void> {
   const traces = Math.ceil(s.spans / 20);
   let t0 = Date.now();
   await db.raw(
-    `insert into traces (project_id, id, org_id, name, status, user_id, session_id, metadata, start_time, end_time, created)
-     select ?, 'tr-' || i, ?, 'agent-' || (i % 5), case when i % 50 = 0 then 'error' else 'completed' end, 'user-' || (i % 1000), null,
+    `insert into traces (project_id, id, org_id, name, status, user_id, session_id, metadata,
+                         start_time, end_time, created)
+     select ?, 'tr-' || i, ?, 'agent-' || (i % 5), case when i % 50 = 0 then 'error' else 'completed' end,
+            'user-' || (i % 1000), null,
             jsonb_build_object('env', 'prod'), st, st + (random() * 20) * interval '1 second', true
        from (select i, ?::timestamptz - random() * interval '30 days' as st from generate_series(1, ?) i) x`,
     [s.projectId, s.orgId, s.to.toISOString(), traces],
   );
   await db.raw(
-    `insert into spans (project_id, id, trace_id, name, span_type, status, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, start_time, end_time, created)
+    `insert into spans (project_id, id, trace_id, name, span_type, status, model,
+                        prompt_tokens, completion_tokens, total_tokens, cost_usd, start_time, end_time, created)
      select t.project_id, t.id || '-' || k, t.id, 'step-' || k, (array['llm', 'tool', 'retrieval', 'chain'])[1 + k % 4],
-            case when k = 0 and t.status = 'error' then 'error' else 'ok' end, case when k % 4 = 0 then 'gpt-4o-mini' end,
+            case when k = 0 and t.status = 'error' then 'error' else 'ok' end,
+            case when k % 4 = 0 then 'gpt-4o-mini' end,
             case when k % 4 = 0 then 500 end, case when k % 4 = 0 then 100 end, case when k % 4 = 0 then 600 end,
-            case when k % 4 = 0 then 0.000135 end, t.start_time + k * interval '500 ms', t.start_time + k * interval '500 ms' + interval '400 ms', true
+            case when k % 4 = 0 then 0.000135 end, t.start_time + k * interval '500 ms',
+            t.start_time + k * interval '500 ms' + interval '400 ms', true
        from traces t, generate_series(0, 19) k where t.project_id = ?`,
     [s.projectId],
   );

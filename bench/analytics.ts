@@ -11,20 +11,19 @@
  * BENCH_REUSE (1 keeps the database), BENCH_PG_URL, BENCH_ONLY (a regular expression: only the matching
  * questions; `jobs` and `writer` name the last two tables).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config';
 import { createDatabase, withDatabase } from '../src/db/admin';
 import { createDb } from '../src/db/knex';
 import { createLogger } from '../src/logger';
-import { createRollupFolder } from '../src/analytics/fold';
 import { refreshPropertyRollups } from '../src/analytics/property-rollups';
 import { createPgAnalytics } from '../src/analytics/store';
 import { detectAnomalies } from '../src/anomalies/detect';
 import { recomputeAll } from '../src/recommendations/service';
-import { insertRequestRows, type RequestRow } from '../src/requests/writer';
 import { startRuntime } from '../src/runtime';
 import { mintJwt, seedTenant, TEST_JWT_SECRET, type SeededTenant } from '../test/helpers/auth';
-import { generate, MODELS } from './analytics-data';
+import { generate } from './analytics-data';
+import { writerThroughput } from './analytics-writer';
 
 const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -68,7 +67,8 @@ async function main() {
     if (!meta || process.env.BENCH_REUSE !== '1') {
       if (meta)
         await db.raw(
-          'truncate requests, request_rollups, rollup_pending, end_users, end_user_sessions, traces, spans, bench_meta, property_rollup_keys',
+          'truncate requests, request_rollups, rollup_pending, end_users, end_user_sessions, traces, spans, ' +
+            'bench_meta, property_rollup_keys',
         );
       const tenant = await seedTenant({ url });
       const to = new Date(Math.floor(Date.now() / HOUR) * HOUR);
@@ -92,10 +92,9 @@ async function main() {
     // What the hourly analytics-property-keys job does, at the data set's last hour (a no-op once done).
     const t1 = Date.now();
     const keys = await refreshPropertyRollups(db, to);
+    const registered = keys.registered.map((k) => k.names.join(', ')).join('; ');
     if (keys.registered.length)
-      log(
-        `property rollups: registered ${keys.registered.map((k) => k.names.join(', ')).join('; ')} in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
-      );
+      log(`property rollups: registered ${registered} in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     const iso = (ms: number) => new Date(ms).toISOString();
     const d30 = `from=${iso(to - 30 * 24 * HOUR)}&to=${iso(to)}`;
     const d24 = `from=${iso(to - 24 * HOUR)}&to=${iso(to)}`;
@@ -153,23 +152,25 @@ async function main() {
           ? await time(`${path}&source=raw`, RAW_RUNS)
           : null;
       const f = (v: number) => v.toFixed(0);
-      table.push(
-        `| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''} |`,
-      );
+      const rawCells = `${raw ? f(raw.p50) : ''} | ${raw ? f(raw.p95) : ''}`;
+      table.push(`| ${label} | ${target ?? ''} | ${auto.source} | ${f(auto.p50)} | ${f(auto.p95)} | ${rawCells} |`);
       log(table[table.length - 1]!);
     }
     const jobs = only && !only.test('jobs') ? '(skipped: BENCH_ONLY)' : await scheduledJobs(db, to);
     const writer =
       only && !only.test('writer') ? '(skipped: BENCH_ONLY)' : await writerThroughput(createDb(databaseUrl, 2), t);
     console.log(
-      `\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`,
+      `\n${meta.rows.toLocaleString('en')} request rows, ${SPANS.toLocaleString('en')} spans; ` +
+        `${RUNS} timed runs (raw rows: ${RAW_RUNS})\n`,
     );
     console.log(table.join('\n'));
     console.log(
-      `\nOne run of each scheduled job over the whole data set (the activity's work, without Temporal):\n\n| job | ms (runs) |\n|---|---|\n${jobs}`,
+      "\nOne run of each scheduled job over the whole data set (the activity's work, without Temporal):\n\n" +
+        `| job | ms (runs) |\n|---|---|\n${jobs}`,
     );
     console.log(
-      `\nRequest-log writer (batches of 500 rows, one transaction each):\n\n| rollups | rows/s (rounds) | mean | vs without |\n|---|---|---:|---:|\n${writer}`,
+      '\nRequest-log writer (batches of 500 rows, one transaction each):\n\n' +
+        `| rollups | rows/s (rounds) | mean | vs without |\n|---|---|---:|---:|\n${writer}`,
     );
   } finally {
     await db.destroy();
@@ -196,103 +197,6 @@ async function scheduledJobs(db: ReturnType<typeof createDb>, to: number): Promi
     log(out.at(-1)!);
   }
   return out.join('\n');
-}
-
-/** Rows per second of the writer's insert without rollups and with them, four ways, alternating rounds. */
-async function writerThroughput(db: ReturnType<typeof createDb>, t: SeededTenant): Promise<string> {
-  try {
-    return await writerRounds(db, t);
-  } finally {
-    await db.destroy();
-  }
-}
-
-/**
- * `marks`: the write path's own cost (the pending marks in the batch transaction; the fold runs
- * after the round, untimed, as on another process). `alongside`: the api's debounced fold runs
- * during the round, competing for the same two cores; timed until the last batch commits, the fold
- * left over after that reported apart. `folded`: timed until everything is folded, rows carrying
- * rolled-up custom properties (the fold adds their property rollups too); `folded-plain`: the same
- * with rows without properties, so the difference is what property rollups cost the fold.
- */
-async function writerRounds(db: ReturnType<typeof createDb>, t: SeededTenant): Promise<string> {
-  const rounds = 3;
-  const perRound = 50_000;
-  const modes = ['without', 'marks', 'alongside', 'folded', 'folded-plain'] as const;
-  const result: Record<string, number[]> = Object.fromEntries(modes.map((m) => [m, []]));
-  const leftover: number[] = [];
-  const folder = createRollupFolder(db, createLogger('warn'), 1000);
-  for (let r = 0; r < rounds; r++) {
-    for (const mode of modes) {
-      const rows = Array.from({ length: perRound }, (_, i) => writerRow(t, i, mode !== 'folded-plain'));
-      const t0 = performance.now();
-      for (let i = 0; i < rows.length; i += 500) {
-        const batch = rows.slice(i, i + 500).map((row) => ({ row }));
-        await db.transaction((trx) => insertRequestRows(trx, batch, { rollups: mode !== 'without' }));
-        if (mode !== 'without' && mode !== 'marks') folder.poke();
-      }
-      if (mode.startsWith('folded')) await folder.drain();
-      result[mode]!.push(perRound / ((performance.now() - t0) / 1000));
-      const t1 = performance.now();
-      await folder.drain();
-      if (mode === 'alongside') leftover.push(performance.now() - t1);
-      log(`writer ${mode}: ${result[mode]!.at(-1)!.toFixed(0)} rows/s`);
-    }
-  }
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const base = mean(result.without!);
-  const label = {
-    without: 'without rollups',
-    marks: 'with rollups: pending marks in the batch transaction (fold elsewhere)',
-    alongside: `with rollups: the api's fold running alongside (fold left after the round: ${leftover.map((v) => (v / 1000).toFixed(1)).join(' / ')} s)`,
-    folded: 'with rollups: timed until every row is folded (rows carry 2 rolled-up properties)',
-    'folded-plain': 'with rollups: timed until every row is folded, rows without properties (no property rollup work)',
-  };
-  return modes
-    .map(
-      (m) =>
-        `| ${label[m]} | ${result[m]!.map((v) => v.toFixed(0)).join(' / ')} | ${mean(result[m]!).toFixed(0)} | ${((mean(result[m]!) / base - 1) * 100).toFixed(1)} % |`,
-    )
-    .join('\n');
-}
-
-function writerRow(t: SeededTenant, i: number, properties = true): RequestRow {
-  const [provider, model] = MODELS[i % MODELS.length]!;
-  return {
-    id: randomUUID(),
-    org_id: t.orgId,
-    project_id: t.projectId,
-    api_key_id: t.fullKeyId,
-    provider,
-    model,
-    method: 'POST',
-    path: '/v1/chat/completions',
-    prompt_tokens: 300,
-    completion_tokens: 100,
-    total_tokens: 400,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    cost_usd: 0.0004,
-    latency_ms: 200 + (i % 700),
-    ttfb_ms: i % 3 ? null : 80,
-    status_code: i % 50 ? 200 : 500,
-    trace_id: null,
-    span_id: null,
-    user_id: `user-${i % 1000}`,
-    session_id: `user-${i % 1000}-w`,
-    request_body: '{"model":"x","messages":[{"role":"user","content":"hello"}]}',
-    response_body: '{"choices":[]}',
-    log_mode: 'full',
-    cache_hit: false,
-    streamed: i % 3 === 0,
-    tokens_estimated: false,
-    self_hosted: false,
-    prompt_version_id: null,
-    error: null,
-    created_at: new Date().toISOString(),
-    properties: properties ? { env: 'prod', tier: (['free', 'pro', 'enterprise'] as const)[i % 3]! } : null,
-    cost_saved_usd: null,
-  };
 }
 
 main().catch((err) => {

@@ -31,11 +31,15 @@ const JUDGE_SRC = `
 const http = require('node:http');
 const [port, delay] = [Number(process.argv[1]), Number(process.argv[2])];
 const body = JSON.stringify({ id: 'j', object: 'chat.completion', model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 0.8, "reasoning": "fine"}' }, finish_reason: 'stop' }],
+  choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 0.8, "reasoning": "fine"}' },
+    finish_reason: 'stop' }],
   usage: { prompt_tokens: 120, completion_tokens: 12, total_tokens: 132 } });
 http.createServer((req, res) => {
   req.resume();
-  req.on('end', () => setTimeout(() => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); }, delay));
+  req.on('end', () => setTimeout(() => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  }, delay));
 }).listen(port, '127.0.0.1');
 `;
 
@@ -134,17 +138,23 @@ async function main() {
     ];
     for (const c of CONCURRENCY) {
       const r = await time(judgeId, c);
+      const rate = (r.completed / r.seconds).toFixed(1);
+      const bound = (c / (JUDGE_MS / 1000)).toFixed(0);
       table.push(
-        `| llm_judge (${JUDGE_MS} ms) | ${c} | ${r.completed} | ${r.errors} | ${r.seconds.toFixed(1)} | ${(r.completed / r.seconds).toFixed(1)} | ${(c / (JUDGE_MS / 1000)).toFixed(0)} |`,
+        `| llm_judge (${JUDGE_MS} ms) | ${c} | ${r.completed} | ${r.errors} | ${r.seconds.toFixed(1)} | ` +
+          `${rate} | ${bound} |`,
       );
       log(table.at(-1)!);
     }
     const local = await time(containsId, 16);
+    const localRate = (local.completed / local.seconds).toFixed(1);
     table.push(
-      `| contains (no model call) | 16 | ${local.completed} | ${local.errors} | ${local.seconds.toFixed(1)} | ${(local.completed / local.seconds).toFixed(1)} | |`,
+      `| contains (no model call) | 16 | ${local.completed} | ${local.errors} | ` +
+        `${local.seconds.toFixed(1)} | ${localRate} | |`,
     );
     console.log(
-      `\nEval runs over ${TARGETS} requests, each from POST /eval-runs to completed (Temporal dev server, one worker, 2 cores)\n\n${table.join('\n')}\n`,
+      `\nEval runs over ${TARGETS} requests, each from POST /eval-runs to completed ` +
+        `(Temporal dev server, one worker, 2 cores)\n\n${table.join('\n')}\n`,
     );
   } finally {
     await runtime.stop();

@@ -91,9 +91,13 @@ async function main() {
     log(`seeding ${ROWS} request rows`);
     // generate_series: a million rows in seconds (the proxy's writer would take minutes).
     await admin.raw(
-      `insert into requests (id, org_id, project_id, provider, model, method, path, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status_code, user_id, log_mode, created_at, properties)
-       select gen_random_uuid(), ?, ?, 'openai', case when i % 2 = 0 then 'gpt-4o-mini' else 'gpt-4o' end, 'POST', '/v1/chat/completions', 100 + i % 50, 20 + i % 30, 120 + i % 80,
-              (i % 1000) * 0.000001, 200 + i % 900, 200, 'user-' || (i % 5000), 'meta', now() - make_interval(secs => i), case when i % 4 = 0 then jsonb_build_object('team', 'a,"b"') end
+      `insert into requests (id, org_id, project_id, provider, model, method, path,
+                             prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status_code,
+                             user_id, log_mode, created_at, properties)
+       select gen_random_uuid(), ?, ?, 'openai', case when i % 2 = 0 then 'gpt-4o-mini' else 'gpt-4o' end,
+              'POST', '/v1/chat/completions', 100 + i % 50, 20 + i % 30, 120 + i % 80,
+              (i % 1000) * 0.000001, 200 + i % 900, 200, 'user-' || (i % 5000), 'meta',
+              now() - make_interval(secs => i), case when i % 4 = 0 then jsonb_build_object('team', 'a,"b"') end
          from generate_series(1, ?) i`,
       [t.orgId, t.projectId, ROWS],
     );
@@ -134,7 +138,8 @@ async function main() {
       }
     }
     console.log(
-      `\nExport of ${ROWS.toLocaleString('en')} request rows by a ROLE=exports worker process (compiled), one export per fresh process\n`,
+      `\nExport of ${ROWS.toLocaleString('en')} request rows by a ROLE=exports worker process (compiled), ` +
+        'one export per fresh process\n',
     );
     console.table(results);
   } finally {

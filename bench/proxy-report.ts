@@ -19,7 +19,8 @@ const f = (x: number | undefined, d = 2) => (x === undefined || Number.isNaN(x) 
 
 export function reportTable(rows: Row[]): string[] {
   return [
-    '| rate | proxy | added p50 | added p95 | added p99 | rps | errors | CPU ms/call | PostgreSQL CPU ms/call | RSS MB | heap used / total MB | external MB |',
+    '| rate | proxy | added p50 | added p95 | added p99 | rps | errors | CPU ms/call | PostgreSQL CPU ms/call | ' +
+      'RSS MB | heap used / total MB | external MB |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) =>
       [
@@ -71,7 +72,9 @@ export async function soak(
     const m = await heapMb(gw.url);
     const rss = rssMb(pid).rss;
     peak = Math.max(peak, rss);
-    const line = `| ${t} | ${f(r.p50)} | ${f(r.p99)} | ${r.non2xx + r.errors} | ${f(rss, 0)} | ${f(m.heapUsed, 0)} / ${f(m.heapTotal, 0)} | ${f(m.external, 1)} |`;
+    const heap = `${f(m.heapUsed, 0)} / ${f(m.heapTotal, 0)}`;
+    const errors = r.non2xx + r.errors;
+    const line = `| ${t} | ${f(r.p50)} | ${f(r.p99)} | ${errors} | ${f(rss, 0)} | ${heap} | ${f(m.external, 1)} |`;
     log(`soak ${line}`);
     lines.push(line);
   }

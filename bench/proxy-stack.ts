@@ -20,8 +20,11 @@ export const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 /** The fake provider: a fixed chat completion, and an SSE stream whose first event is immediate. */
 export const UPSTREAM_SRC = `
 const http = require('node:http');
-const body = JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion', created: 1700000000, model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Benchmarks are a kind of truth, told at a fixed rate.' }, finish_reason: 'stop' }],
+const body = JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion', created: 1700000000,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0,
+    message: { role: 'assistant', content: 'Benchmarks are a kind of truth, told at a fixed rate.' },
+    finish_reason: 'stop' }],
   usage: { prompt_tokens: 24, completion_tokens: 12, total_tokens: 36 } });
 const server = http.createServer((req, res) => {
   const chunks = [];
@@ -29,12 +32,14 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     if (req.url.includes('stream')) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: ' + JSON.stringify({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'first' } }] }) + '\\n\\n');
+      const delta = (content) => ({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content } }] });
+      res.write('data: ' + JSON.stringify(delta('first')) + '\\n\\n');
       let n = 0;
       const t = setInterval(() => {
-        if (++n < 5) return res.write('data: ' + JSON.stringify({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: ' more' } }] }) + '\\n\\n');
+        if (++n < 5) return res.write('data: ' + JSON.stringify(delta(' more')) + '\\n\\n');
         clearInterval(t);
-        res.write('data: ' + JSON.stringify({ model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 } }) + '\\n\\n');
+        const usage = { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 };
+        res.write('data: ' + JSON.stringify({ model: 'gpt-4o-mini', choices: [], usage }) + '\\n\\n');
         res.end('data: [DONE]\\n\\n');
       }, 10);
       return;
@@ -57,7 +62,8 @@ http.createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
-    const r = await request(upstream + req.url, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks), dispatcher: agent });
+    const r = await request(upstream + req.url, { method: req.method, headers: { 'content-type': 'application/json' },
+      body: Buffer.concat(chunks), dispatcher: agent });
     const h = { 'content-type': r.headers['content-type'] };
     if (r.headers['content-length']) h['content-length'] = r.headers['content-length'];
     res.writeHead(r.statusCode, h);

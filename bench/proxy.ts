@@ -116,16 +116,16 @@ async function main() {
       const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
       if (build === after) profile.push(...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean));
       const gw = await startGateway(children, dbUrl, upstream, [...build.flags, ...profile], build.main, build.env);
-      log(
-        `${build.label} (${build.rev}, flags: ${build.flags.join(' ') || 'none'}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`,
-      );
+      const flags = build.flags.join(' ') || 'none';
+      log(`${build.label} (${build.rev}, flags: ${flags}): rss after start ${rssMb(gw.child.pid!).rss.toFixed(1)} MB`);
       gws.push({ build, gw, calls: 0 });
     }
     if (process.env.BENCH_SERVE) {
       // Keeps the stack up for manual probing (profilers, curl) until Ctrl-C.
       for (const g of gws)
         log(
-          `serving ${g.build.label}: ${g.gw.url} key ${g.gw.tenant.fullKey} pid ${g.gw.child.pid}; upstream ${upstream}`,
+          `serving ${g.build.label}: ${g.gw.url} key ${g.gw.tenant.fullKey} pid ${g.gw.child.pid}; ` +
+            `upstream ${upstream}`,
         );
       await new Promise((r) => process.once('SIGINT', r));
       return;
@@ -180,15 +180,14 @@ async function main() {
     const td = await ttfb(`${upstream}/v1/chat/completions?stream`, {}, 200);
     const ttfbLines = [`Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms`];
     const tb = await ttfb(`http://127.0.0.1:${barePort}/v1/chat/completions?stream`, {}, 200);
-    ttfbLines.push(
-      `- bare Node proxy: p50 ${tb.p50.toFixed(2)} ms / p99 ${tb.p99.toFixed(2)} ms (added p50 ${(tb.p50 - td.p50).toFixed(2)} ms)`,
-    );
+    const ttfbLine = (name: string, t: typeof td) =>
+      `- ${name}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms ` +
+      `(added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`;
+    ttfbLines.push(ttfbLine('bare Node proxy', tb));
     for (const g of gws) {
       const t = await ttfb(`${g.gw.url}/proxy/openai/v1/chat/completions?stream`, g.gw.auth, 200);
       g.calls += 200;
-      ttfbLines.push(
-        `- ${g.build.label}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms (added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`,
-      );
+      ttfbLines.push(ttfbLine(g.build.label, t));
     }
 
     const soaked = gws.find((g) => g.build === after)!;
@@ -209,17 +208,21 @@ async function main() {
       await new Promise((r) => setTimeout(r, 300));
     }
     const masked = await db('requests').whereRaw(`request_body like '%benchmarkSecret%'`).count({ c: '*' });
+    const loadavg = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const out = [
       '',
-      `Proxy overhead, fixed-rate load for ${SECONDS}s per run, full body logging (ms; added = through it − direct at the same percentile)`,
+      `Proxy overhead, fixed-rate load for ${SECONDS}s per run, full body logging ` +
+        '(ms; added = through it − direct at the same percentile)',
       '',
       ...reportTable(rows),
       '',
       ...ttfbLines,
       '',
       ...soakLines,
-      `Request log: ${logged} rows for at least ${expected} proxied calls; unmasked key in stored bodies: ${masked[0]!.c}`,
-      `Machine load average at the end: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (${os.cpus().length} CPUs; upstream, proxies, PostgreSQL and the load generator share them)`,
+      `Request log: ${logged} rows for at least ${expected} proxied calls; ` +
+        `unmasked key in stored bodies: ${masked[0]!.c}`,
+      `Machine load average at the end: ${loadavg} ` +
+        `(${os.cpus().length} CPUs; upstream, proxies, PostgreSQL and the load generator share them)`,
       '',
     ].join('\n');
     process.stdout.write(out);

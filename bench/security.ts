@@ -40,10 +40,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PG = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const WORDS =
-  'the order shipped late because the warehouse label printer failed again and support asked for a refund on the invoice from last month please summarise'.split(
-    ' ',
-  );
+const WORDS = (
+  'the order shipped late because the warehouse label printer failed again and support asked for a refund ' +
+  'on the invoice from last month please summarise'
+).split(' ');
 
 /** A 4 KB chat request body; every 10th with a secret, every 10th (offset) with PII, every 20th with an injection. */
 function body(i: number): string {
@@ -86,8 +86,10 @@ async function detectorThroughput(): Promise<string[]> {
       if (Array.isArray(r)) found += r.length;
     }
     const s = (performance.now() - t0) / 1000;
+    const detections = Array.isArray(await run(bodies[0]!)) ? found : '';
     rows.push(
-      `| ${name} | ${(BODIES / s).toFixed(0)} | ${(mb / s).toFixed(1)} | ${((s * 1e6) / BODIES).toFixed(0)} | ${Array.isArray(await run(bodies[0]!)) ? found : ''} |`,
+      `| ${name} | ${(BODIES / s).toFixed(0)} | ${(mb / s).toFixed(1)} | ${((s * 1e6) / BODIES).toFixed(0)} | ` +
+        `${detections} |`,
     );
     log(rows.at(-1)!);
   }
@@ -155,9 +157,8 @@ async function proxyLatency(): Promise<string[]> {
       const scanned = (await count()) - before;
       scanner?.kill('SIGTERM');
       (results[mode] ??= []).push({ d, g, scanned });
-      log(
-        `${mode}: added p50 ${(g.p50 - d.p50).toFixed(2)} p99 ${(g.p99 - d.p99).toFixed(2)} ms, ${scanned} bodies scanned`,
-      );
+      const added = `added p50 ${(g.p50 - d.p50).toFixed(2)} p99 ${(g.p99 - d.p99).toFixed(2)} ms`;
+      log(`${mode}: ${added}, ${scanned} bodies scanned`);
     };
     for (let r = 0; r < ROUNDS; r++) {
       await run('scanner idle (bodies queued only)', null);
@@ -166,12 +167,16 @@ async function proxyLatency(): Promise<string[]> {
     }
     const count = async (t: string) => Number((await db(t).count({ n: '*' }))[0]!.n);
     log(
-      `requests ${await count('requests')}, queued batches left ${await count('security_scan_queue')}, findings ${await count('security_findings')}, sightings ${await count('security_finding_sightings')}`,
+      `requests ${await count('requests')}, queued batches left ${await count('security_scan_queue')}, ` +
+        `findings ${await count('security_findings')}, sightings ${await count('security_finding_sightings')}`,
     );
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return Object.entries(results).map(([mode, rs]) => {
       const f = (k: 'p50' | 'p95' | 'p99') => mean(rs.map((x) => x.g[k] - x.d[k])).toFixed(2);
-      return `| ${mode} | ${f('p50')} | ${f('p95')} | ${f('p99')} | ${mean(rs.map((x) => x.g.rps)).toFixed(0)} | ${rs.reduce((n, x) => n + x.g.errors + x.g.non2xx, 0)} | ${rs.map((x) => x.scanned).join(' / ')} |`;
+      const rps = mean(rs.map((x) => x.g.rps)).toFixed(0);
+      const errors = rs.reduce((n, x) => n + x.g.errors + x.g.non2xx, 0);
+      const scanned = rs.map((x) => x.scanned).join(' / ');
+      return `| ${mode} | ${f('p50')} | ${f('p95')} | ${f('p99')} | ${rps} | ${errors} | ${scanned} |`;
     });
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -184,6 +189,7 @@ async function proxyLatency(): Promise<string[]> {
 async function main() {
   const detectors = await detectorThroughput();
   const proxy = await proxyLatency();
+  const loadavg = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const out = [
     '',
     `Detectors on ${BODIES} chat bodies of 4 KB (one core)`,
@@ -192,13 +198,15 @@ async function main() {
     '|---|---:|---:|---:|---:|',
     ...detectors,
     '',
-    `Proxy added latency (ms, gateway − direct at the same percentile) at ${RATE} req/s with 4 KB bodies, ${SECONDS} s × ${ROUNDS} rounds per mode`,
+    `Proxy added latency (ms, gateway − direct at the same percentile) at ${RATE} req/s with 4 KB bodies, ` +
+      `${SECONDS} s × ${ROUNDS} rounds per mode`,
     '',
     '| scanner | added p50 | added p95 | added p99 | gw rps | errors | bodies scanned during the gateway runs |',
     '|---|---:|---:|---:|---:|---:|---|',
     ...proxy,
     '',
-    `Machine: ${os.cpus().length} CPUs shared by the upstream, the gateway, the scanner, PostgreSQL and the load generator; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    `Machine: ${os.cpus().length} CPUs shared by the upstream, the gateway, the scanner, PostgreSQL ` +
+      `and the load generator; load average ${loadavg}`,
     '',
   ].join('\n');
   process.stdout.write(out);

@@ -26,12 +26,14 @@ export function print(results: RunResult[], seconds: number): void {
   const tag = (r: RunResult, cells: string[]) => (multi ? [`${r.label} (${r.rev})`, ...cells] : cells);
   const head = (h: string[]) => (multi ? ['build', ...h] : h);
   table(
-    `Webhook delivery (1 webhook, ${seconds} s per rate, ${os.cpus().length} cores): event → first attempt latency at the receiver`,
+    `Webhook delivery (1 webhook, ${seconds} s per rate, ${os.cpus().length} cores): ` +
+      'event → first attempt latency at the receiver',
     head(['target ev/s', 'emitted ev/s', 'delivered/s', 'received', 'p50 ms', 'p95 ms', 'p99 ms', 'all delivered']),
     results.flatMap((r) => r.rows.map((row) => tag(r, row))),
   );
   table(
-    'Median time per stage (ms): event → delivery record (dispatcher), record → first attempt begins (start + first workflow task), attempt duration',
+    'Median time per stage (ms): event → delivery record (dispatcher), ' +
+      'record → first attempt begins (start + first workflow task), attempt duration',
     head(['target ev/s', 'emit→record', 'record→first attempt', 'attempt']),
     results.flatMap((r) => r.stageRows.map((row) => tag(r, row))),
   );
@@ -52,6 +54,7 @@ export function print(results: RunResult[], seconds: number): void {
   console.log('');
   for (const r of results)
     console.log(
-      `${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; load average at the end ${r.loadavg}`,
+      `${r.label} (${r.rev}): ${r.historyEvents ?? '?'} history events per delivered workflow; ` +
+        `load average at the end ${r.loadavg}`,
     );
 }

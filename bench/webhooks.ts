@@ -21,13 +21,14 @@
  * BENCH_BEFORE (git ref, default HEAD; `none` to skip), BENCH_TEMPORAL_DYNAMIC_CONFIG
  * (KEY=VALUE,... passed to the dev server). Internal: BENCH_ROOT (code under test), BENCH_OUT.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuOf, cpuOfMachine, cpuOfPids, cpuOfPostgres } from './proc';
+import { compare } from './webhooks-compare';
 import { print, type RunResult } from './webhooks-report';
 
 const REPO = path.resolve(__dirname, '..');
@@ -56,14 +57,18 @@ const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 /** The receiver: answers 204 at once and prints `<emitted_at> <arrived_at>` per request. */
 const RECEIVER_SRC = `
 const https = require('node:https');
-const server = https.createServer({ key: process.env.KEY, cert: process.env.CERT, keepAliveTimeout: 30000 }, (req, res) => {
+const options = { key: process.env.KEY, cert: process.env.CERT, keepAliveTimeout: 30000 };
+const server = https.createServer(options, (req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const at = Date.now();
     res.statusCode = 204;
     res.end();
-    try { const b = JSON.parse(Buffer.concat(chunks)); process.stdout.write(b.request.emitted_at + ' ' + at + '\\n'); } catch {}
+    try {
+      const b = JSON.parse(Buffer.concat(chunks));
+      process.stdout.write(b.request.emitted_at + ' ' + at + '\\n');
+    } catch {}
   });
 });
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
@@ -204,9 +209,13 @@ async function run(label: string, rev: string): Promise<RunResult> {
     const {
       rows: [stages],
     } = await db.raw(
-      `select percentile_cont(0.5) within group (order by extract(epoch from created_at) * 1000 - (body::json->'request'->>'emitted_at')::bigint) as dispatch,
-              percentile_cont(0.5) within group (order by extract(epoch from (first_attempt_at - created_at)) * 1000) as start,
-              percentile_cont(0.5) within group (order by extract(epoch from (delivered_at - first_attempt_at)) * 1000) as attempt
+      `select percentile_cont(0.5) within group
+                (order by extract(epoch from created_at) * 1000 - (body::json->'request'->>'emitted_at')::bigint)
+                as dispatch,
+              percentile_cont(0.5) within group
+                (order by extract(epoch from (first_attempt_at - created_at)) * 1000) as start,
+              percentile_cont(0.5) within group
+                (order by extract(epoch from (delivered_at - first_attempt_at)) * 1000) as attempt
          from webhook_deliveries where body like ?`,
       [`%"r-${rate}-%`],
     );
@@ -248,56 +257,8 @@ async function run(label: string, rev: string): Promise<RunResult> {
   return { label, rev, rows, stageRows, cpuRows, historyEvents, loadavg };
 }
 
-/** Parent: a worktree of BENCH_BEFORE, then a child per build, then both side by side. */
-async function compare(): Promise<void> {
-  const ref = process.env.BENCH_BEFORE ?? 'HEAD';
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
-  const rev = ref === 'none' ? '' : git('rev-parse', '--short', ref);
-  const dirty = git('status', '--porcelain', '--', 'src', 'activities', 'workflows', 'migrations').length > 0;
-  const builds: { label: string; root: string; rev: string }[] = [];
-  let worktree: string | undefined;
-  if (ref !== 'none') {
-    worktree = path.join(os.tmpdir(), `wh-before-${randomBytes(4).toString('hex')}`);
-    log(`before: git worktree add ${worktree} ${rev}`);
-    git('worktree', 'add', '--detach', worktree, rev);
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(worktree, 'node_modules'), 'dir');
-    builds.push({ label: 'before', root: worktree, rev });
-  }
-  builds.push({
-    label: 'after',
-    root: REPO,
-    rev: dirty ? `${git('rev-parse', '--short', 'HEAD')}+working tree` : git('rev-parse', '--short', 'HEAD'),
-  });
-  const results: RunResult[] = [];
-  try {
-    for (const b of builds) {
-      const out = path.join(os.tmpdir(), `wh-bench-${randomBytes(4).toString('hex')}.json`);
-      const child = spawn(process.execPath, [...process.execArgv, __filename], {
-        cwd: REPO,
-        env: { ...process.env, BENCH_ROOT: b.root, BENCH_OUT: out, BENCH_LABEL: b.label, BENCH_REV: b.rev },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      const [code] = (await once(child, 'exit')) as [number | null];
-      if (code !== 0 || !existsSync(out)) throw new Error(`${b.label} run failed (exit ${code})`);
-      results.push(JSON.parse(readFileSync(out, 'utf8')) as RunResult);
-      rmSync(out, { force: true });
-    }
-  } finally {
-    if (worktree) {
-      try {
-        git('worktree', 'remove', '--force', worktree);
-      } catch {
-        rmSync(worktree, { recursive: true, force: true });
-        git('worktree', 'prune');
-      }
-    }
-  }
-  console.log('\n===== before and after =====');
-  print(results, SECONDS);
-}
-
 async function main(): Promise<void> {
-  if (!process.env.BENCH_OUT) return compare();
+  if (!process.env.BENCH_OUT) return compare(__filename, SECONDS);
   const result = await run(process.env.BENCH_LABEL ?? 'after', process.env.BENCH_REV ?? '');
   writeFileSync(process.env.BENCH_OUT, JSON.stringify(result));
   print([result], SECONDS);

@@ -19,7 +19,10 @@ export default defineConfig({
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             {
               name: 'tanstack',
-              test: /[\\/]node_modules[\\/]@tanstack[\\/](history|store|react-store|router-core|react-router|query-core|react-query)[\\/]/,
+              test: new RegExp(
+                String.raw`[\\/]node_modules[\\/]@tanstack[\\/]` +
+                  String.raw`(history|store|react-store|router-core|react-router|query-core|react-query)[\\/]`,
+              ),
             },
           ],
         },

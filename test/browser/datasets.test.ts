@@ -154,7 +154,8 @@ describe('datasets in a browser', () => {
 
     await page.getByRole('button', { name: 'Upload file' }).click();
     const jsonl =
-      '{"id": "pt", "input": "capital of Portugal?", "expected_output": "Lisbon"}\n{"id": "it", "input": "capital of Italy?", "expected_output": "Roma"}\n';
+      '{"id": "pt", "input": "capital of Portugal?", "expected_output": "Lisbon"}\n' +
+      '{"id": "it", "input": "capital of Italy?", "expected_output": "Roma"}\n';
     await dialog
       .locator('input[type=file]')
       .setInputFiles({ name: 'more.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
@@ -216,7 +217,8 @@ describe('datasets in a browser', () => {
     await waitRows(2);
     expect(await rowIds()).toEqual(['de', 'fr']);
     expect(await rowIds()).toEqual(await items(`?version=${encodeURIComponent(second)}`));
-    expect(await rows().filter({ hasText: 'France' }).locator('[role=cell]').nth(2).textContent()).toBe('Paris'); // not yet "Paris, France"
+    // not yet "Paris, France"
+    expect(await rows().filter({ hasText: 'France' }).locator('[role=cell]').nth(2).textContent()).toBe('Paris');
     expect(await page.getByRole('button', { name: 'Add item' }).count()).toBe(0); // a past version is read-only
     await page.getByText(/^As of /).waitFor();
     await check('dataset-past-version');

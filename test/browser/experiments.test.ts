@@ -203,7 +203,8 @@ describe('experiments in a browser', () => {
     expect(g!.winners).toEqual([expect.objectContaining({ name: 'exact', label: 'qa v2', mean: 1 })]);
     expect(g!.rows).toHaveLength(7);
     expect(await card.getByTestId('winner').textContent()).toBe('exact: qa v2 wins (1)');
-    await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).getByText('no idea').first().waitFor(); // v1's wrong answers, cell by cell
+    // v1's wrong answers, cell by cell
+    await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).getByText('no idea').first().waitFor();
     await card.getByText('completed').first().waitFor();
     await check('prompt-experiment');
     expect(errors).toEqual([]);

@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
-import { seedFinishedDeliveries, waitUntil } from '../integration/webhooks/fixtures';
+import { waitUntil } from '../integration/webhooks/fixtures';
+import { seedMonitoring } from './monitoring-seed';
 import { openSignedIn, stopAll } from './stack';
 import { DESKTOP, review } from './ui';
 
@@ -23,9 +24,6 @@ describe('monitoring and webhooks in a browser', () => {
   let t: SeededTenant;
   const errors: string[] = [];
   const ids = { anomaly: '', recommendation: '', finding: '', alert: '', webhook: '', delivery: '' };
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const NOW = Date.now();
-  const H = 3_600_000;
 
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const read = async <T = Record<string, unknown>>(path: string): Promise<T> => {
@@ -59,78 +57,7 @@ describe('monitoring and webhooks in a browser', () => {
       },
     });
     t = await seedTenant(app);
-    const db = app.database.db;
-    const base = { org_id: t.orgId, project_id: t.projectId };
-    [{ id: ids.anomaly }] = await db('anomalies')
-      .insert({
-        ...base,
-        measure: 'cost',
-        dimension: 'model',
-        dimension_value: 'gpt-4o',
-        direction: 'up',
-        expected_low: 0.4,
-        expected_median: 0.8,
-        expected_high: 1.2,
-        observed: 3.7,
-        score: 12.5,
-        baseline: JSON.stringify({ points: 168, seasonal: true, from: iso(NOW - 8 * 24 * H), to: iso(NOW - 2 * H) }),
-        window_start: iso(NOW - 2 * H),
-        window_end: iso(NOW - H),
-        first_seen: iso(NOW - H),
-        last_seen: iso(NOW - H),
-      })
-      .returning('id');
-    [{ id: ids.recommendation }] = await db('recommendations')
-      .insert({
-        ...base,
-        kind: 'cheaper_model',
-        subject: 'gpt-4o',
-        title: 'Use gpt-4o-mini for short prompts',
-        detail:
-          '80 of 100 gpt-4o calls send under 1,500 tokens; gpt-4o-mini answers those for a fifteenth of the price.',
-        evidence: JSON.stringify({
-          model: 'gpt-4o',
-          cheaper_model: 'gpt-4o-mini',
-          calls: 80,
-          share: 0.8,
-          current_cost_usd: 12.4,
-          projected_cost_usd: 0.83,
-        }),
-        monthly_saving_usd: 11.57,
-        computed_at: iso(NOW),
-      })
-      .returning('id');
-    [{ id: ids.finding }] = await db('security_findings')
-      .insert({
-        ...base,
-        kind: 'secret',
-        category: 'github_token',
-        severity: 'high',
-        detector: 'regex',
-        fingerprint: `fp-${NOW}`,
-        excerpt: 'my token is ghp_****************************abcd',
-        source: 'request',
-        field: 'request_body',
-        direction: 'in',
-        first_seen: iso(NOW - 3 * H),
-        last_seen: iso(NOW - H),
-        created_at: iso(NOW - 3 * H),
-        occurrences: 4,
-      })
-      .returning('id');
-    const alert = await api(app, 'POST', '/api/v1/alerts', {
-      ...as(),
-      body: { name: 'cost watch', type: 'cost', operator: 'gt', threshold: 5, window_minutes: 15 },
-    });
-    ids.alert = alert.body.data.id;
-    const hook = await api(app, 'POST', '/api/v1/webhooks', {
-      ...as(),
-      body: { name: 'ops', url: receiver.url, events: ['request.created'] },
-    });
-    ids.webhook = hook.body.data.id;
-    // Deliveries a receiver outage left dead-lettered an hour ago.
-    const dead = await seedFinishedDeliveries(db, ids.webhook, t.orgId, 6, { createdAt: new Date(NOW - H) });
-    ids.delivery = dead[0].id;
+    Object.assign(ids, await seedMonitoring(app, t, receiver.url));
     ({ browser, page } = await openSignedIn(app.url, t.admin.token, errors));
   }, 120_000);
   afterAll(async () => {
@@ -226,42 +153,47 @@ describe('monitoring and webhooks in a browser', () => {
     expect(w.url).toBe(receiver.url);
   });
 
-  it('opens a delivery with its Temporal link and attempts, redelivers it, and a second try while it runs is a notification', async () => {
-    answerAfter(4000);
-    await open('/webhooks');
-    await page.getByRole('button', { name: 'Deliveries' }).click();
-    await page.getByRole('button', { name: `Open request.created delivery ${ids.delivery.slice(0, 8)}` }).click();
-    await drawer().getByRole('button', { name: 'Redeliver' }).waitFor();
-    expect(
-      await drawer()
-        .getByRole('link', { name: `webhook-delivery-${ids.delivery}` })
-        .getAttribute('href'),
-    ).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/webhook-delivery-${ids.delivery}`);
-    await drawer().getByText('No attempt recorded yet', { exact: false }).waitFor();
-    const before = receiver.requests.length;
-    await drawer().getByRole('button', { name: 'Redeliver' }).click();
-    await page.getByText('Redelivery 1 started', { exact: false }).waitFor();
-    await receiver.waitFor(before + 1, 20_000); // the receiver holds it for 4 s: the workflow is running
-    await drawer().getByRole('button', { name: 'Redeliver' }).click();
-    await page.getByText('Still being delivered', { exact: false }).waitFor(); // 409 delivery_in_progress
-    await waitUntil(
-      async () =>
-        (await read<{ status: string }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`)).status ===
-        'delivered',
-      30_000,
-      'redelivered',
-    );
-    await drawer().locator('.attempt').first().waitFor({ timeout: 15_000 });
-    const d = await read<{
-      redeliveries: number;
-      attempts: { number: number; source: string; http_status: number | null }[];
-    }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`);
-    expect(d.redeliveries).toBe(1);
-    expect(d.attempts.at(-1)).toMatchObject({ source: 'redelivery', http_status: 200 });
-    expect(await drawer().textContent()).toContain(`Attempt #${d.attempts.at(-1)?.number}`);
-    await check('delivery');
-    await page.keyboard.press('Escape');
-  }, 90_000);
+  it(
+    'opens a delivery with its Temporal link and attempts, redelivers it, ' +
+      'and a second try while it runs is a notification',
+    async () => {
+      answerAfter(4000);
+      await open('/webhooks');
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      await page.getByRole('button', { name: `Open request.created delivery ${ids.delivery.slice(0, 8)}` }).click();
+      await drawer().getByRole('button', { name: 'Redeliver' }).waitFor();
+      expect(
+        await drawer()
+          .getByRole('link', { name: `webhook-delivery-${ids.delivery}` })
+          .getAttribute('href'),
+      ).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/webhook-delivery-${ids.delivery}`);
+      await drawer().getByText('No attempt recorded yet', { exact: false }).waitFor();
+      const before = receiver.requests.length;
+      await drawer().getByRole('button', { name: 'Redeliver' }).click();
+      await page.getByText('Redelivery 1 started', { exact: false }).waitFor();
+      await receiver.waitFor(before + 1, 20_000); // the receiver holds it for 4 s: the workflow is running
+      await drawer().getByRole('button', { name: 'Redeliver' }).click();
+      await page.getByText('Still being delivered', { exact: false }).waitFor(); // 409 delivery_in_progress
+      await waitUntil(
+        async () =>
+          (await read<{ status: string }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`)).status ===
+          'delivered',
+        30_000,
+        'redelivered',
+      );
+      await drawer().locator('.attempt').first().waitFor({ timeout: 15_000 });
+      const d = await read<{
+        redeliveries: number;
+        attempts: { number: number; source: string; http_status: number | null }[];
+      }>(`/api/v1/webhooks/${ids.webhook}/deliveries/${ids.delivery}`);
+      expect(d.redeliveries).toBe(1);
+      expect(d.attempts.at(-1)).toMatchObject({ source: 'redelivery', http_status: 200 });
+      expect(await drawer().textContent()).toContain(`Attempt #${d.attempts.at(-1)?.number}`);
+      await check('delivery');
+      await page.keyboard.press('Escape');
+    },
+    90_000,
+  );
 
   it('recovers failed deliveries since a time: progress, cancel, then a run to the end', async () => {
     answerAfter(3000);

@@ -51,10 +51,9 @@ describe('dashboard OIDC sign-in (authorization code + PKCE)', () => {
           redirect: url.searchParams.get('redirect_uri')!,
         });
         res.statusCode = 302;
-        res.setHeader(
-          'location',
-          `${url.searchParams.get('redirect_uri')}?code=${code}&state=${url.searchParams.get('state')}&iss=${encodeURIComponent(issuer)}`,
-        );
+        const [back, state] = [url.searchParams.get('redirect_uri'), url.searchParams.get('state')];
+        const location = `${back}?code=${code}&state=${state}&iss=${encodeURIComponent(issuer)}`;
+        res.setHeader('location', location);
         return res.end();
       }
       if (url.pathname === '/token' && req.method === 'POST') {

@@ -69,7 +69,8 @@ describe('prompts in a browser', () => {
   it('adds a version written as chat messages, with a label', async () => {
     await page.getByRole('button', { name: 'New version' }).click();
     const dialog = page.getByRole('dialog');
-    expect(await dialog.getByLabel('Template', { exact: true }).inputValue()).toBe('Greet {{name}} warmly.'); // starts from the latest
+    // starts from the latest
+    expect(await dialog.getByLabel('Template', { exact: true }).inputValue()).toBe('Greet {{name}} warmly.');
     await dialog.getByText('Chat messages').click();
     expect(await dialog.getByLabel('Message 1 content').inputValue()).toBe('Greet {{name}} warmly.');
     await dialog.getByLabel('Message 1 role').selectOption('system');
@@ -106,7 +107,8 @@ describe('prompts in a browser', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.waitForFunction(
-      `[...document.querySelectorAll('table tbody tr')].map((r) => r.textContent).join('|').match(/v2[^|]*—[^|]*\\|v1[^|]*production/)`,
+      `[...document.querySelectorAll('table tbody tr')].map((r) => r.textContent).join('|')` +
+        `.match(/v2[^|]*—[^|]*\\|v1[^|]*production/)`,
     );
     const versions = (await prompt()).versions as { version: number; labels: string[] }[];
     expect(versions.map((v) => [v.version, v.labels])).toEqual([

@@ -208,7 +208,8 @@ describe('request explorer in a browser', () => {
     ]);
     expect(await turns.nth(2).textContent()).toMatch(/I should look inside\..*Tool call: open_box/);
     expect(await turns.nth(3).textContent()).toContain('a red ball');
-    expect(await turns.nth(4).textContent()).toContain('Hello from the fake upstream.'); // the streamed answer, put together
+    // the streamed answer, put together
+    expect(await turns.nth(4).textContent()).toContain('Hello from the fake upstream.');
     expect(await page.textContent('main')).toMatch(/Anthropic messages · streamed, put together from \d+ events/);
     await check('request-conversation');
     await page.getByText('Raw JSON').click();

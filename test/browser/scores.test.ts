@@ -175,7 +175,8 @@ describe('scores and cancelling experiments in a browser', () => {
     await row.getByRole('button', { name: 'Cancel experiment slow run' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel experiment “slow run”?' });
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Keep running' }).waitFor(); // not a second "Cancel" beside "Cancel experiment"
+    // not a second "Cancel" beside "Cancel experiment"
+    await dialog.getByRole('button', { name: 'Keep running' }).waitFor();
     expect(await review(page, 'experiment-cancel')).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel experiment' }).click();
     await row.getByText('cancelled').waitFor({ timeout: 15_000 });

@@ -62,7 +62,10 @@ async function overflow(page: Page): Promise<string[]> {
       if (r.right > w + 1 && r.width > 0 && !el.closest('.mantine-Notifications-root, .mantine-Modal-root')) {
         let clip = el.parentElement;
         while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
-        if (!clip || clip === document.body || clip === document.documentElement) out.push(el.tagName.toLowerCase() + '.' + String(el.className).split(' ').slice(0, 2).join('.') + ' ' + Math.round(r.right) + 'px');
+        if (!clip || clip === document.body || clip === document.documentElement) {
+          const classes = String(el.className).split(' ').slice(0, 2).join('.');
+          out.push(el.tagName.toLowerCase() + '.' + classes + ' ' + Math.round(r.right) + 'px');
+        }
       }
     }
     return out.slice(0, 5);

@@ -88,7 +88,8 @@ export function toSdk2Span<T>(span: T): T {
  * that a 2.x resource or processor cannot satisfy.
  *
  * ```ts
- * const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url: 'https://gateway.example.com/v1/traces', headers }));
+ * const exporter = new OTLPTraceExporter({ url: 'https://gateway.example.com/v1/traces', headers });
+ * const processor = new BatchSpanProcessor(exporter);
  * new NodeTracerProvider({ resource, spanProcessors: [processor] }).register();
  * const plugin = new OpenTelemetryPlugin(temporalOtelPluginOptions({ resource, spanProcessor: processor }));
  * ```

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { GatewayClient, type IngestError } from '../../src';
 
 /** A request as the fake gateway saw it. */
 export interface Received {
@@ -147,3 +148,22 @@ export function recordingFetch(reply?: (req: Received) => { status: number; body
 }
 
 export const API_KEY = 'sl_live_test_key_123';
+
+/** An ISO 8601 timestamp in UTC with milliseconds, as the client writes them. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A client on `recordingFetch` that flushes on demand and collects what `onError` reports. */
+export function recordedClient(extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}) {
+  const rec = recordingFetch();
+  const errors: Array<{ err: IngestError; op: string }> = [];
+  const c = new GatewayClient({
+    baseUrl: 'http://gw.test/',
+    apiKey: API_KEY,
+    fetch: rec.fetch,
+    flushIntervalMs: 0,
+    onError: (err, op) => errors.push({ err, op }),
+    ...extra,
+  });
+  const ops = () => wireOps(rec.requests);
+  return { c, rec, errors, ops };
+}

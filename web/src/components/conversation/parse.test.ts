@@ -86,28 +86,32 @@ describe('toConversation', () => {
     ]);
   });
 
-  it('reads the OpenAI Responses API: instructions, an image, a function call and its output, reasoning and the answer', () => {
-    const c = toConversation(f.responsesRequest, f.responsesResponse, 'openai')!;
-    expect(c.format).toBe('responses');
-    expect(roles(c.input)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(c.input[1]!.parts).toEqual([
-      { type: 'text', text: 'Describe this' },
-      { type: 'image', label: 'Image (example.com)' },
-    ]);
-    expect(c.input[2]!.parts).toEqual([{ type: 'tool_call', id: 'fc_1', name: 'zoom', input: { level: 2 } }]);
-    expect(c.input[3]!.parts[0]).toMatchObject({
-      type: 'tool_result',
-      id: 'fc_1',
-      content: [{ type: 'text', text: 'zoomed' }],
-    });
-    expect(c.output.flatMap((m) => m.parts)).toEqual([
-      { type: 'thinking', text: 'Look closer.' },
-      { type: 'text', text: 'A cat.' },
-    ]);
-    const streamed = toConversation(f.responsesRequest, f.responsesStream)!;
-    expect(streamed.streamEvents).toBe(4);
-    expect(outputText(streamed)).toBe('A cat.');
-  });
+  it(
+    'reads the OpenAI Responses API: instructions, an image, ' +
+      'a function call and its output, reasoning and the answer',
+    () => {
+      const c = toConversation(f.responsesRequest, f.responsesResponse, 'openai')!;
+      expect(c.format).toBe('responses');
+      expect(roles(c.input)).toEqual(['system', 'user', 'assistant', 'tool']);
+      expect(c.input[1]!.parts).toEqual([
+        { type: 'text', text: 'Describe this' },
+        { type: 'image', label: 'Image (example.com)' },
+      ]);
+      expect(c.input[2]!.parts).toEqual([{ type: 'tool_call', id: 'fc_1', name: 'zoom', input: { level: 2 } }]);
+      expect(c.input[3]!.parts[0]).toMatchObject({
+        type: 'tool_result',
+        id: 'fc_1',
+        content: [{ type: 'text', text: 'zoomed' }],
+      });
+      expect(c.output.flatMap((m) => m.parts)).toEqual([
+        { type: 'thinking', text: 'Look closer.' },
+        { type: 'text', text: 'A cat.' },
+      ]);
+      const streamed = toConversation(f.responsesRequest, f.responsesStream)!;
+      expect(streamed.streamEvents).toBe(4);
+      expect(outputText(streamed)).toBe('A cat.');
+    },
+  );
 
   it('reads a Gemini stream sent as one JSON array, and a legacy completion', () => {
     const c = toConversation(f.geminiRequest, f.geminiArrayStream)!;

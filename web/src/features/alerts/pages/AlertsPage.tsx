@@ -15,8 +15,10 @@ type Rule = Schema<'AlertRule'>;
 // The rule's operator comes back as a plain string: words for the ones the editor offers.
 const isOperator = (op: string): op is AlertOperator => ALERT_OPERATORS.some((o) => o === op);
 const word = (op: string) => (isOperator(op) ? OPERATOR_WORDS[op] : op);
-const summary = (a: Rule) =>
-  `${a.type.replace(/_/g, ' ')} ${word(a.operator)} ${a.threshold} over ${a.window_minutes} min${a.group_by ? ` per ${a.group_by}` : ''}`;
+const summary = (a: Rule) => {
+  const per = a.group_by ? ` per ${a.group_by}` : '';
+  return `${a.type.replace(/_/g, ' ')} ${word(a.operator)} ${a.threshold} over ${a.window_minutes} min${per}`;
+};
 
 /** Alerts: the rules, a rule editor (writers) and each rule's history of state changes. */
 export function AlertsPage() {
@@ -30,7 +32,10 @@ export function AlertsPage() {
   return (
     <Page
       title="Alerts"
-      description="Rules on cost, errors, latency, tokens, anomalies and findings, evaluated on a schedule; they notify through webhooks."
+      description={
+        'Rules on cost, errors, latency, tokens, anomalies and findings, evaluated on a schedule; ' +
+        'they notify through webhooks.'
+      }
     >
       {canWrite && <AlertEditor />}
       {failed && <ErrorState error={failed} title="Could not change the rule" />}

@@ -87,13 +87,15 @@ export function AnomalyDetail({ id }: { id: string }) {
               ['Observed', value(a.measure, a.observed)],
               [
                 'Expected',
-                `${value(a.measure, a.expected.low)} – ${value(a.measure, a.expected.high)} (median ${value(a.measure, a.expected.median)})`,
+                `${value(a.measure, a.expected.low)} – ${value(a.measure, a.expected.high)} ` +
+                  `(median ${value(a.measure, a.expected.median)})`,
               ],
               ['Score', a.score.toFixed(1)],
               ['Window', `${fmt.time(a.window.start)} – ${fmt.time(a.window.end)}`],
               [
                 'Baseline',
-                `${fmt.count(a.baseline.points, 'point')}${a.baseline.seasonal ? ', seasonal' : ''}, ${fmt.time(a.baseline.from)} – ${fmt.time(a.baseline.to)}`,
+                `${fmt.count(a.baseline.points, 'point')}${a.baseline.seasonal ? ', seasonal' : ''}, ` +
+                  `${fmt.time(a.baseline.from)} – ${fmt.time(a.baseline.to)}`,
               ],
               ['Detections', fmt.int(a.detections)],
               ['First seen', fmt.time(a.first_seen)],

@@ -41,7 +41,8 @@ export function AnomaliesPage() {
         empty={{
           title: search.status ? `No ${search.status} anomalies` : 'No anomalies detected',
           description:
-            'The detector compares each hour with its baseline; departures land here. Set an alert rule on anomalies to be told.',
+            'The detector compares each hour with its baseline; departures land here. ' +
+            'Set an alert rule on anomalies to be told.',
         }}
       >
         {(rows) => (

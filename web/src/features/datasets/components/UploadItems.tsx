@@ -34,9 +34,10 @@ export function UploadItems({
     <Modal opened onClose={onClose} title="Upload items" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          CSV with a header row (<code>id</code>, <code>input</code>, <code>expected_output</code>, <code>split</code>,{' '}
-          <code>metadata</code>; cells holding JSON are read as JSON), or JSON Lines with one item object a line. An
-          existing id updates its item. Up to 10,000 rows.
+          CSV with a header row (<code>id</code>, <code>input</code>
+          {', '}
+          <code>expected_output</code>, <code>split</code>, <code>metadata</code>; cells holding JSON are read as JSON),
+          or JSON Lines with one item object a line. An existing id updates its item. Up to 10,000 rows.
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <FileInput

@@ -31,7 +31,8 @@ export function DatasetsPage() {
         empty={{
           title: 'No datasets yet',
           description: canWrite
-            ? 'Create one with “New dataset”, then add items, upload a file or add logged requests; every change is a version.'
+            ? 'Create one with “New dataset”, then add items, upload a file or add logged requests; ' +
+              'every change is a version.'
             : 'A writer can create one; every change to it is a version.',
         }}
       >

@@ -72,7 +72,8 @@ export function ScoreConfigs() {
         empty={{
           title: 'No score configs yet',
           description: canWrite
-            ? 'Create one to give scores a range or categories; annotation campaigns and evaluators check scores against it.'
+            ? 'Create one to give scores a range or categories; ' +
+              'annotation campaigns and evaluators check scores against it.'
             : 'An editor or admin creates them.',
         }}
       >

@@ -14,6 +14,9 @@ import { useDeleteEvaluator, useEvaluators } from '../hooks/useEvaluators';
 
 type Evaluator = Schema<'Evaluator'>;
 
+const DESCRIPTION =
+  'Checks that score calls and experiment items: LLM judges, regexes, JSON schemas, latency and cost bounds.';
+
 export function EvaluatorsPage() {
   const { canWrite } = useCurrent();
   const list = useEvaluators();
@@ -22,7 +25,7 @@ export function EvaluatorsPage() {
   return (
     <Page
       title="Evaluators"
-      description="Checks that score calls and experiment items: LLM judges, regexes, JSON schemas, latency and cost bounds."
+      description={DESCRIPTION}
       actions={
         <>
           <ButtonLink to="/eval-runs" variant="default">

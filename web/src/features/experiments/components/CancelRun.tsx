@@ -30,7 +30,10 @@ export function CancelRun({
         leftSection={<IconPlayerStop size={14} aria-hidden />}
         aria-label={`Cancel ${kind} ${name}`}
         title={`Cancel ${kind} “${name}”?`}
-        message={`Items not run yet are skipped${kind === 'prompt experiment' ? ' in every variant' : ''}; the runs already finished keep their outputs and scores. This cannot be resumed.`}
+        message={
+          `Items not run yet are skipped${kind === 'prompt experiment' ? ' in every variant' : ''}; ` +
+          'the runs already finished keep their outputs and scores. This cannot be resumed.'
+        }
         confirm={`Cancel ${kind}`}
         dismiss="Keep running"
         loading={m.isPending}

@@ -37,7 +37,8 @@ export function templateText(t: unknown): string {
           typeof m === 'object' && m !== null
             ? (m as { role?: unknown; content?: unknown })
             : { role: undefined, content: m };
-        return `[${typeof role === 'string' ? role : '?'}]\n${typeof content === 'string' ? content : JSON.stringify(content, null, 2)}`;
+        const body = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+        return `[${typeof role === 'string' ? role : '?'}]\n${body}`;
       })
       .join('\n\n');
   }

@@ -32,7 +32,8 @@ export function PromptsPage() {
         empty={{
           title: 'No prompts yet',
           description: canWrite
-            ? 'Create one with “New prompt”: each change becomes a version you can label, diff and open in the playground.'
+            ? 'Create one with “New prompt”: ' +
+              'each change becomes a version you can label, diff and open in the playground.'
             : 'An editor can create one; each change becomes a version you can label and diff here.',
         }}
       >

@@ -40,7 +40,8 @@ export function RecommendationsPage() {
         empty={{
           title: search.status === 'dismissed' ? 'No dismissed recommendations' : 'No recommendations',
           description:
-            'They appear once there is enough traffic to compare models, cache repeats or spot growing prompts; they are recomputed daily.',
+            'They appear once there is enough traffic to compare models, cache repeats or spot growing prompts; ' +
+            'they are recomputed daily.',
         }}
       >
         {(rows) => (

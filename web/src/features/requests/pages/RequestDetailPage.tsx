@@ -113,7 +113,9 @@ function facts(r: Schema<'RequestDetail'>): [string, ReactNode][] {
     ],
     [
       'Tokens',
-      `${fmt.int(r.prompt_tokens)} in / ${fmt.int(r.completion_tokens)} out${r.tokens_estimated ? ' (estimated)' : ''}${r.cache_read_tokens ? `, ${fmt.int(r.cache_read_tokens)} cached` : ''}`,
+      `${fmt.int(r.prompt_tokens)} in / ${fmt.int(r.completion_tokens)} out` +
+        `${r.tokens_estimated ? ' (estimated)' : ''}` +
+        `${r.cache_read_tokens ? `, ${fmt.int(r.cache_read_tokens)} cached` : ''}`,
     ],
     ['Latency', `${fmt.ms(r.latency_ms)} (first byte ${fmt.ms(r.ttfb_ms)})${r.streamed ? ', streamed' : ''}`],
     ['Prompt version', r.prompt_version_id ? <PromptVersionLink key="pv" id={r.prompt_version_id} /> : '—'],

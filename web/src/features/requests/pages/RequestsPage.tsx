@@ -19,6 +19,9 @@ import { rangeWindow, SEARCH_KEYS, searchToQuery, type FilterSearch } from '../l
 
 const route = getRouteApi('/app/requests');
 
+const DESCRIPTION =
+  'Every call through the gateway: open one for its conversation, cost and trace (arrows and Enter work).';
+
 /**
  * The request log: a filter builder over the API's filter language, a date range, a saved
  * filter, chosen columns and a live tail. Everything but the columns and the tail lives in the
@@ -68,7 +71,7 @@ export function RequestsPage() {
   return (
     <Page
       title="Requests"
-      description="Every call through the gateway: open one for its conversation, cost and trace (arrows and Enter work)."
+      description={DESCRIPTION}
       actions={
         <>
           <ExportButton resource="requests" filter={query} what="requests" />

@@ -72,7 +72,10 @@ export function ScoresPage() {
   return (
     <Page
       title="Scores"
-      description="Every score: from the API, evaluators and annotators. Open one for the request, trace, session or experiment it judges."
+      description={
+        'Every score: from the API, evaluators and annotators. ' +
+        'Open one for the request, trace, session or experiment it judges.'
+      }
       actions={<ExportButton resource="scores" filter={filter} what="scores" />}
       filters={
         <>

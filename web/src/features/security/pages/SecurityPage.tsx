@@ -50,7 +50,8 @@ export function SecurityPage() {
         empty={{
           title: 'No findings',
           description:
-            'Every logged body is scanned; what the detectors find is listed here, once per distinct finding. Set an alert rule on security findings to be told.',
+            'Every logged body is scanned; what the detectors find is listed here, once per distinct finding. ' +
+            'Set an alert rule on security findings to be told.',
         }}
       >
         {(rows) => (

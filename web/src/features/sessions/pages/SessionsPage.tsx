@@ -31,7 +31,8 @@ export function SessionsPage() {
         empty={{
           title: 'No sessions yet',
           description:
-            'Send x-service-session-id with proxied calls, or session_id with traces, to group them into conversations.',
+            'Send x-service-session-id with proxied calls, or session_id with traces, ' +
+            'to group them into conversations.',
         }}
       >
         {(rows) => (

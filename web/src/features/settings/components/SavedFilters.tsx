@@ -79,7 +79,8 @@ export function SavedFilters() {
         empty={{
           title: 'No saved filters yet',
           description:
-            'Save a filter you use often: the overview offers it, and project filters are shared with everyone in the project.',
+            'Save a filter you use often: the overview offers it, ' +
+            'and project filters are shared with everyone in the project.',
           action: <Button onClick={() => setEditing('new')}>New saved filter</Button>,
         }}
       >

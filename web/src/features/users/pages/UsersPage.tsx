@@ -19,14 +19,14 @@ const COLUMNS: Column<User>[] = [
   { key: 's', label: 'Last seen', width: '1.3fr', render: (u) => fmt.time(u.last_seen) },
 ];
 
+const DESCRIPTION =
+  'Your end users (x-service-user-id): what each spends, how often calls fail, and their rate-limit window.';
+
 export function UsersPage() {
   const list = useEndUsers();
   const navigate = useNavigate();
   return (
-    <Page
-      title="Users"
-      description="Your end users (x-service-user-id): what each spends, how often calls fail, and their rate-limit window."
-    >
+    <Page title="Users" description={DESCRIPTION}>
       <QueryState
         query={list}
         what="end users"
