@@ -19,7 +19,7 @@ const SERIAL = [
   'test/integration/webhooks/slow-receiver.test.ts',
   'test/integration/shutdown.test.ts',
   'test/integration/proxy/shutdown-drill.test.ts',
-  'test/integration/temporal/operators-recipes.test.ts',
+  'test/integration/temporal/operators-schedules.test.ts',
 ];
 
 const jest = path.join(__dirname, '..', 'node_modules', '.bin', 'jest');

@@ -20,7 +20,8 @@ const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES ?? 12);
 // secrets_never_echoed is ours (st_hooks.py): secret-shaped values go into the contract's secret fields,
 // and no response of the run may contain one.
 const CHECKS =
-  'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,secrets_never_echoed';
+  'not_a_server_error,status_code_conformance,content_type_conformance,' +
+  'response_schema_conformance,secrets_never_echoed';
 
 interface RunResult {
   code: number | null;
@@ -171,7 +172,8 @@ describe('schemathesis fuzz of the OpenAPI document', () => {
       const ops = r.report?.operations as { selected: number; tested: number; errored: number } | undefined;
       const cases = r.report?.test_cases as { generated: number; with_failures: number } | undefined;
       process.stderr.write(
-        `[fuzz ${label}] operations ${ops?.tested}/${ops?.selected} tested, ${cases?.generated} test cases, ${cases?.with_failures} with failures\n`,
+        `[fuzz ${label}] operations ${ops?.tested}/${ops?.selected} tested, ` +
+          `${cases?.generated} test cases, ${cases?.with_failures} with failures\n`,
       );
       if (r.code !== 0) {
         // Long generated values make the report unreadable: keep the start of each line.

@@ -171,24 +171,27 @@ describe('proxy: Anthropic SDK, Gemini over fetch, Ollama (self-hosted)', () => 
     expect(row!.prompt_tokens).toBeGreaterThan(0);
   });
 
-  it('Ollama: base URL from the provider key entry, no auth header, NDJSON usage, cost null and self_hosted', async () => {
-    const res = await proxyFetch(h, 'ollama', '/api/chat', {
-      body: { model: 'llama3.2', messages: [{ role: 'user', content: 'hi' }] },
-    });
-    expect(res.status).toBe(200);
-    const lines = (await res.text()).trim().split('\n');
-    expect(lines).toHaveLength(TEXT_PARTS.length + 1);
-    const got = h.upstream.requests[0]!;
-    expect(got.headers.authorization).toBeUndefined();
-    expect(JSON.stringify(got.headers)).not.toContain(h.tenant.fullKey);
-    const [row] = await h.rows(1, { provider: 'ollama' });
-    expect(row).toMatchObject({
-      model: 'llama3.2',
-      prompt_tokens: USAGE.prompt,
-      completion_tokens: USAGE.completion,
-      self_hosted: true,
-      cost_usd: null,
-      streamed: true,
-    });
-  });
+  it(
+    'Ollama: base URL from the provider key entry, ' + 'no auth header, NDJSON usage, cost null and self_hosted',
+    async () => {
+      const res = await proxyFetch(h, 'ollama', '/api/chat', {
+        body: { model: 'llama3.2', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(res.status).toBe(200);
+      const lines = (await res.text()).trim().split('\n');
+      expect(lines).toHaveLength(TEXT_PARTS.length + 1);
+      const got = h.upstream.requests[0]!;
+      expect(got.headers.authorization).toBeUndefined();
+      expect(JSON.stringify(got.headers)).not.toContain(h.tenant.fullKey);
+      const [row] = await h.rows(1, { provider: 'ollama' });
+      expect(row).toMatchObject({
+        model: 'llama3.2',
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        self_hosted: true,
+        cost_usd: null,
+        streamed: true,
+      });
+    },
+  );
 });

@@ -61,35 +61,41 @@ describe('proxy: response cache', () => {
     expect(h.upstream.requests).toHaveLength(2);
   });
 
-  it('a finished cacheable answer is visible to the very next identical call (stored before the last byte)', async () => {
-    // No waiting for the store between the two calls: the second one starts when the first has ended.
-    for (let i = 0; i < 20; i++) {
-      const body = chat(`back-to-back ${i}`);
-      const a = await send('true', body);
-      const b = await send('true', body);
-      expect([i, a.status, b.status]).toEqual([i, 'MISS', 'HIT']);
-      expect(b.text).toBe(a.text);
-    }
-    expect(h.upstream.requests).toHaveLength(20);
-  });
+  it(
+    'a finished cacheable answer is visible to the very ' + 'next identical call (stored before the last byte)',
+    async () => {
+      // No waiting for the store between the two calls: the second one starts when the first has ended.
+      for (let i = 0; i < 20; i++) {
+        const body = chat(`back-to-back ${i}`);
+        const a = await send('true', body);
+        const b = await send('true', body);
+        expect([i, a.status, b.status]).toEqual([i, 'MISS', 'HIT']);
+        expect(b.text).toBe(a.text);
+      }
+      expect(h.upstream.requests).toHaveLength(20);
+    },
+  );
 
-  it('true: MISS then HIT served without calling the provider, identical body, logged as cache_hit with cost 0', async () => {
-    const a = await send('true');
-    expect(a.status).toBe('MISS');
-    await stored(1);
-    const b = await send('true');
-    expect(b.status).toBe('HIT');
-    expect(b.text).toBe(a.text);
-    expect(b.res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(h.upstream.requests).toHaveLength(1);
-    expect(await ttlOfStored()).toEqual([3600]);
-    const [row] = await h.rows(1, { id: b.res.headers.get('x-service-request-id') });
-    expect(row).toMatchObject({ cache_hit: true, status_code: 200, model: 'gpt-4o-mini', prompt_tokens: 11 });
-    expect(Number(row!.cost_usd)).toBe(0);
-    const [miss] = await h.rows(1, { id: a.res.headers.get('x-service-request-id') });
-    expect(miss!.cache_hit).toBe(false);
-    expect(Number(miss!.cost_usd)).toBeGreaterThan(0);
-  });
+  it(
+    'true: MISS then HIT served without calling the provider, ' + 'identical body, logged as cache_hit with cost 0',
+    async () => {
+      const a = await send('true');
+      expect(a.status).toBe('MISS');
+      await stored(1);
+      const b = await send('true');
+      expect(b.status).toBe('HIT');
+      expect(b.text).toBe(a.text);
+      expect(b.res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(h.upstream.requests).toHaveLength(1);
+      expect(await ttlOfStored()).toEqual([3600]);
+      const [row] = await h.rows(1, { id: b.res.headers.get('x-service-request-id') });
+      expect(row).toMatchObject({ cache_hit: true, status_code: 200, model: 'gpt-4o-mini', prompt_tokens: 11 });
+      expect(Number(row!.cost_usd)).toBe(0);
+      const [miss] = await h.rows(1, { id: a.res.headers.get('x-service-request-id') });
+      expect(miss!.cache_hit).toBe(false);
+      expect(Number(miss!.cost_usd)).toBeGreaterThan(0);
+    },
+  );
 
   it.each([
     ['120', 120],
@@ -129,7 +135,8 @@ describe('proxy: response cache', () => {
     await send('2');
     await stored(1);
     const { rows } = await h.app.database.db.raw(
-      `select extract(epoch from expires_at - created_at) as ttl, extract(epoch from expires_at - now()) as left_s from proxy_cache`,
+      `select extract(epoch from expires_at - created_at) as ttl, ` +
+        `extract(epoch from expires_at - now()) as left_s from proxy_cache`,
     );
     expect(Number(rows[0].ttl)).toBe(2);
     expect((await send('2')).status).toBe('HIT');

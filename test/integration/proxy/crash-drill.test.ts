@@ -142,7 +142,8 @@ describe('proxy crash drill: SIGKILL under load', () => {
       .filter((f) => String(f).endsWith('.ndjson') && !String(f).includes(`~${child!.pid}~`));
     expect(leftovers).toEqual([]);
     process.stderr.write(
-      `[drill] acknowledged ${ackedAtKill.length}, failed attempts ${failed}, unwritten at kill ${unwrittenAtKill}, rows after restart ${n}\n`,
+      `[drill] acknowledged ${ackedAtKill.length}, failed attempts ${failed}, ` +
+        `unwritten at kill ${unwrittenAtKill}, rows after restart ${n}\n`,
     );
 
     child!.kill('SIGTERM');

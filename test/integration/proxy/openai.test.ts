@@ -19,61 +19,65 @@ describe('proxy: OpenAI through the official SDK', () => {
     calcPrice({ input_tokens: USAGE.prompt, output_tokens: USAGE.completion }, model, { providerId: 'openai' })!
       .total_price;
 
-  it('forwards a chat completion, injects the provider key, strips service and caller headers, and logs usage and cost', async () => {
-    const out = await client.chat.completions.create(
-      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
-      {
-        headers: {
-          'x-service-user-id': 'end-user-1',
-          'x-service-session-id': 'sess-1',
-          'x-service-trace-id': 'trace-abc',
-          'x-service-span-id': 'span-1',
-          'x-service-anything-else': 'secret-meta',
+  it(
+    'forwards a chat completion, injects the provider key, ' +
+      'strips service and caller headers, and logs usage and cost',
+    async () => {
+      const out = await client.chat.completions.create(
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        {
+          headers: {
+            'x-service-user-id': 'end-user-1',
+            'x-service-session-id': 'sess-1',
+            'x-service-trace-id': 'trace-abc',
+            'x-service-span-id': 'span-1',
+            'x-service-anything-else': 'secret-meta',
+          },
         },
-      },
-    );
-    expect(out.choices[0]!.message.content).toBe(TEXT_PARTS.join(''));
-    expect(out.usage).toEqual({
-      prompt_tokens: USAGE.prompt,
-      completion_tokens: USAGE.completion,
-      total_tokens: USAGE.prompt + USAGE.completion,
-    });
+      );
+      expect(out.choices[0]!.message.content).toBe(TEXT_PARTS.join(''));
+      expect(out.usage).toEqual({
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        total_tokens: USAGE.prompt + USAGE.completion,
+      });
 
-    const got = h.upstream.requests[0]!;
-    expect(got.method).toBe('POST');
-    expect(got.path).toBe('/v1/chat/completions');
-    expect(got.headers.authorization).toBe(`Bearer ${PROVIDER_SECRET('openai')}`);
-    expect(JSON.stringify(got.headers)).not.toContain(h.tenant.fullKey);
-    expect(Object.keys(got.headers).filter((k) => k.startsWith('x-service-'))).toEqual([]);
-    expect(got.json).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+      const got = h.upstream.requests[0]!;
+      expect(got.method).toBe('POST');
+      expect(got.path).toBe('/v1/chat/completions');
+      expect(got.headers.authorization).toBe(`Bearer ${PROVIDER_SECRET('openai')}`);
+      expect(JSON.stringify(got.headers)).not.toContain(h.tenant.fullKey);
+      expect(Object.keys(got.headers).filter((k) => k.startsWith('x-service-'))).toEqual([]);
+      expect(got.json).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
 
-    const [row] = await h.rows(1);
-    expect(row).toMatchObject({
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      path: '/v1/chat/completions',
-      prompt_tokens: USAGE.prompt,
-      completion_tokens: USAGE.completion,
-      total_tokens: USAGE.prompt + USAGE.completion,
-      status_code: 200,
-      user_id: 'end-user-1',
-      session_id: 'sess-1',
-      trace_id: 'trace-abc',
-      span_id: 'span-1',
-      cache_hit: false,
-      tokens_estimated: false,
-      self_hosted: false,
-      streamed: false,
-      org_id: h.tenant.orgId,
-      project_id: h.tenant.projectId,
-      api_key_id: h.tenant.fullKeyId,
-    });
-    expect(row!.cost_usd).toBeCloseTo(expectedCost('gpt-4o-mini'), 12);
-    expect(row!.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(row!.request_body).toContain('"gpt-4o-mini"');
-    expect(row!.response_body).toContain('Hello from the fake upstream.');
-    expect(JSON.stringify(row)).not.toContain(PROVIDER_SECRET('openai'));
-  });
+      const [row] = await h.rows(1);
+      expect(row).toMatchObject({
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        path: '/v1/chat/completions',
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        total_tokens: USAGE.prompt + USAGE.completion,
+        status_code: 200,
+        user_id: 'end-user-1',
+        session_id: 'sess-1',
+        trace_id: 'trace-abc',
+        span_id: 'span-1',
+        cache_hit: false,
+        tokens_estimated: false,
+        self_hosted: false,
+        streamed: false,
+        org_id: h.tenant.orgId,
+        project_id: h.tenant.projectId,
+        api_key_id: h.tenant.fullKeyId,
+      });
+      expect(row!.cost_usd).toBeCloseTo(expectedCost('gpt-4o-mini'), 12);
+      expect(row!.latency_ms).toBeGreaterThanOrEqual(0);
+      expect(row!.request_body).toContain('"gpt-4o-mini"');
+      expect(row!.response_body).toContain('Hello from the fake upstream.');
+      expect(JSON.stringify(row)).not.toContain(PROVIDER_SECRET('openai'));
+    },
+  );
 
   it('returns the request id header and passes upstream status and headers through', async () => {
     h.upstream.handle((_req, res) => {

@@ -35,24 +35,26 @@ describe('proxy: log-queue overflow policy and client aborts', () => {
     await h.rows(2);
   });
 
-  it('a caller that disconnects mid-stream aborts the upstream call and the call is recorded as client_closed', async () => {
-    let upstreamClosed!: () => void;
-    const closed = new Promise<void>((r) => (upstreamClosed = r));
-    h.upstream.handle((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(
-        `data: ${JSON.stringify({ model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'partial answer' } }] })}\n\n`,
-      );
-      res.on('close', () => upstreamClosed()); // never ends on its own
-    });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: { ...chat, stream: true } });
-    const reader = res.body!.getReader();
-    await reader.read();
-    await reader.cancel();
-    await closed; // the gateway hung up on the provider
-    const rows = await h.rows(1, { error: 'client_closed' });
-    expect(rows[0]).toMatchObject({ status_code: 200, streamed: true });
-    // Tokens it produced are still counted.
-    expect(rows[0]!.completion_tokens).toBeGreaterThan(0);
-  });
+  it(
+    'a caller that disconnects mid-stream aborts the ' + 'upstream call and the call is recorded as client_closed',
+    async () => {
+      let upstreamClosed!: () => void;
+      const closed = new Promise<void>((r) => (upstreamClosed = r));
+      h.upstream.handle((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = { model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'partial answer' } }] };
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        res.on('close', () => upstreamClosed()); // never ends on its own
+      });
+      const res = await proxyFetch(h, 'openai', '/v1/chat/completions', { body: { ...chat, stream: true } });
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      await closed; // the gateway hung up on the provider
+      const rows = await h.rows(1, { error: 'client_closed' });
+      expect(rows[0]).toMatchObject({ status_code: 200, streamed: true });
+      // Tokens it produced are still counted.
+      expect(rows[0]!.completion_tokens).toBeGreaterThan(0);
+    },
+  );
 });

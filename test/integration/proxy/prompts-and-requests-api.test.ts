@@ -233,60 +233,63 @@ describe('prompts resource, prompt-version links, request log API and request.cr
     });
   });
 
-  it('emits request.created into the outbox in the same transaction as the row, with exactly the spec fields', async () => {
-    // A subscribed webhook (written directly: this app runs no dispatcher, so the outbox row stays put).
-    await h.app.database.db('webhooks').insert({
-      org_id: h.tenant.orgId,
-      name: 'req',
-      url: 'https://example.com/hook',
-      events: ['request.created'],
-      secret_ciphertext: 'x',
-      master_key_id: 'k1',
-      secret_hint: 'x',
-    });
-    const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
-      headers: { 'x-service-trace-id': 'tr-1' },
-      body: chat('evented'),
-    });
-    await res.arrayBuffer();
-    const id = res.headers.get('x-service-request-id')!;
-    const [row] = await h.rows(1, { id });
-    const deadline = Date.now() + 5000;
-    type Created = { request: { id: string; cost_usd: number; created_at: string; [k: string]: unknown } };
-    let events: { payload: Created }[] = [];
-    while (Date.now() < deadline) {
-      events = await h.app.database.db('event_outbox').where({ kind: 'request.created' }).select('payload');
-      if (events.some((e) => e.payload.request?.id === id)) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const ev = events.find((e) => e.payload.request?.id === id)!;
-    expect(Object.keys(ev.payload.request).sort()).toEqual(
-      [
-        'id',
-        'provider',
-        'model',
-        'prompt_tokens',
-        'completion_tokens',
-        'total_tokens',
-        'cost_usd',
-        'latency_ms',
-        'status_code',
-        'trace_id',
-        'created_at',
-      ].sort(),
-    );
-    expect(ev.payload.request).toMatchObject({
-      id,
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      prompt_tokens: row!.prompt_tokens,
-      completion_tokens: row!.completion_tokens,
-      total_tokens: row!.total_tokens,
-      latency_ms: row!.latency_ms,
-      status_code: 200,
-      trace_id: 'tr-1',
-    });
-    expect(ev.payload.request.cost_usd).toBeCloseTo(Number(row!.cost_usd), 12);
-    expect(Date.parse(ev.payload.request.created_at)).toBe(new Date(row!.created_at).getTime());
-  });
+  it(
+    'emits request.created into the outbox in the same transaction as the row, ' + 'with exactly the spec fields',
+    async () => {
+      // A subscribed webhook (written directly: this app runs no dispatcher, so the outbox row stays put).
+      await h.app.database.db('webhooks').insert({
+        org_id: h.tenant.orgId,
+        name: 'req',
+        url: 'https://example.com/hook',
+        events: ['request.created'],
+        secret_ciphertext: 'x',
+        master_key_id: 'k1',
+        secret_hint: 'x',
+      });
+      const res = await proxyFetch(h, 'openai', '/v1/chat/completions', {
+        headers: { 'x-service-trace-id': 'tr-1' },
+        body: chat('evented'),
+      });
+      await res.arrayBuffer();
+      const id = res.headers.get('x-service-request-id')!;
+      const [row] = await h.rows(1, { id });
+      const deadline = Date.now() + 5000;
+      type Created = { request: { id: string; cost_usd: number; created_at: string; [k: string]: unknown } };
+      let events: { payload: Created }[] = [];
+      while (Date.now() < deadline) {
+        events = await h.app.database.db('event_outbox').where({ kind: 'request.created' }).select('payload');
+        if (events.some((e) => e.payload.request?.id === id)) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const ev = events.find((e) => e.payload.request?.id === id)!;
+      expect(Object.keys(ev.payload.request).sort()).toEqual(
+        [
+          'id',
+          'provider',
+          'model',
+          'prompt_tokens',
+          'completion_tokens',
+          'total_tokens',
+          'cost_usd',
+          'latency_ms',
+          'status_code',
+          'trace_id',
+          'created_at',
+        ].sort(),
+      );
+      expect(ev.payload.request).toMatchObject({
+        id,
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        prompt_tokens: row!.prompt_tokens,
+        completion_tokens: row!.completion_tokens,
+        total_tokens: row!.total_tokens,
+        latency_ms: row!.latency_ms,
+        status_code: 200,
+        trace_id: 'tr-1',
+      });
+      expect(ev.payload.request.cost_usd).toBeCloseTo(Number(row!.cost_usd), 12);
+      expect(Date.parse(ev.payload.request.created_at)).toBe(new Date(row!.created_at).getTime());
+    },
+  );
 });

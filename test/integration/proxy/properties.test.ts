@@ -41,23 +41,27 @@ describe('proxy: custom properties', () => {
     ]);
   });
 
-  it('refuses a bad property name, an over-long value or more than 20 properties with 400, before the provider', async () => {
-    const call = (headers: Record<string, string>) =>
-      proxyFetch(h, 'openai', '/v1/chat/completions', { headers, body: { model: 'gpt-4o-mini', messages: [] } });
-    const bad = async (headers: Record<string, string>, code: string) => {
-      const r = await call(headers);
-      expect(r.status).toBe(400);
-      expect(((await r.json()) as { code: string }).code).toBe(code);
-    };
-    await bad({ 'x-service-property-_x': 'v' }, 'invalid_property');
-    await bad({ 'x-service-property-big': 'v'.repeat(257) }, 'invalid_property');
-    await bad(
-      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-service-property-p${i}`, 'v'])),
-      'too_many_properties',
-    );
-    expect(h.upstream.requests).toHaveLength(0);
-    expect(
-      (await call(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-service-property-p${i}`, 'v'])))).status,
-    ).toBe(200);
-  });
+  it(
+    'refuses a bad property name, ' + 'an over-long value or more than 20 properties with 400, before the provider',
+    async () => {
+      const call = (headers: Record<string, string>) =>
+        proxyFetch(h, 'openai', '/v1/chat/completions', { headers, body: { model: 'gpt-4o-mini', messages: [] } });
+      const bad = async (headers: Record<string, string>, code: string) => {
+        const r = await call(headers);
+        expect(r.status).toBe(400);
+        expect(((await r.json()) as { code: string }).code).toBe(code);
+      };
+      await bad({ 'x-service-property-_x': 'v' }, 'invalid_property');
+      await bad({ 'x-service-property-big': 'v'.repeat(257) }, 'invalid_property');
+      await bad(
+        Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-service-property-p${i}`, 'v'])),
+        'too_many_properties',
+      );
+      expect(h.upstream.requests).toHaveLength(0);
+      expect(
+        (await call(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-service-property-p${i}`, 'v']))))
+          .status,
+      ).toBe(200);
+    },
+  );
 });

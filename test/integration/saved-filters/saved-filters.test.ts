@@ -91,40 +91,44 @@ describe('saved filters', () => {
     expect((await api(app, 'GET', `/api/v1/requests?saved_filter_id=${bad}`, as('viewer'))).status).toBe(400);
   });
 
-  it('private filters are their owner’s; project filters are everyone’s to read and admin/editor’s to change', async () => {
-    const mine = (await save('viewer', { name: 'mine', view: 'requests', filter: { model: 'gpt-4o' } })).body.data.id;
-    expect((await api(app, 'GET', `/api/v1/saved-filters/${mine}`, as('admin'))).status).toBe(404);
-    expect(
-      (await api(app, 'GET', '/api/v1/saved-filters?view=requests', as('admin'))).body.data.map(
-        (f: { name: string }) => f.name,
-      ),
-    ).toEqual(['errors']);
-    expect((await save('viewer', { name: 'x', view: 'requests', filter: {}, visibility: 'project' })).body.code).toBe(
-      'insufficient_role',
-    );
-    expect(
-      (await api(app, 'PATCH', `/api/v1/saved-filters/${shared}`, { ...as('viewer'), body: { name: 'mine now' } })).body
-        .code,
-    ).toBe('not_owner');
-    expect(
-      (await api(app, 'PATCH', `/api/v1/saved-filters/${shared}`, { ...as('admin'), body: { name: '5xx' } })).body.data,
-    ).toMatchObject({ name: '5xx', mine: false });
-    expect(
-      (await api(app, 'PATCH', `/api/v1/saved-filters/${mine}`, { ...as('viewer'), body: { sort: 'latency_ms' } })).body
-        .data,
-    ).toMatchObject({ sort: 'latency_ms', mine: true });
-    expect((await api(app, 'DELETE', `/api/v1/saved-filters/${mine}`, as('viewer'))).status).toBe(200);
-    expect((await save('admin', { name: 'c', view: 'requests', filter: { saved_filter_id: shared } })).status).toBe(
-      400,
-    );
-    // API keys use the project's filters on the read routes.
-    expect(
-      (await api(app, 'GET', `/api/v1/requests?saved_filter_id=${shared}`, { token: t.publicKey })).body.data,
-    ).toHaveLength(2);
-    expect((await api(app, 'GET', `/api/v1/requests?saved_filter_id=${shared}`, { token: other.fullKey })).status).toBe(
-      404,
-    );
-  });
+  it(
+    'private filters are their owner’s; ' + 'project filters are everyone’s to read and admin/editor’s to change',
+    async () => {
+      const mine = (await save('viewer', { name: 'mine', view: 'requests', filter: { model: 'gpt-4o' } })).body.data.id;
+      expect((await api(app, 'GET', `/api/v1/saved-filters/${mine}`, as('admin'))).status).toBe(404);
+      expect(
+        (await api(app, 'GET', '/api/v1/saved-filters?view=requests', as('admin'))).body.data.map(
+          (f: { name: string }) => f.name,
+        ),
+      ).toEqual(['errors']);
+      expect((await save('viewer', { name: 'x', view: 'requests', filter: {}, visibility: 'project' })).body.code).toBe(
+        'insufficient_role',
+      );
+      expect(
+        (await api(app, 'PATCH', `/api/v1/saved-filters/${shared}`, { ...as('viewer'), body: { name: 'mine now' } }))
+          .body.code,
+      ).toBe('not_owner');
+      expect(
+        (await api(app, 'PATCH', `/api/v1/saved-filters/${shared}`, { ...as('admin'), body: { name: '5xx' } })).body
+          .data,
+      ).toMatchObject({ name: '5xx', mine: false });
+      expect(
+        (await api(app, 'PATCH', `/api/v1/saved-filters/${mine}`, { ...as('viewer'), body: { sort: 'latency_ms' } }))
+          .body.data,
+      ).toMatchObject({ sort: 'latency_ms', mine: true });
+      expect((await api(app, 'DELETE', `/api/v1/saved-filters/${mine}`, as('viewer'))).status).toBe(200);
+      expect((await save('admin', { name: 'c', view: 'requests', filter: { saved_filter_id: shared } })).status).toBe(
+        400,
+      );
+      // API keys use the project's filters on the read routes.
+      expect(
+        (await api(app, 'GET', `/api/v1/requests?saved_filter_id=${shared}`, { token: t.publicKey })).body.data,
+      ).toHaveLength(2);
+      expect(
+        (await api(app, 'GET', `/api/v1/requests?saved_filter_id=${shared}`, { token: other.fullKey })).status,
+      ).toBe(404);
+    },
+  );
 
   describe('role matrix', () => {
     const own = async () =>

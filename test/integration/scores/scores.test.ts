@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
-import { describeJwtMatrix } from '../../helpers/jwt-matrix';
-import { describeReadMatrix } from '../../helpers/read-matrix';
-import { requestRow, writeRows } from '../analytics/seed';
+import { api, type SeededTenant } from '../../helpers/auth';
+import { seedFixture, seedForeign, type Fixture } from './setup';
 
 /**
  * Score configs and scores: validation against configs, targets, idempotent ids, reads, auth.
  * Each test seeds its own tenant (a request in session `sess-1`, a trace with span `sp-1`), so any one
- * runs alone; only the foreign tenant, which nothing writes to, is shared.
+ * runs alone; only the foreign tenant, which nothing writes to, is shared. The role matrix is in
+ * scores-matrix.test.ts.
  */
 describe('scores and score configs', () => {
   let app: TestApp;
@@ -24,35 +23,7 @@ describe('scores and score configs', () => {
   const score = async (body: Record<string, unknown>, token = t.fullKey) =>
     api(app, 'POST', '/api/v1/scores', { token, body });
 
-  interface Fixture {
-    t: SeededTenant;
-    requestId: string;
-    traceId: string;
-  }
-  const fixture = async (): Promise<Fixture> => {
-    const tenant = await seedTenant(app);
-    const row = requestRow({ orgId: tenant.orgId, projectId: tenant.projectId }, { session_id: 'sess-1' });
-    await writeRows(app.database.db, [row]);
-    const trace = `tr-${randomUUID()}`;
-    const now = new Date().toISOString();
-    expect(
-      (
-        await api(app, 'POST', '/ingest/traces', {
-          token: tenant.fullKey,
-          body: { id: trace, name: 'agent', start_time: now },
-        })
-      ).status,
-    ).toBe(201);
-    expect(
-      (
-        await api(app, 'POST', '/ingest/spans', {
-          token: tenant.fullKey,
-          body: { id: 'sp-1', trace_id: trace, name: 'llm', start_time: now },
-        })
-      ).status,
-    ).toBe(201);
-    return { t: tenant, requestId: row.id, traceId: trace };
-  };
+  const fixture = () => seedFixture(app);
   const use = (f: Fixture) => ({ t, requestId, traceId } = f);
   /** The two configs the score tests check against. */
   const seedConfigs = async () => {
@@ -94,10 +65,7 @@ describe('scores and score configs', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ role: 'api' });
-    other = await seedTenant(app);
-    const theirs = requestRow({ orgId: other.orgId, projectId: other.projectId });
-    await writeRows(app.database.db, [theirs]);
-    foreignRequest = theirs.id;
+    ({ other, foreignRequest } = await seedForeign(app));
   });
   afterAll(() => app?.stop());
 
@@ -274,7 +242,9 @@ describe('scores and score configs', () => {
 
     it('are a view of /stats: count, average and label distribution per name over time', async () => {
       const hour = 3_600_000;
-      const range = `from=${new Date(Math.floor(Date.now() / hour) * hour - hour).toISOString()}&to=${new Date(Math.ceil(Date.now() / hour) * hour + hour).toISOString()}&granularity=hour`;
+      const from = new Date(Math.floor(Date.now() / hour) * hour - hour).toISOString();
+      const to = new Date(Math.ceil(Date.now() / hour) * hour + hour).toISOString();
+      const range = `from=${from}&to=${to}&granularity=hour`;
       const st = (await api(app, 'GET', `/api/v1/stats?view=scores&group_by=name&${range}`, admin())).body.data;
       expect(st).toMatchObject({ view: 'scores', source: 'raw', totals: { count: 5 } });
       expect(st.series).toHaveLength(3);
@@ -292,109 +262,6 @@ describe('scores and score configs', () => {
       expect((await api(app, 'GET', `/api/v1/stats?view=scores&group_by=model&${range}`, admin())).body.code).toBe(
         'invalid_group_by',
       );
-    });
-  });
-
-  describe('role matrix', () => {
-    beforeAll(async () => use(await fixture()));
-    const anyScore = async () =>
-      ((await app.database.db('scores').where({ project_id: t.projectId }).first('id'))?.id as string | undefined) ??
-      ((await score({ name: 'any', value: 1, request_id: requestId })).body.data.id as string);
-    const foreignScore = async () => {
-      const r = await score({ name: 'theirs', value: 1, request_id: foreignRequest }, other.fullKey);
-      return r.body.data.id as string;
-    };
-    const anyConfig = async () =>
-      ((await app.database.db('score_configs').where({ project_id: t.projectId }).first('id'))?.id as
-        string | undefined) ??
-      ((await config({ name: `any-${randomUUID()}`, data_type: 'boolean' })).body.data.id as string);
-    describeReadMatrix(
-      () => ({ app, t, other }),
-      [
-        { name: 'GET /api/v1/scores', method: 'GET', path: () => '/api/v1/scores' },
-        // The body's request id is read when the case runs (after beforeAll).
-        {
-          name: 'POST /api/v1/scores',
-          method: 'POST',
-          path: () => '/api/v1/scores',
-          write: true,
-          ok: 201,
-          body: {
-            name: 'matrix',
-            value: 1,
-            get request_id() {
-              return requestId;
-            },
-          },
-        },
-        {
-          name: 'GET /api/v1/scores/:id',
-          method: 'GET',
-          path: async () => `/api/v1/scores/${await anyScore()}`,
-          foreignPath: async () => `/api/v1/scores/${await foreignScore()}`,
-        },
-        {
-          name: 'DELETE /api/v1/scores/:id',
-          method: 'DELETE',
-          write: true,
-          path: async () =>
-            `/api/v1/scores/${(await score({ name: 'gone', value: 1, request_id: requestId })).body.data.id}`,
-          foreignPath: async () => `/api/v1/scores/${await foreignScore()}`,
-        },
-      ],
-    );
-    describeJwtMatrix(
-      () => ({ app, t, other }),
-      [
-        { name: 'GET /score-configs', method: 'GET', path: () => '/api/v1/score-configs' },
-        {
-          name: 'POST /score-configs',
-          method: 'POST',
-          path: () => '/api/v1/score-configs',
-          write: true,
-          ok: 201,
-          get body() {
-            return { name: `m-${randomUUID()}`, data_type: 'boolean' };
-          },
-        },
-        {
-          name: 'GET /score-configs/:id',
-          method: 'GET',
-          path: async () => `/api/v1/score-configs/${await anyConfig()}`,
-        },
-        {
-          name: 'PATCH /score-configs/:id',
-          method: 'PATCH',
-          path: async () => `/api/v1/score-configs/${await anyConfig()}`,
-          write: true,
-          body: { description: 'd' },
-        },
-        {
-          name: 'DELETE /score-configs/:id',
-          method: 'DELETE',
-          write: true,
-          path: async () =>
-            `/api/v1/score-configs/${(await config({ name: `d-${randomUUID()}`, data_type: 'boolean' })).body.data.id}`,
-        },
-      ],
-    );
-    it("another organization's config is a 404", async () => {
-      const id = (
-        await api(app, 'POST', '/api/v1/score-configs', {
-          token: other.admin.token,
-          orgId: other.orgId,
-          body: { name: 'x', data_type: 'boolean' },
-        })
-      ).body.data.id;
-      for (const m of ['GET', 'PATCH', 'DELETE'])
-        expect(
-          (
-            await api(app, m, `/api/v1/score-configs/${id}`, {
-              ...admin(),
-              body: m === 'PATCH' ? { description: 'x' } : undefined,
-            })
-          ).status,
-        ).toBe(404);
     });
   });
 });

@@ -41,43 +41,47 @@ describe('security findings', () => {
   });
   afterAll(() => h.stop());
 
-  it('finds a leaked token and a card in a stored body, never what meta mode did not keep, and shows neither', async () => {
-    await chat(`my token is ${GHP} and my card ${CARD}`);
-    await chat(`again ${GHP}`);
-    await chat(`not kept ${GHP.replace('A1', 'Z9')}`, { 'x-service-log-body': 'meta' });
-    await h.rows(3);
-    expect(await scan()).toMatchObject({ scanned: 2, created: 2 });
-    const list = await findings();
-    expect(list.map((f) => [f.kind, f.category, f.severity, f.occurrences]).sort()).toEqual([
-      ['pii', 'credit_card', 'high', 1],
-      ['secret', 'github', 'high', 2],
-    ]);
-    const gh = list.find((f) => f.category === 'github')!;
-    expect(gh).toMatchObject({
-      source: 'request',
-      field: 'request_body',
-      direction: 'in',
-      status: 'open',
-      first: { request_id: expect.any(String) },
-    });
-    expect(gh.last.request_id).not.toBe(gh.first.request_id);
-    for (const f of list) {
-      expect(f.excerpt).not.toContain(GHP.slice(4));
-      expect(f.excerpt).not.toContain('4111 1111 1111 1111');
-    }
-    expect(list.find((f) => f.category === 'credit_card')!.excerpt).toContain('**** **** **** 1111');
-    // A second run finds the queue empty; the same rows queued again (a crash before the commit)
-    // change nothing: sightings are per place.
-    expect(await scan()).toMatchObject({ scanned: 0, created: 0 });
-    await h.app.database.db.raw(
-      `insert into security_scan_queue (source, ids, lo, hi) select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 ms' from requests`,
-    );
-    expect(await scan()).toMatchObject({ scanned: 3, created: 0 });
-    expect((await findings()).map((f) => [f.category, f.occurrences]).sort()).toEqual([
-      ['credit_card', 1],
-      ['github', 2],
-    ]);
-  });
+  it(
+    'finds a leaked token and a card in a stored body, ' + 'never what meta mode did not keep, and shows neither',
+    async () => {
+      await chat(`my token is ${GHP} and my card ${CARD}`);
+      await chat(`again ${GHP}`);
+      await chat(`not kept ${GHP.replace('A1', 'Z9')}`, { 'x-service-log-body': 'meta' });
+      await h.rows(3);
+      expect(await scan()).toMatchObject({ scanned: 2, created: 2 });
+      const list = await findings();
+      expect(list.map((f) => [f.kind, f.category, f.severity, f.occurrences]).sort()).toEqual([
+        ['pii', 'credit_card', 'high', 1],
+        ['secret', 'github', 'high', 2],
+      ]);
+      const gh = list.find((f) => f.category === 'github')!;
+      expect(gh).toMatchObject({
+        source: 'request',
+        field: 'request_body',
+        direction: 'in',
+        status: 'open',
+        first: { request_id: expect.any(String) },
+      });
+      expect(gh.last.request_id).not.toBe(gh.first.request_id);
+      for (const f of list) {
+        expect(f.excerpt).not.toContain(GHP.slice(4));
+        expect(f.excerpt).not.toContain('4111 1111 1111 1111');
+      }
+      expect(list.find((f) => f.category === 'credit_card')!.excerpt).toContain('**** **** **** 1111');
+      // A second run finds the queue empty; the same rows queued again (a crash before the commit)
+      // change nothing: sightings are per place.
+      expect(await scan()).toMatchObject({ scanned: 0, created: 0 });
+      await h.app.database.db.raw(
+        `insert into security_scan_queue (source, ids, lo, hi) ` +
+          `select 'request', array_agg(id::text), min(created_at), max(created_at) + interval '1 ms' from requests`,
+      );
+      expect(await scan()).toMatchObject({ scanned: 3, created: 0 });
+      expect((await findings()).map((f) => [f.category, f.occurrences]).sort()).toEqual([
+        ['credit_card', 1],
+        ['github', 2],
+      ]);
+    },
+  );
 
   it('scans span and trace input and output from the ingest API, injections only on the way in', async () => {
     const traceId = randomUUID();
@@ -192,46 +196,50 @@ describe('security findings', () => {
     expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 60_000 })]);
   });
 
-  describe('role matrix (JWT only: API keys 403; every role reads; admin and editor change status; another organization 404)', () => {
-    const any = async () => (await findings())[0]!.id as string;
-    describeJwtMatrix(
-      () => ({ app: h.app, t: h.tenant, other }),
-      [
-        { name: 'GET /security/findings', method: 'GET', path: () => '/api/v1/security/findings' },
-        {
-          name: 'GET /security/findings/:id',
-          method: 'GET',
-          path: async () => `/api/v1/security/findings/${await any()}`,
-        },
-        {
-          name: 'PATCH /security/findings/:id',
-          method: 'PATCH',
-          path: async () => `/api/v1/security/findings/${await any()}`,
-          write: true,
-          body: { status: 'open' },
-        },
-        { name: 'GET /security/summary', method: 'GET', path: () => '/api/v1/security/summary' },
-      ],
-    );
-    it("another organization's finding (and a malformed id) is a 404", async () => {
-      const id = await any();
-      for (const [token, orgId, path] of [
-        [other.admin.token, other.orgId, id],
-        [h.tenant.admin.token, h.tenant.orgId, 'not-a-uuid'],
-      ] as const) {
-        expect((await api(h.app, 'GET', `/api/v1/security/findings/${path}`, { token, orgId })).status).toBe(404);
-        expect(
-          (
-            await api(h.app, 'PATCH', `/api/v1/security/findings/${path}`, {
-              token,
-              orgId,
-              body: { status: 'resolved' },
-            })
-          ).status,
-        ).toBe(404);
-      }
-    });
-  });
+  describe(
+    'role matrix (JWT only: API keys 403; every role reads; ' +
+      'admin and editor change status; another organization 404)',
+    () => {
+      const any = async () => (await findings())[0]!.id as string;
+      describeJwtMatrix(
+        () => ({ app: h.app, t: h.tenant, other }),
+        [
+          { name: 'GET /security/findings', method: 'GET', path: () => '/api/v1/security/findings' },
+          {
+            name: 'GET /security/findings/:id',
+            method: 'GET',
+            path: async () => `/api/v1/security/findings/${await any()}`,
+          },
+          {
+            name: 'PATCH /security/findings/:id',
+            method: 'PATCH',
+            path: async () => `/api/v1/security/findings/${await any()}`,
+            write: true,
+            body: { status: 'open' },
+          },
+          { name: 'GET /security/summary', method: 'GET', path: () => '/api/v1/security/summary' },
+        ],
+      );
+      it("another organization's finding (and a malformed id) is a 404", async () => {
+        const id = await any();
+        for (const [token, orgId, path] of [
+          [other.admin.token, other.orgId, id],
+          [h.tenant.admin.token, h.tenant.orgId, 'not-a-uuid'],
+        ] as const) {
+          expect((await api(h.app, 'GET', `/api/v1/security/findings/${path}`, { token, orgId })).status).toBe(404);
+          expect(
+            (
+              await api(h.app, 'PATCH', `/api/v1/security/findings/${path}`, {
+                token,
+                orgId,
+                body: { status: 'resolved' },
+              })
+            ).status,
+          ).toBe(404);
+        }
+      });
+    },
+  );
 
   it('an AWS key pair in a call: no 8 characters of the secret access key in any finding the API returns', async () => {
     const draw = (alphabet: string, n: number) =>
@@ -241,7 +249,8 @@ describe('security findings', () => {
     const secret = `${draw(`${ALNUM}/+`, 39)}${draw(ALNUM, 1)}`;
     const before = (await h.rows(1)).length;
     await chat(
-      `AWS_ACCESS_KEY_ID=AKIA${draw('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}\nAWS_SECRET_ACCESS_KEY=${secret}\nregion=eu-west-1 output=json`,
+      `AWS_ACCESS_KEY_ID=AKIA${draw('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}\n` +
+        `AWS_SECRET_ACCESS_KEY=${secret}\nregion=eu-west-1 output=json`,
     );
     await h.rows(before + 1);
     await scan();

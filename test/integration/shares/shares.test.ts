@@ -138,66 +138,73 @@ describe('shares', () => {
     expect((await open(st.token)).body.data.resource).toMatchObject({ view: 'requests', granularity: { unit: 'day' } });
   });
 
-  it('infers the project from the resource when project_id is absent, in an organization with several projects', async () => {
-    const second = (await api(app, 'POST', '/api/v1/projects', { ...ed(), body: { name: 'second' } })).body.data
-      .id as string;
-    const row = requestRow({ orgId: t.orgId, projectId: second }, { session_id: 'sess-2' });
-    await writeRows(app.database.db, [row]);
-    const key = (await api(app, 'POST', '/api/v1/api-keys', { ...ed(), body: { project_id: second } })).body.data
-      .key as string;
-    const now = new Date().toISOString();
-    for (const id of ['tr-2', 'tr-dup'])
+  it(
+    'infers the project from the resource when project_id is absent, ' + 'in an organization with several projects',
+    async () => {
+      const second = (await api(app, 'POST', '/api/v1/projects', { ...ed(), body: { name: 'second' } })).body.data
+        .id as string;
+      const row = requestRow({ orgId: t.orgId, projectId: second }, { session_id: 'sess-2' });
+      await writeRows(app.database.db, [row]);
+      const key = (await api(app, 'POST', '/api/v1/api-keys', { ...ed(), body: { project_id: second } })).body.data
+        .key as string;
+      const now = new Date().toISOString();
+      for (const id of ['tr-2', 'tr-dup'])
+        await api(app, 'POST', '/ingest/traces', {
+          token: key,
+          body: { id, name: 'agent', start_time: now, session_id: 'sess-2' },
+        });
       await api(app, 'POST', '/ingest/traces', {
-        token: key,
-        body: { id, name: 'agent', start_time: now, session_id: 'sess-2' },
+        token: t.fullKey,
+        body: { id: 'tr-dup', name: 'agent', start_time: now },
       });
-    await api(app, 'POST', '/ingest/traces', {
-      token: t.fullKey,
-      body: { id: 'tr-dup', name: 'agent', start_time: now },
-    });
-    const filter = (
-      await api(app, 'POST', '/api/v1/saved-filters', {
-        ...ed(),
-        body: { project_id: second, name: 'second daily', view: 'stats', filter: { granularity: 'day' } },
-      })
-    ).body.data.id;
+      const filter = (
+        await api(app, 'POST', '/api/v1/saved-filters', {
+          ...ed(),
+          body: { project_id: second, name: 'second daily', view: 'stats', filter: { granularity: 'day' } },
+        })
+      ).body.data.id;
 
-    const made = async (body: Record<string, unknown>) => {
-      const r = await share(body);
-      expect({ body, status: r.status }).toEqual({ body, status: 201 });
-      return r.body.data;
-    };
-    expect((await made({ resource_type: 'request', resource_id: row.id })).project_id).toBe(second);
-    expect((await made({ resource_type: 'request', resource_id: requestId })).project_id).toBe(t.projectId);
-    expect((await made({ resource_type: 'trace', resource_id: 'tr-2' })).project_id).toBe(second);
-    expect((await made({ resource_type: 'session', resource_id: 'sess-2' })).project_id).toBe(second);
-    expect((await made({ resource_type: 'stats_view', resource_id: filter })).project_id).toBe(second);
-    const s = await made({ resource_type: 'request', resource_id: row.id.toUpperCase() });
-    expect((await open(s.token)).body.data.resource).toMatchObject({ id: row.id, project_id: second });
+      const made = async (body: Record<string, unknown>) => {
+        const r = await share(body);
+        expect({ body, status: r.status }).toEqual({ body, status: 201 });
+        return r.body.data;
+      };
+      expect((await made({ resource_type: 'request', resource_id: row.id })).project_id).toBe(second);
+      expect((await made({ resource_type: 'request', resource_id: requestId })).project_id).toBe(t.projectId);
+      expect((await made({ resource_type: 'trace', resource_id: 'tr-2' })).project_id).toBe(second);
+      expect((await made({ resource_type: 'session', resource_id: 'sess-2' })).project_id).toBe(second);
+      expect((await made({ resource_type: 'stats_view', resource_id: filter })).project_id).toBe(second);
+      const s = await made({ resource_type: 'request', resource_id: row.id.toUpperCase() });
+      expect((await open(s.token)).body.data.resource).toMatchObject({ id: row.id, project_id: second });
 
-    // tr-dup is a trace id in both projects (clients choose trace ids): the caller says which.
-    const both = await share({ resource_type: 'trace', resource_id: 'tr-dup' });
-    expect(both.status).toBe(400);
-    expect(both.body).toMatchObject({
-      success: false,
-      code: 'project_id_required',
-      error: expect.stringContaining('2 projects'),
-    });
-    expect((await made({ resource_type: 'trace', resource_id: 'tr-dup', project_id: second })).project_id).toBe(second);
-    expect((await share({ resource_type: 'request', resource_id: row.id, project_id: t.projectId })).status).toBe(404);
+      // tr-dup is a trace id in both projects (clients choose trace ids): the caller says which.
+      const both = await share({ resource_type: 'trace', resource_id: 'tr-dup' });
+      expect(both.status).toBe(400);
+      expect(both.body).toMatchObject({
+        success: false,
+        code: 'project_id_required',
+        error: expect.stringContaining('2 projects'),
+      });
+      expect((await made({ resource_type: 'trace', resource_id: 'tr-dup', project_id: second })).project_id).toBe(
+        second,
+      );
+      expect((await share({ resource_type: 'request', resource_id: row.id, project_id: t.projectId })).status).toBe(
+        404,
+      );
 
-    // Another organization's resource is not found, whatever its kind.
-    const theirs = requestRow({ orgId: other.orgId, projectId: other.projectId });
-    await writeRows(app.database.db, [theirs]);
-    expect((await share({ resource_type: 'request', resource_id: theirs.id })).status).toBe(404);
-    expect(
-      (await share({ resource_type: 'request', resource_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10' })).status,
-    ).toBe(404);
-    expect((await share({ resource_type: 'session', resource_id: 'no-such-session' })).status).toBe(404);
-    expect(
-      (await share({ resource_type: 'experiment_comparison', resource_id: `${row.id},${requestId}` })).status,
-    ).toBe(404);
-  });
+      // Another organization's resource is not found, whatever its kind.
+      const theirs = requestRow({ orgId: other.orgId, projectId: other.projectId });
+      await writeRows(app.database.db, [theirs]);
+      expect((await share({ resource_type: 'request', resource_id: theirs.id })).status).toBe(404);
+      expect(
+        (await share({ resource_type: 'request', resource_id: '3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10' })).status,
+      ).toBe(404);
+      expect((await share({ resource_type: 'session', resource_id: 'no-such-session' })).status).toBe(404);
+      expect(
+        (await share({ resource_type: 'experiment_comparison', resource_id: `${row.id},${requestId}` })).status,
+      ).toBe(404);
+    },
+  );
 
   describe('role matrix', () => {
     let id: string;

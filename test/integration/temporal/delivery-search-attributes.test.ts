@@ -139,15 +139,19 @@ describe('delivery search attributes (time-skipping)', () => {
     ]);
   });
 
-  it('a workflow started without DeliveryStatus (before this change) upserts nothing, so its replay stays deterministic', async () => {
-    const w = await worker(async (_i, call) => (call < 2 ? failed : delivered));
-    const id = randomUUID();
-    const handle = await env.client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-      taskQueue,
-      workflowId: deliveryWorkflowId(id),
-      args: [{ deliveryId: id, webhookId: randomUUID(), orgId: randomUUID(), eventType: 'request.created' }],
-    });
-    expect(await w.runUntil(handle.result())).toEqual({ status: 'delivered', attempts: 2 });
-    expect((await upserts(handle)).decoded).toEqual([]);
-  });
+  it(
+    'a workflow started without DeliveryStatus (before this change) upserts nothing, ' +
+      'so its replay stays deterministic',
+    async () => {
+      const w = await worker(async (_i, call) => (call < 2 ? failed : delivered));
+      const id = randomUUID();
+      const handle = await env.client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+        taskQueue,
+        workflowId: deliveryWorkflowId(id),
+        args: [{ deliveryId: id, webhookId: randomUUID(), orgId: randomUUID(), eventType: 'request.created' }],
+      });
+      expect(await w.runUntil(handle.result())).toEqual({ status: 'delivered', attempts: 2 });
+      expect((await upserts(handle)).decoded).toEqual([]);
+    },
+  );
 });

@@ -3,8 +3,6 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../../activities';
 import type { Config } from '../../../src/config';
-import { createLogger } from '../../../src/logger';
-import { ensureSchedules, scheduleId } from '../../../src/temporal/schedules';
 import { deliveryWorkflowId, redeliveryWorkflowId } from '../../../src/webhooks/policy';
 import { startDeliveryWorkflow } from '../../../src/webhooks/workflow-client';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
@@ -18,7 +16,7 @@ import {
   waitUntil,
   webhookTestConfig,
 } from '../webhooks/fixtures';
-import { decodePayload, docRecipes, listedIds, runRecipe } from './recipes';
+import { decodePayload, docRecipes, expectRecipeList, runRecipe } from './recipes';
 
 /**
  * docs/operators.md's recipes, run as written with the `temporal` CLI against the real dev server,
@@ -58,12 +56,6 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     string
   >;
   const wf = (id: string) => deliveryWorkflowId(id);
-  const probe = {
-    name: 'ops-recipe-probe',
-    note: 'never polled: its first run holds the schedule up',
-    spec: { intervals: [{ every: '1 second' }] },
-    workflowType: 'neverPolledWorkflow',
-  };
 
   async function delivery(
     hook: { id: string; orgId: string; url: string },
@@ -165,21 +157,12 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
       firstAttempt: 3,
     });
     await client.workflow.getHandle(redeliveryWorkflowId(ids.twice, 1)).result();
-    await ensureSchedules(client, queues.noWorker, [probe], createLogger('silent'));
   });
 
   afterAll(async () => {
     for (const id of [wf(ids.retrying), wf(ids.pending)])
       await client?.workflow
         .getHandle(id)
-        .terminate('test over')
-        .catch(() => undefined);
-    const schedule = client?.schedule.getHandle(scheduleId(queues.noWorker, probe.name));
-    const desc = await schedule?.describe().catch(() => undefined);
-    await schedule?.delete().catch(() => undefined);
-    for (const r of desc?.info.runningActions ?? [])
-      await client.workflow
-        .getHandle(r.workflow.workflowId)
         .terminate('test over')
         .catch(() => undefined);
     for (const w of workers) w.shutdown();
@@ -191,20 +174,8 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     await database?.drop();
   });
 
-  /** Runs a list recipe until visibility catches up (about a second), then checks its exact answer. */
-  async function expectListed(recipe: string, vars: Record<string, string>, expected: string[]) {
-    const want = [...expected].sort();
-    let got: string[] = [];
-    await waitUntil(
-      async () => {
-        got = listedIds(await runRecipe(recipe, address, vars));
-        return JSON.stringify(got) === JSON.stringify(want);
-      },
-      10_000,
-      `${recipe} to list ${want.join(', ')}`,
-    ).catch(() => undefined);
-    expect(got).toEqual(want);
-  }
+  const expectListed = (recipe: string, vars: Record<string, string>, expected: string[]) =>
+    expectRecipeList(address, recipe, vars, expected);
 
   it('the page holds every recipe this test runs, and nothing else marked as one', () => {
     expect([...docRecipes().keys()].sort()).toEqual(
@@ -224,14 +195,17 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     );
   });
 
-  it('what is failing for this customer: its failed and dead-lettered deliveries, not another organization’s', async () => {
-    await expectListed('failing-for-org', { ORG_ID: ids.org1 }, [wf(ids.dead1), wf(ids.dead2), wf(ids.retrying)]);
-    expect(await runRecipe('dead-lettered-count-for-org', address, { ORG_ID: ids.org1 })).toEqual({ count: '2' });
-    await expectListed('dead-letters-of-webhook', { WEBHOOK_ID: ids.hookA }, [wf(ids.dead1), wf(ids.dead2)]);
-    await expectListed('dead-letters-of-webhook', { WEBHOOK_ID: ids.hookC }, [wf(ids.otherOrgDead)]);
-    await expectListed('retrying-now-for-webhook', { WEBHOOK_ID: ids.hookA }, [wf(ids.retrying)]);
-    await expectListed('stuck-pending-for-org', { ORG_ID: ids.org1 }, [wf(ids.pending)]);
-  });
+  it(
+    'what is failing for this customer: its failed and dead-lettered deliveries, ' + 'not another organization’s',
+    async () => {
+      await expectListed('failing-for-org', { ORG_ID: ids.org1 }, [wf(ids.dead1), wf(ids.dead2), wf(ids.retrying)]);
+      expect(await runRecipe('dead-lettered-count-for-org', address, { ORG_ID: ids.org1 })).toEqual({ count: '2' });
+      await expectListed('dead-letters-of-webhook', { WEBHOOK_ID: ids.hookA }, [wf(ids.dead1), wf(ids.dead2)]);
+      await expectListed('dead-letters-of-webhook', { WEBHOOK_ID: ids.hookC }, [wf(ids.otherOrgDead)]);
+      await expectListed('retrying-now-for-webhook', { WEBHOOK_ID: ids.hookA }, [wf(ids.retrying)]);
+      await expectListed('stuck-pending-for-org', { ORG_ID: ids.org1 }, [wf(ids.pending)]);
+    },
+  );
 
   it('shows each delivery’s attempts and a summary without the query string', async () => {
     const [dead] = (await runRecipe('dead-letters-of-webhook', address, { WEBHOOK_ID: ids.hookA })) as {
@@ -278,40 +252,5 @@ describe('operator recipes (docs/operators.md) on the dev server', () => {
     expect(attempts.filter((a) => a.kind !== 'busy').map((a) => a.httpStatus)).toEqual([500, 200]);
     expect(events.filter((e) => e.eventType === 'EVENT_TYPE_TIMER_FIRED')).toHaveLength(1 + busy);
     expect(events.filter((e) => e.eventType === 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES')).toHaveLength(2);
-  });
-
-  it('which schedules ran late: recent actions with scheduled and actual times, ticks skipped behind a run that never ends', async () => {
-    const id = scheduleId(queues.noWorker, probe.name);
-    type Described = {
-      info: {
-        overlapSkipped?: string;
-        recentActions: { scheduleTime: string; actualTime: string }[];
-        runningWorkflows: { workflowId: string }[];
-      };
-    };
-    let detail: Described | undefined;
-    await waitUntil(
-      async () => {
-        detail = (await runRecipe('schedule-detail', address, { SCHEDULE_ID: id })) as Described;
-        return Number(detail.info.overlapSkipped ?? 0) >= 2;
-      },
-      15_000,
-      'ticks skipped',
-    );
-    const [first] = detail!.info.recentActions;
-    expect(Date.parse(first!.actualTime) - Date.parse(first!.scheduleTime)).toBeLessThan(5_000);
-    const listed = (await runRecipe('schedules', address, {})) as {
-      scheduleId: string;
-      info: { recentActions?: unknown[] };
-    }[];
-    expect(listed.find((s) => s.scheduleId === id)?.info.recentActions).toHaveLength(1);
-    await expectListed(
-      'runs-of-schedule',
-      { SCHEDULE_ID: id },
-      detail!.info.runningWorkflows.map((w) => w.workflowId),
-    );
-    expect(
-      await (await client.workflow.getHandle(detail!.info.runningWorkflows[0]!.workflowId).describe()).staticSummary(),
-    ).toBe('ops-recipe-probe (every 1 second): never polled: its first run holds the schedule up');
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveTemporalCli } from '../../../src/temporal/binaries';
+import { waitUntil } from '../webhooks/fixtures';
 
 /**
  * The on-call recipes of docs/operators.md, read from the document itself: every ```sh block
@@ -39,9 +40,29 @@ export async function runRecipe(name: string, address: string, vars: Record<stri
 }
 
 /** The workflow ids of a `temporal workflow list -o json` answer, sorted. */
-export const listedIds = (answer: unknown): string[] =>
+const listedIds = (answer: unknown): string[] =>
   ((answer ?? []) as { execution: { workflowId: string } }[]).map((w) => w.execution.workflowId).sort();
 
 /** A JSON payload as the CLI prints it (base64 data), decoded. */
 export const decodePayload = (p: { data?: string } | undefined): unknown =>
   p?.data ? JSON.parse(Buffer.from(p.data, 'base64').toString()) : undefined;
+
+/** Runs a list recipe until visibility catches up (about a second), then checks its exact answer. */
+export async function expectRecipeList(
+  address: string,
+  recipe: string,
+  vars: Record<string, string>,
+  expected: string[],
+): Promise<void> {
+  const want = [...expected].sort();
+  let got: string[] = [];
+  await waitUntil(
+    async () => {
+      got = listedIds(await runRecipe(recipe, address, vars));
+      return JSON.stringify(got) === JSON.stringify(want);
+    },
+    10_000,
+    `${recipe} to list ${want.join(', ')}`,
+  ).catch(() => undefined);
+  expect(got).toEqual(want);
+}

@@ -105,28 +105,34 @@ describe('JWT verification against a remote JWKS (key rotation)', () => {
   it('rejects HS256 tokens when no shared secret is configured, and unsigned tokens', async () => {
     const hs = mintJwt({ sub: 'carol', issuer: ISSUER, audience: AUDIENCE });
     expect((await me(hs)).status).toBe(401);
-    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'carol', exp: 2e9, iss: ISSUER, aud: AUDIENCE })).toString('base64url')}.`;
+    const unsignedHeader = Buffer.from('{"alg":"none"}').toString('base64url');
+    const unsignedClaims = { sub: 'carol', exp: 2e9, iss: ISSUER, aud: AUDIENCE };
+    const none = `${unsignedHeader}.${Buffer.from(JSON.stringify(unsignedClaims)).toString('base64url')}.`;
     expect((await me(none)).status).toBe(401);
     expect((await me('not-a-jwt')).status).toBe(401);
   });
 
-  it('after the provider rotates its key, tokens of the new key verify (JWKS refetched), tokens of the removed key do not', async () => {
-    const old = published[0]!;
-    const oldToken = await sign(old);
-    expect((await me(oldToken)).status).toBe(200);
-    const before = fetches;
+  it(
+    'after the provider rotates its key, ' +
+      'tokens of the new key verify (JWKS refetched), tokens of the removed key do not',
+    async () => {
+      const old = published[0]!;
+      const oldToken = await sign(old);
+      expect((await me(oldToken)).status).toBe(200);
+      const before = fetches;
 
-    const next = await newKey('k2', 'RS256');
-    published = [next];
-    const r = await me(await sign(next, {}, { alg: 'RS256' }));
-    expect(r.status).toBe(200);
-    expect(r.body.data.user.sub).toBe('carol');
-    expect(fetches).toBe(before + 1);
+      const next = await newKey('k2', 'RS256');
+      published = [next];
+      const r = await me(await sign(next, {}, { alg: 'RS256' }));
+      expect(r.status).toBe(200);
+      expect(r.body.data.user.sub).toBe('carol');
+      expect(fetches).toBe(before + 1);
 
-    // k1 is gone from the set: its tokens fail even though they are unexpired and were valid.
-    const gone = await me(oldToken);
-    expect(gone.status).toBe(401);
-  });
+      // k1 is gone from the set: its tokens fail even though they are unexpired and were valid.
+      const gone = await me(oldToken);
+      expect(gone.status).toBe(401);
+    },
+  );
 
   it('answers 503 when the identity provider cannot be reached for an unknown key', async () => {
     idpUp = false;

@@ -3,9 +3,9 @@ import type { TestApp } from '../../helpers/app';
 import { api, mintJwt, type SeededTenant } from '../../helpers/auth';
 
 /**
- * The role × endpoint matrix's rules (matrix.test.ts holds the rows): the identities tried, how an
- * endpoint row is described, the expected status of each identity by the rules in docs/auth.md, the
- * credentials each identity sends, and the setup calls rows use.
+ * The role × endpoint matrix's rules (matrix.test.ts and the matrix-*.ts tables hold the rows): the
+ * identities tried, how an endpoint row is described, the expected status of each identity by the rules
+ * in docs/auth.md, the credentials each identity sends, and the setup calls rows use.
  */
 
 export type Identity =

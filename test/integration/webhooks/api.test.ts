@@ -6,7 +6,10 @@ import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
 import { waitUntil } from './fixtures';
 
-/** The REST API, the outbox dispatcher and delivery workflows of a real service on the suite's Temporal dev server. */
+/**
+ * The REST API, the outbox dispatcher and delivery workflows of a real service on the suite's Temporal dev server.
+ * Registration and reads, which need no worker, are in registration.test.ts.
+ */
 describe('/api/v1/webhooks', () => {
   let app: TestApp;
   let t: SeededTenant;
@@ -34,165 +37,6 @@ describe('/api/v1/webhooks', () => {
 
   const create = (body: Record<string, unknown>, who: 'admin' | 'editor' | 'viewer' = 'admin') =>
     api(app, 'POST', '/api/v1/webhooks', { ...as(who), body });
-
-  describe('registration and reads', () => {
-    it('creates a webhook (201) with a full 32-hex secret shown once; later reads mask it', async () => {
-      const res = await create({
-        name: 'ops',
-        url: `${receiver.url}/first`,
-        events: ['request.created', 'trace.completed'],
-      });
-      expect(res.status).toBe(201);
-      const w = res.body.data;
-      expect(w).toMatchObject({
-        name: 'ops',
-        url: `${receiver.url}/first`,
-        events: ['request.created', 'trace.completed'],
-        is_active: true,
-      });
-      expect(w.secret).toMatch(/^[0-9a-f]{32}$/);
-      expect(new Date(w.created_at).toISOString()).toBe(w.created_at);
-
-      const masked = `${w.secret.slice(0, 4)}…`;
-      const list = await api(app, 'GET', '/api/v1/webhooks', as('viewer'));
-      expect(list.status).toBe(200);
-      expect(list.body.data.find((x: { id: string }) => x.id === w.id).secret).toBe(masked);
-      const one = await api(app, 'GET', `/api/v1/webhooks/${w.id}`, as('editor'));
-      expect(one.body.data.secret).toBe(masked);
-      const patched = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { name: 'ops 2' } });
-      expect(patched.status).toBe(200);
-      expect(patched.body.data).toMatchObject({ name: 'ops 2', secret: masked });
-
-      // Stored encrypted, not in clear text.
-      const row = await db()('webhooks').where({ id: w.id }).first();
-      expect(JSON.stringify(row)).not.toContain(w.secret);
-      // Audited without the secret.
-      const audit = await db()('audit_logs').where({ resource_id: w.id }).orderBy('created_at');
-      expect(audit.map((a: { action: string }) => a.action)).toEqual(['webhook.created', 'webhook.updated']);
-      expect(JSON.stringify(audit)).not.toContain(w.secret);
-      expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
-    });
-
-    it.each([
-      [{ name: 'x', url: 'http://example.com/hook', events: [] }, /https/],
-      [{ name: 'x', url: 'ftp://example.com/hook', events: [] }, /https/],
-      [{ name: 'x', url: 'not a url', events: [] }, /valid URL/],
-      [{ name: 'x', url: 'https://user:pw@example.com/', events: [] }, /credentials/],
-      [{ name: 'x', url: 'https://example.com/', events: ['request.deleted'] }, /events/],
-      [{ name: 'x', url: 'https://example.com/', events: 'request.created' }, /events/],
-      [{ name: '', url: 'https://example.com/', events: [] }, /name/],
-      [{ url: 'https://example.com/', events: [] }, /name/],
-      [{ name: 'x', events: [] }, /url/],
-      [{ name: 'x', url: 'https://example.com/' }, /events/],
-      [{ name: 'x', url: 'https://example.com/', events: [], is_active: 'yes' }, /is_active/],
-      [{ name: 'x', url: 'https://example.com/', events: [], secret: 'mine' }, /secret|Unrecognized/i],
-    ])('rejects invalid registration %j with a clear 400', async (body, message) => {
-      const res = await create(body);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, code: 'validation_error' });
-      expect(res.body.error).toMatch(message);
-    });
-
-    it('rejects literal private / metadata addresses at registration', async () => {
-      for (const url of [
-        'https://10.0.0.1/hook',
-        'https://169.254.169.254/latest',
-        'https://[::1]/x',
-        'https://2130706434/',
-      ]) {
-        const res = await create({ name: 'x', url, events: [] });
-        expect(res.status).toBe(400);
-        expect(res.body.code).toBe('webhook_url_forbidden');
-      }
-    });
-
-    it('accepts an empty events list (nothing delivered) and is_active false', async () => {
-      const res = await create({ name: 'quiet', url: 'https://example.com/quiet', events: [], is_active: false });
-      expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ events: [], is_active: false });
-      await api(app, 'DELETE', `/api/v1/webhooks/${res.body.data.id}`, as('admin'));
-    });
-
-    it('lets viewers read webhooks and deliveries but not write', async () => {
-      const w = (await create({ name: 'v', url: 'https://example.com/v', events: [] })).body.data;
-      expect((await api(app, 'GET', '/api/v1/webhooks', as('viewer'))).status).toBe(200);
-      expect((await api(app, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, as('viewer'))).status).toBe(200);
-      for (const [method, path, body] of [
-        ['POST', '/api/v1/webhooks', { name: 'v', url: 'https://example.com/', events: [] }],
-        ['PATCH', `/api/v1/webhooks/${w.id}`, { name: 'no' }],
-        ['DELETE', `/api/v1/webhooks/${w.id}`, undefined],
-        ['POST', `/api/v1/webhooks/${w.id}/test`, undefined],
-      ] as const) {
-        const res = await api(app, method, path, { ...as('viewer'), body });
-        expect(res.status).toBe(403);
-        expect(res.body.code).toBe('insufficient_role');
-      }
-      expect((await api(app, 'GET', '/api/v1/webhooks')).status).toBe(401);
-      expect((await api(app, 'GET', '/api/v1/webhooks', { token: t.fullKey })).status).toBe(403);
-      await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('admin'));
-    });
-
-    it('answers 404 for unknown ids, malformed ids and other organizations’ webhooks', async () => {
-      const other = await seedTenant(app);
-      const theirs = (
-        await api(app, 'POST', '/api/v1/webhooks', {
-          token: other.admin.token,
-          orgId: other.orgId,
-          body: { name: 'o', url: 'https://example.com/o', events: [] },
-        })
-      ).body.data;
-      for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
-        expect((await api(app, 'GET', `/api/v1/webhooks/${id}`, as('admin'))).status).toBe(404);
-        expect(
-          (await api(app, 'PATCH', `/api/v1/webhooks/${id}`, { ...as('admin'), body: { name: 'x' } })).status,
-        ).toBe(404);
-        expect((await api(app, 'DELETE', `/api/v1/webhooks/${id}`, as('admin'))).status).toBe(404);
-        expect((await api(app, 'GET', `/api/v1/webhooks/${id}/deliveries`, as('admin'))).status).toBe(404);
-      }
-    });
-
-    it('validates PATCH bodies (empty, http url, unknown event) with 400', async () => {
-      const w = (await create({ name: 'p', url: 'https://example.com/p', events: [] })).body.data;
-      for (const body of [{}, { url: 'http://example.com' }, { events: ['nope'] }, { name: '' }, { is_active: 1 }]) {
-        const res = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body });
-        expect(res.status).toBe(400);
-      }
-      await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('admin'));
-    });
-
-    it('allows at most 20 webhooks per organization, race-free, and frees a slot on delete', async () => {
-      const org = await seedTenant(app);
-      const mine = { token: org.admin.token, orgId: org.orgId };
-      const tries = await Promise.all(
-        Array.from({ length: 24 }, (_, i) =>
-          api(app, 'POST', '/api/v1/webhooks', {
-            ...mine,
-            body: { name: `w${i}`, url: `https://example.com/${i}`, events: [] },
-          }),
-        ),
-      );
-      expect(tries.filter((r) => r.status === 201)).toHaveLength(20);
-      const refused = tries.filter((r) => r.status !== 201);
-      expect(refused).toHaveLength(4);
-      for (const r of refused) {
-        expect(r.status).toBe(409);
-        expect(r.body).toMatchObject({ code: 'webhook_limit_reached', limit: 20 });
-        expect(r.body.error).toMatch(/at most 20 webhooks/);
-      }
-      expect((await api(app, 'GET', '/api/v1/webhooks', mine)).body.data).toHaveLength(20);
-      const created = tries.find((r) => r.status === 201)!.body.data.id; // whichever of the concurrent creates won
-      const del = await api(app, 'DELETE', `/api/v1/webhooks/${created}`, mine);
-      expect([del.status, del.body.data]).toEqual([200, { id: created, deleted: true }]);
-      expect(
-        (
-          await api(app, 'POST', '/api/v1/webhooks', {
-            ...mine,
-            body: { name: 'again', url: 'https://example.com/x', events: [] },
-          })
-        ).status,
-      ).toBe(201);
-    });
-  });
 
   describe('test delivery', () => {
     it('sends one signed dummy POST now, records it as event_type test, and answers with the outcome', async () => {
@@ -245,62 +89,66 @@ describe('/api/v1/webhooks', () => {
   });
 
   describe('events end to end (outbox → dispatcher → workflow → HTTPS)', () => {
-    it('delivers each event once to every active subscribed webhook, signed, with the spec headers and body', async () => {
-      const a = (await create({ name: 'a', url: `${receiver.url}/a`, events: ['trace.completed'] })).body.data;
-      const b = (await create({ name: 'b', url: `${receiver.url}/b`, events: ['trace.completed', 'request.created'] }))
-        .body.data;
-      const off = (
-        await create({ name: 'off', url: `${receiver.url}/off`, events: ['trace.completed'], is_active: false })
-      ).body.data;
-      const other = (await create({ name: 'other', url: `${receiver.url}/other`, events: ['alert.triggered'] })).body
-        .data;
+    it(
+      'delivers each event once to every active subscribed webhook, ' + 'signed, with the spec headers and body',
+      async () => {
+        const a = (await create({ name: 'a', url: `${receiver.url}/a`, events: ['trace.completed'] })).body.data;
+        const b = (
+          await create({ name: 'b', url: `${receiver.url}/b`, events: ['trace.completed', 'request.created'] })
+        ).body.data;
+        const off = (
+          await create({ name: 'off', url: `${receiver.url}/off`, events: ['trace.completed'], is_active: false })
+        ).body.data;
+        const other = (await create({ name: 'other', url: `${receiver.url}/other`, events: ['alert.triggered'] })).body
+          .data;
 
-      const trace = { id: 'tr-1', status: 'completed', ended_at: '2025-01-01T00:00:01.000Z', duration_ms: 1000 };
-      await db().transaction((trx) => emitEvent(trx, t.orgId, 'trace.completed', { trace }));
-      await receiver.waitFor(2);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(receiver.requests.map((r) => r.path).sort()).toEqual(['/a', '/b']);
+        const trace = { id: 'tr-1', status: 'completed', ended_at: '2025-01-01T00:00:01.000Z', duration_ms: 1000 };
+        await db().transaction((trx) => emitEvent(trx, t.orgId, 'trace.completed', { trace }));
+        await receiver.waitFor(2);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(receiver.requests.map((r) => r.path).sort()).toEqual(['/a', '/b']);
 
-      for (const [hook, req] of [
-        [a, receiver.requests.find((r) => r.path === '/a')!],
-        [b, receiver.requests.find((r) => r.path === '/b')!],
-      ] as const) {
-        expect(req.headers['content-type']).toBe('application/json');
-        expect(req.headers['x-service-signature']).toBe(signBody(req.raw, hook.secret));
-        const body = JSON.parse(req.raw.toString());
-        expect(body).toEqual({
-          event: 'trace.completed',
-          webhook_id: hook.id,
-          timestamp: expect.stringMatching(/Z$/),
-          trace,
-        });
-        const id = req.headers['x-service-delivery-id'] as string;
-        const rec = await waitUntil(async () => {
-          const r = await db()('webhook_deliveries').where({ id }).first();
-          return r?.status === 'delivered' ? r : undefined;
-        });
-        expect(rec).toMatchObject({
-          webhook_id: hook.id,
-          event_type: 'trace.completed',
-          attempt_count: 1,
-          http_status: 200,
-          workflow_id: deliveryWorkflowId(id),
-        });
-        expect(rec.body).toBe(req.raw.toString());
-        // Findable in Temporal by workflow id, with search attributes and memo for the Web UI.
-        const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(id)).describe();
-        expect(desc.status.name).toBe('COMPLETED');
-        expect(await desc.memo).toMatchObject({ deliveryId: id, url: hook.url });
-        expect(desc.searchAttributes).toMatchObject({
-          WebhookId: [hook.id],
-          EventType: ['trace.completed'],
-          OrganizationId: [t.orgId],
-        });
-      }
-      expect(await db()('webhook_deliveries').whereIn('webhook_id', [off.id, other.id])).toHaveLength(0);
-      expect(await db()('event_outbox')).toHaveLength(0);
-      for (const h of [a, b, off, other]) await api(app, 'DELETE', `/api/v1/webhooks/${h.id}`, as('admin'));
-    });
+        for (const [hook, req] of [
+          [a, receiver.requests.find((r) => r.path === '/a')!],
+          [b, receiver.requests.find((r) => r.path === '/b')!],
+        ] as const) {
+          expect(req.headers['content-type']).toBe('application/json');
+          expect(req.headers['x-service-signature']).toBe(signBody(req.raw, hook.secret));
+          const body = JSON.parse(req.raw.toString());
+          expect(body).toEqual({
+            event: 'trace.completed',
+            webhook_id: hook.id,
+            timestamp: expect.stringMatching(/Z$/),
+            trace,
+          });
+          const id = req.headers['x-service-delivery-id'] as string;
+          const rec = await waitUntil(async () => {
+            const r = await db()('webhook_deliveries').where({ id }).first();
+            return r?.status === 'delivered' ? r : undefined;
+          });
+          expect(rec).toMatchObject({
+            webhook_id: hook.id,
+            event_type: 'trace.completed',
+            attempt_count: 1,
+            http_status: 200,
+            workflow_id: deliveryWorkflowId(id),
+          });
+          expect(rec.body).toBe(req.raw.toString());
+          // Findable in Temporal by workflow id, with search attributes and memo for the Web UI.
+          const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(id)).describe();
+          expect(desc.status.name).toBe('COMPLETED');
+          expect(await desc.memo).toMatchObject({ deliveryId: id, url: hook.url });
+          expect(desc.searchAttributes).toMatchObject({
+            WebhookId: [hook.id],
+            EventType: ['trace.completed'],
+            OrganizationId: [t.orgId],
+          });
+        }
+        expect(await db()('webhook_deliveries').whereIn('webhook_id', [off.id, other.id])).toHaveLength(0);
+        expect(await db()('event_outbox')).toHaveLength(0);
+        for (const h of [a, b, off, other]) await api(app, 'DELETE', `/api/v1/webhooks/${h.id}`, as('admin'));
+      },
+    );
 
     it('writes no outbox row for an event nobody subscribes to, and none when the caller rolls back', async () => {
       const w = (await create({ name: 'r', url: `${receiver.url}/r`, events: ['request.created'] })).body.data;
@@ -318,80 +166,92 @@ describe('/api/v1/webhooks', () => {
       await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('admin'));
     });
 
-    it('PATCH is_active:false and DELETE cancel pending retries at once; deliveries list is newest first, 10 at most', async () => {
-      receiver.handle((_r, res) => {
-        res.statusCode = 503;
-        res.end();
-      });
-      const w = (await create({ name: 'pause', url: `${receiver.url}/pause`, events: ['request.created'] })).body.data;
-      for (let i = 0; i < 12; i++) await emitEvent(db(), t.orgId, 'request.created', { request: { id: `r-${i}` } });
-      await receiver.waitFor(12);
-      const pending = await waitUntil(async () => {
-        const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' });
-        return rows.length === 12 ? rows : undefined;
-      });
-      expect(
-        pending.every(
-          (r: { next_retry_at: Date | null; last_attempt_at: Date }) =>
-            r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000,
-        ),
-      ).toBe(true);
+    it(
+      'PATCH is_active:false and DELETE cancel pending retries at once; ' +
+        'deliveries list is newest first, 10 at most',
+      async () => {
+        receiver.handle((_r, res) => {
+          res.statusCode = 503;
+          res.end();
+        });
+        const w = (await create({ name: 'pause', url: `${receiver.url}/pause`, events: ['request.created'] })).body
+          .data;
+        for (let i = 0; i < 12; i++) await emitEvent(db(), t.orgId, 'request.created', { request: { id: `r-${i}` } });
+        await receiver.waitFor(12);
+        const pending = await waitUntil(async () => {
+          const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' });
+          return rows.length === 12 ? rows : undefined;
+        });
+        expect(
+          pending.every(
+            (r: { next_retry_at: Date | null; last_attempt_at: Date }) =>
+              r.next_retry_at && r.next_retry_at.getTime() - r.last_attempt_at.getTime() >= 60_000,
+          ),
+        ).toBe(true);
 
-      const list = await api(app, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, as('viewer'));
-      expect(list.body.success).toBe(true);
-      expect(list.body.data).toHaveLength(10);
-      const created = await db()('webhook_deliveries')
-        .where({ webhook_id: w.id })
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(10);
-      expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d: { id: string }) => d.id));
-      expect(list.body.data[0]).toMatchObject({
-        status: 'failed',
-        http_status: 503,
-        error_message: 'HTTP 503',
-        attempt_count: 1,
-        dlq_at: null,
-        delivered_at: null,
-      });
-      expect(list.body.data[0].next_retry_at).toMatch(/Z$/);
+        const list = await api(app, 'GET', `/api/v1/webhooks/${w.id}/deliveries`, as('viewer'));
+        expect(list.body.success).toBe(true);
+        expect(list.body.data).toHaveLength(10);
+        const created = await db()('webhook_deliveries')
+          .where({ webhook_id: w.id })
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(10);
+        expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(created.map((d: { id: string }) => d.id));
+        expect(list.body.data[0]).toMatchObject({
+          status: 'failed',
+          http_status: 503,
+          error_message: 'HTTP 503',
+          attempt_count: 1,
+          dlq_at: null,
+          delivered_at: null,
+        });
+        expect(list.body.data[0].next_retry_at).toMatch(/Z$/);
 
-      const res = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { is_active: false } });
-      expect(res.status).toBe(200);
-      const stopped = await waitUntil(async () => {
-        const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'cancelled' });
-        return rows.length === 12 ? rows : undefined;
-      });
-      expect(
-        stopped.every(
-          (r: { stop_reason: string | null; next_retry_at: Date | null }) =>
-            r.stop_reason === 'webhook_disabled' && r.next_retry_at === null,
-        ),
-      ).toBe(true);
-      const handle = app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(stopped[0].id));
-      await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 10_000, 'workflow cancelled');
+        const res = await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, {
+          ...as('editor'),
+          body: { is_active: false },
+        });
+        expect(res.status).toBe(200);
+        const stopped = await waitUntil(async () => {
+          const rows = await db()('webhook_deliveries').where({ webhook_id: w.id, status: 'cancelled' });
+          return rows.length === 12 ? rows : undefined;
+        });
+        expect(
+          stopped.every(
+            (r: { stop_reason: string | null; next_retry_at: Date | null }) =>
+              r.stop_reason === 'webhook_disabled' && r.next_retry_at === null,
+          ),
+        ).toBe(true);
+        const handle = app.runtime.ctx.temporal.client.workflow.getHandle(deliveryWorkflowId(stopped[0].id));
+        await waitUntil(
+          async () => (await handle.describe()).status.name === 'CANCELLED',
+          10_000,
+          'workflow cancelled',
+        );
 
-      // Paused: new events are not delivered.
-      await emitEvent(db(), t.orgId, 'request.created', { request: { id: 'late' } });
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await db()('webhook_deliveries').where({ webhook_id: w.id })).toHaveLength(12);
-      expect(receiver.requests).toHaveLength(12);
+        // Paused: new events are not delivered.
+        await emitEvent(db(), t.orgId, 'request.created', { request: { id: 'late' } });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await db()('webhook_deliveries').where({ webhook_id: w.id })).toHaveLength(12);
+        expect(receiver.requests).toHaveLength(12);
 
-      // Re-enabled, an event fails and retries; DELETE stops it.
-      await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { is_active: true } });
-      await emitEvent(db(), t.orgId, 'request.created', { request: { id: 'again' } });
-      await receiver.waitFor(13);
-      const last = await waitUntil(async () =>
-        db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' }).first(),
-      );
-      expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
-      await waitUntil(
-        async () => (await db()('webhook_deliveries').where({ id: last.id }).first())?.status === 'cancelled',
-      );
-      expect((await db()('webhook_deliveries').where({ id: last.id }).first()).stop_reason).toBe('webhook_deleted');
-      expect((await api(app, 'GET', `/api/v1/webhooks/${w.id}`, as('admin'))).status).toBe(404);
-    });
+        // Re-enabled, an event fails and retries; DELETE stops it.
+        await api(app, 'PATCH', `/api/v1/webhooks/${w.id}`, { ...as('editor'), body: { is_active: true } });
+        await emitEvent(db(), t.orgId, 'request.created', { request: { id: 'again' } });
+        await receiver.waitFor(13);
+        const last = await waitUntil(async () =>
+          db()('webhook_deliveries').where({ webhook_id: w.id, status: 'failed' }).first(),
+        );
+        expect((await api(app, 'DELETE', `/api/v1/webhooks/${w.id}`, as('editor'))).status).toBe(200);
+        await waitUntil(
+          async () => (await db()('webhook_deliveries').where({ id: last.id }).first())?.status === 'cancelled',
+        );
+        expect((await db()('webhook_deliveries').where({ id: last.id }).first()).stop_reason).toBe('webhook_deleted');
+        expect((await api(app, 'GET', `/api/v1/webhooks/${w.id}`, as('admin'))).status).toBe(404);
+      },
+    );
   });
 });

@@ -71,24 +71,27 @@ describe('attemptWebhookDelivery activity', () => {
     expect(await attempts('delivered')).toBe(before + 1);
   });
 
-  it('run again for an attempt already recorded delivered: stays delivered, nothing sent, nothing counted', async () => {
-    const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/again`);
-    receiver.handle((_r, res) => void res.end('ok'));
-    const d = await seedDelivery(database.db, hook.id, orgId);
-    const acts = webhookActivities(deps);
-    await env.run(acts.attemptWebhookDelivery, input(d.id));
-    const recorded = await record(d.id);
-    const counts = [await attempts('delivered'), await attempts('interrupted')];
-    const again = await env.run(acts.attemptWebhookDelivery, input(d.id));
-    expect(again).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
-    expect(receiver.requests).toHaveLength(1);
-    expect(await record(d.id)).toMatchObject({
-      status: 'delivered',
-      error_message: null,
-      delivered_at: recorded.delivered_at,
-    });
-    expect([await attempts('delivered'), await attempts('interrupted')]).toEqual(counts);
-  });
+  it(
+    'run again for an attempt already recorded delivered: stays delivered, ' + 'nothing sent, nothing counted',
+    async () => {
+      const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/again`);
+      receiver.handle((_r, res) => void res.end('ok'));
+      const d = await seedDelivery(database.db, hook.id, orgId);
+      const acts = webhookActivities(deps);
+      await env.run(acts.attemptWebhookDelivery, input(d.id));
+      const recorded = await record(d.id);
+      const counts = [await attempts('delivered'), await attempts('interrupted')];
+      const again = await env.run(acts.attemptWebhookDelivery, input(d.id));
+      expect(again).toMatchObject({ kind: 'attempted', ok: true, httpStatus: 200 });
+      expect(receiver.requests).toHaveLength(1);
+      expect(await record(d.id)).toMatchObject({
+        status: 'delivered',
+        error_message: null,
+        delivered_at: recorded.delivered_at,
+      });
+      expect([await attempts('delivered'), await attempts('interrupted')]).toEqual(counts);
+    },
+  );
 
   it('a disabled webhook stops the delivery without sending', async () => {
     const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/off`, { isActive: false });
@@ -99,46 +102,50 @@ describe('attemptWebhookDelivery activity', () => {
     expect(await record(d.id)).toMatchObject({ status: 'cancelled', stop_reason: 'webhook_disabled' });
   });
 
-  it('a recovery attempt takes the place of a waiting retry: the workflow’s next attempt adopts it and sends nothing', async () => {
-    const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/merge`);
-    receiver.handle((_r, res) => void res.end('ok'));
-    const d = await seedDelivery(database.db, hook.id, orgId);
-    const retryAt = new Date(Date.now() + 60_000);
-    await database
-      .db('webhook_deliveries')
-      .where({ id: d.id })
-      .update({ status: 'failed', attempt_count: 1, outcome_attempt: 1, next_retry_at: retryAt });
-    const [rec] = await database
-      .db('webhook_recoveries')
-      .insert({
-        id: randomUUID(),
-        webhook_id: hook.id,
-        org_id: orgId,
-        since: new Date(Date.now() - 60_000),
-        until: new Date(Date.now() + 1_000),
-        statuses: ['failed'],
-        workflow_id: 'w',
-      })
-      .returning('id');
-    const page = await recoverPage(
-      deps,
-      { recoveryId: rec.id, cursor: null, limit: 10 },
-      new AbortController().signal,
-      () => undefined,
-    );
-    expect(page).toMatchObject({ count: 1, done: true });
-    expect(await record(d.id)).toMatchObject({
-      status: 'delivered',
-      attempt_count: 2,
-      outcome_attempt: 2,
-      next_retry_at: null,
-    });
-    const out = await env.run(webhookActivities(deps).attemptWebhookDelivery, input(d.id, 2));
-    expect(out).toMatchObject({ kind: 'attempted', ok: true });
-    expect(receiver.requests).toHaveLength(1);
-    const history = await database.db('webhook_delivery_attempts').where({ delivery_id: d.id }).orderBy('number');
-    expect(history.map((a) => [a.number, a.source, a.recovery_id])).toEqual([[2, 'recovery', rec.id]]);
-  });
+  it(
+    'a recovery attempt takes the place of a waiting retry: ' +
+      'the workflow’s next attempt adopts it and sends nothing',
+    async () => {
+      const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/merge`);
+      receiver.handle((_r, res) => void res.end('ok'));
+      const d = await seedDelivery(database.db, hook.id, orgId);
+      const retryAt = new Date(Date.now() + 60_000);
+      await database
+        .db('webhook_deliveries')
+        .where({ id: d.id })
+        .update({ status: 'failed', attempt_count: 1, outcome_attempt: 1, next_retry_at: retryAt });
+      const [rec] = await database
+        .db('webhook_recoveries')
+        .insert({
+          id: randomUUID(),
+          webhook_id: hook.id,
+          org_id: orgId,
+          since: new Date(Date.now() - 60_000),
+          until: new Date(Date.now() + 1_000),
+          statuses: ['failed'],
+          workflow_id: 'w',
+        })
+        .returning('id');
+      const page = await recoverPage(
+        deps,
+        { recoveryId: rec.id, cursor: null, limit: 10 },
+        new AbortController().signal,
+        () => undefined,
+      );
+      expect(page).toMatchObject({ count: 1, done: true });
+      expect(await record(d.id)).toMatchObject({
+        status: 'delivered',
+        attempt_count: 2,
+        outcome_attempt: 2,
+        next_retry_at: null,
+      });
+      const out = await env.run(webhookActivities(deps).attemptWebhookDelivery, input(d.id, 2));
+      expect(out).toMatchObject({ kind: 'attempted', ok: true });
+      expect(receiver.requests).toHaveLength(1);
+      const history = await database.db('webhook_delivery_attempts').where({ delivery_id: d.id }).orderBy('number');
+      expect(history.map((a) => [a.number, a.source, a.recovery_id])).toEqual([[2, 'recovery', rec.id]]);
+    },
+  );
 
   it('counts an attempt claimed without a recorded outcome as interrupted', async () => {
     const hook = await seedWebhook(database.db, config, orgId, `${receiver.url}/cut`);

@@ -1,9 +1,9 @@
 import { emitEvent } from '../../../src/events/outbox';
 import { deliveryWorkflowId, redeliveryWorkflowId } from '../../../src/webhooks/policy';
-import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
-import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
-import { describeJwtMatrix } from '../../helpers/jwt-matrix';
+import type { TestApp } from '../../helpers/app';
+import { api, type SeededTenant } from '../../helpers/auth';
+import type { HttpsReceiver } from '../../helpers/https-receiver';
+import { startApiBed, stopApiBed, type ApiBed } from './api-bed';
 import { seedFinishedDeliveries, waitUntil } from './fixtures';
 
 /** The webhook_deliveries columns these tests wait on. */
@@ -23,30 +23,22 @@ interface Attempt {
 
 /**
  * GET …/deliveries/:deliveryId (attempt history) and POST …/redeliver on the real service and the suite's Temporal dev
- * server.
+ * server. The role matrix is in deliveries-matrix.test.ts.
  */
 describe('webhook delivery detail and redeliver', () => {
+  let bed: ApiBed;
   let app: TestApp;
   let t: SeededTenant;
-  let other: SeededTenant;
   let receiver: HttpsReceiver;
   const as = (who: 'admin' | 'editor' | 'viewer') => ({ token: t[who].token, orgId: t.orgId });
   const db = () => app.runtime.ctx.db;
   const temporal = () => app.runtime.ctx.temporal.client;
 
   beforeAll(async () => {
-    const { caFile } = await testCertificates();
-    receiver = await startHttpsReceiver();
-    app = await startTestApp({
-      role: 'all',
-      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
-    });
-    [t, other] = [await seedTenant(app), await seedTenant(app)];
+    bed = await startApiBed('all');
+    ({ app, receiver, t } = bed);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await receiver?.close();
-  });
+  afterAll(() => stopApiBed(bed));
   beforeEach(() => {
     receiver.requests.length = 0;
     receiver.handle((_r, res) => void res.end('ok'));
@@ -91,144 +83,157 @@ describe('webhook delivery detail and redeliver', () => {
   const redeliver = (hookId: string, id: string, who: 'admin' | 'editor' = 'editor') =>
     api(app, 'POST', `/api/v1/webhooks/${hookId}/deliveries/${id}/redeliver`, as(who));
 
-  it('keeps each attempt: redirect hops, the first 1 KB of the response headers and body; never the signature or the secret', async () => {
-    const hook = await createHook('/history');
-    receiver.handle((req, res) => {
-      if (req.path === '/history') return void res.writeHead(307, { location: `${receiver.url}/moved` }).end();
-      // Echoes what a careless receiver might: the signature, in a header and in a 2 KB body.
-      res.writeHead(500, {
-        'x-trace': 'abc',
-        'x-echo': req.headers['x-service-signature'] as string,
-        'content-type': 'text/plain',
+  it(
+    'keeps each attempt: redirect hops, ' +
+      'the first 1 KB of the response headers and body; never the signature or the secret',
+    async () => {
+      const hook = await createHook('/history');
+      receiver.handle((req, res) => {
+        if (req.path === '/history') return void res.writeHead(307, { location: `${receiver.url}/moved` }).end();
+        // Echoes what a careless receiver might: the signature, in a header and in a 2 KB body.
+        res.writeHead(500, {
+          'x-trace': 'abc',
+          'x-echo': req.headers['x-service-signature'] as string,
+          'content-type': 'text/plain',
+        });
+        res.end(`${req.headers['x-service-signature']} ${'b'.repeat(2048)}`);
       });
-      res.end(`${req.headers['x-service-signature']} ${'b'.repeat(2048)}`);
-    });
-    const id = await emit('/history');
-    await record(id, (r) => r.status === 'failed');
-    const d = await detail(hook.id, id);
-    expect(d).toMatchObject({
-      id,
-      status: 'failed',
-      http_status: 500,
-      attempt_count: 1,
-      redeliveries: 0,
-      workflow_id: deliveryWorkflowId(id),
-    });
-    expect(d.attempts).toHaveLength(1);
-    const [a] = d.attempts;
-    expect(a).toMatchObject({
-      number: 1,
-      source: 'delivery',
-      redelivery: null,
-      recovery_id: null,
-      http_status: 500,
-      error_message: 'HTTP 500',
-      response_body_truncated: true,
-    });
-    expect(a.redirects).toEqual([{ status: 307, location: `${receiver.url}/moved` }]);
-    expect(Buffer.byteLength(a.response_body)).toBe(1024);
-    expect(a.response_body.startsWith('[redacted] bbb')).toBe(true);
-    expect(a.response_headers).toContain('x-trace: abc');
-    expect(a.response_headers).toContain('x-echo: [redacted]');
-    expect(typeof a.duration_ms).toBe('number');
-    expect(new Date(a.started_at).toISOString()).toBe(a.started_at);
+      const id = await emit('/history');
+      await record(id, (r) => r.status === 'failed');
+      const d = await detail(hook.id, id);
+      expect(d).toMatchObject({
+        id,
+        status: 'failed',
+        http_status: 500,
+        attempt_count: 1,
+        redeliveries: 0,
+        workflow_id: deliveryWorkflowId(id),
+      });
+      expect(d.attempts).toHaveLength(1);
+      const [a] = d.attempts;
+      expect(a).toMatchObject({
+        number: 1,
+        source: 'delivery',
+        redelivery: null,
+        recovery_id: null,
+        http_status: 500,
+        error_message: 'HTTP 500',
+        response_body_truncated: true,
+      });
+      expect(a.redirects).toEqual([{ status: 307, location: `${receiver.url}/moved` }]);
+      expect(Buffer.byteLength(a.response_body)).toBe(1024);
+      expect(a.response_body.startsWith('[redacted] bbb')).toBe(true);
+      expect(a.response_headers).toContain('x-trace: abc');
+      expect(a.response_headers).toContain('x-echo: [redacted]');
+      expect(typeof a.duration_ms).toBe('number');
+      expect(new Date(a.started_at).toISOString()).toBe(a.started_at);
 
-    const digest = (receiver.requests[0]!.headers['x-service-signature'] as string).slice('sha256='.length);
-    const stored = JSON.stringify(await db()('webhook_delivery_attempts').where({ delivery_id: id }));
-    expect(stored).not.toContain(digest);
-    expect(stored).not.toContain(hook.secret);
-    // Nor in the workflow's history: only the outcome's four fields go back to the workflow.
-    const history = JSON.stringify(await temporal().workflow.getHandle(deliveryWorkflowId(id)).fetchHistory());
-    expect(history).not.toContain(digest);
-    await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
+      const digest = (receiver.requests[0]!.headers['x-service-signature'] as string).slice('sha256='.length);
+      const stored = JSON.stringify(await db()('webhook_delivery_attempts').where({ delivery_id: id }));
+      expect(stored).not.toContain(digest);
+      expect(stored).not.toContain(hook.secret);
+      // Nor in the workflow's history: only the outcome's four fields go back to the workflow.
+      const history = JSON.stringify(await temporal().workflow.getHandle(deliveryWorkflowId(id)).fetchHistory());
+      expect(history).not.toContain(digest);
+      await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
 
-    // The test delivery is in the history as well.
-    const test = (await api(app, 'POST', `/api/v1/webhooks/${hook.id}/test`, as('editor'))).body.data;
-    expect((await detail(hook.id, test.delivery_id)).attempts).toEqual([
-      expect.objectContaining({ number: 1, source: 'test', http_status: 500 }),
-    ]);
-  });
+      // The test delivery is in the history as well.
+      const test = (await api(app, 'POST', `/api/v1/webhooks/${hook.id}/test`, as('editor'))).body.data;
+      expect((await detail(hook.id, test.delivery_id)).attempts).toEqual([
+        expect.objectContaining({ number: 1, source: 'test', http_status: 500 }),
+      ]);
+    },
+  );
 
-  it('redelivers the identical bytes, delivery id, timestamp and signature as run 1; attempt numbers continue; audited', async () => {
-    const hook = await createHook('/again');
-    const id = await emit('/again');
-    await record(id, (r) => r.status === 'delivered');
-    const res = await redeliver(hook.id, id);
-    expect(res.status).toBe(202);
-    expect(res.body.data).toEqual({
-      delivery_id: id,
-      redelivery: 1,
-      workflow_id: redeliveryWorkflowId(id, 1),
-      first_attempt: 2,
-    });
-    const [first, second] = await at('/again', 2);
-    expect(second!.raw.equals(first!.raw)).toBe(true);
-    for (const h of ['x-service-delivery-id', 'x-service-signature', 'content-type'])
-      expect(second!.headers[h]).toBe(first!.headers[h]);
-    expect(JSON.parse(second!.raw.toString()).timestamp).toBe(JSON.parse(first!.raw.toString()).timestamp);
+  it(
+    'redelivers the identical bytes, delivery id, ' +
+      'timestamp and signature as run 1; attempt numbers continue; audited',
+    async () => {
+      const hook = await createHook('/again');
+      const id = await emit('/again');
+      await record(id, (r) => r.status === 'delivered');
+      const res = await redeliver(hook.id, id);
+      expect(res.status).toBe(202);
+      expect(res.body.data).toEqual({
+        delivery_id: id,
+        redelivery: 1,
+        workflow_id: redeliveryWorkflowId(id, 1),
+        first_attempt: 2,
+      });
+      const [first, second] = await at('/again', 2);
+      expect(second!.raw.equals(first!.raw)).toBe(true);
+      for (const h of ['x-service-delivery-id', 'x-service-signature', 'content-type'])
+        expect(second!.headers[h]).toBe(first!.headers[h]);
+      expect(JSON.parse(second!.raw.toString()).timestamp).toBe(JSON.parse(first!.raw.toString()).timestamp);
 
-    await record(id, (r) => r.status === 'delivered' && r.attempt_count === 2);
-    const d = await detail(hook.id, id);
-    expect(d).toMatchObject({
-      status: 'delivered',
-      attempt_count: 2,
-      redeliveries: 1,
-      workflow_id: redeliveryWorkflowId(id, 1),
-      dlq_at: null,
-    });
-    expect(d.attempts.map((a: Attempt) => [a.number, a.source, a.redelivery, a.http_status])).toEqual([
-      [1, 'delivery', null, 200],
-      [2, 'redelivery', 1, 200],
-    ]);
-    await waitUntil(
-      async () =>
-        (await temporal().workflow.getHandle(redeliveryWorkflowId(id, 1)).describe()).status.name === 'COMPLETED',
-    );
-    const audit = await db()('audit_logs').where({ resource_id: id, action: 'webhook_delivery.redelivered' });
-    expect(audit).toHaveLength(1);
-    expect(audit[0].after).toMatchObject({
-      webhook_id: hook.id,
-      redelivery: 1,
-      workflow_id: redeliveryWorkflowId(id, 1),
-    });
-    expect((await redeliver(hook.id, id, 'admin')).body.data).toMatchObject({ redelivery: 2, first_attempt: 3 });
-    await at('/again', 3);
-    await api(app, 'DELETE', `/api/v1/webhooks/${hook.id}`, as('admin'));
-  });
+      await record(id, (r) => r.status === 'delivered' && r.attempt_count === 2);
+      const d = await detail(hook.id, id);
+      expect(d).toMatchObject({
+        status: 'delivered',
+        attempt_count: 2,
+        redeliveries: 1,
+        workflow_id: redeliveryWorkflowId(id, 1),
+        dlq_at: null,
+      });
+      expect(d.attempts.map((a: Attempt) => [a.number, a.source, a.redelivery, a.http_status])).toEqual([
+        [1, 'delivery', null, 200],
+        [2, 'redelivery', 1, 200],
+      ]);
+      await waitUntil(
+        async () =>
+          (await temporal().workflow.getHandle(redeliveryWorkflowId(id, 1)).describe()).status.name === 'COMPLETED',
+      );
+      const audit = await db()('audit_logs').where({ resource_id: id, action: 'webhook_delivery.redelivered' });
+      expect(audit).toHaveLength(1);
+      expect(audit[0].after).toMatchObject({
+        webhook_id: hook.id,
+        redelivery: 1,
+        workflow_id: redeliveryWorkflowId(id, 1),
+      });
+      expect((await redeliver(hook.id, id, 'admin')).body.data).toMatchObject({ redelivery: 2, first_attempt: 3 });
+      await at('/again', 3);
+      await api(app, 'DELETE', `/api/v1/webhooks/${hook.id}`, as('admin'));
+    },
+  );
 
-  it('never runs two workflows of one delivery: 409 while one runs; concurrent redelivers start one run; paused webhooks included', async () => {
-    receiver.handle((_r, res) => void res.writeHead(503).end());
-    const hook = await createHook('/busy');
-    const id = await emit('/busy');
-    await record(id, (r) => r.status === 'failed');
-    const busy = await redeliver(hook.id, id);
-    expect(busy.status).toBe(409);
-    expect(busy.body).toMatchObject({
-      success: false,
-      code: 'delivery_in_progress',
-      workflow_id: deliveryWorkflowId(id),
-    });
+  it(
+    'never runs two workflows of one delivery: 409 while one runs; ' +
+      'concurrent redelivers start one run; paused webhooks included',
+    async () => {
+      receiver.handle((_r, res) => void res.writeHead(503).end());
+      const hook = await createHook('/busy');
+      const id = await emit('/busy');
+      await record(id, (r) => r.status === 'failed');
+      const busy = await redeliver(hook.id, id);
+      expect(busy.status).toBe(409);
+      expect(busy.body).toMatchObject({
+        success: false,
+        code: 'delivery_in_progress',
+        workflow_id: deliveryWorkflowId(id),
+      });
 
-    // Pausing stops the retries; a redelivery is an explicit action and runs on the paused webhook.
-    await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
-    await record(id, (r) => r.status === 'cancelled');
-    await waitUntil(
-      async () => (await temporal().workflow.getHandle(deliveryWorkflowId(id)).describe()).status.name === 'CANCELLED',
-    );
-    const tries = await Promise.all(Array.from({ length: 5 }, () => redeliver(hook.id, id)));
-    expect(tries.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409]);
-    for (const r of tries.filter((x) => x.status === 409)) expect(r.body.code).toBe('delivery_in_progress');
-    await at('/busy', 2);
-    const failed = await record(id, (r) => r.status === 'failed' && r.attempt_count === 2);
-    expect(failed.next_retry_at).not.toBeNull();
-    const desc = await temporal().workflow.getHandle(redeliveryWorkflowId(id, 1)).describe();
-    expect(desc.status.name).toBe('RUNNING');
+      // Pausing stops the retries; a redelivery is an explicit action and runs on the paused webhook.
+      await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
+      await record(id, (r) => r.status === 'cancelled');
+      await waitUntil(
+        async () =>
+          (await temporal().workflow.getHandle(deliveryWorkflowId(id)).describe()).status.name === 'CANCELLED',
+      );
+      const tries = await Promise.all(Array.from({ length: 5 }, () => redeliver(hook.id, id)));
+      expect(tries.map((r) => r.status).sort()).toEqual([202, 409, 409, 409, 409]);
+      for (const r of tries.filter((x) => x.status === 409)) expect(r.body.code).toBe('delivery_in_progress');
+      await at('/busy', 2);
+      const failed = await record(id, (r) => r.status === 'failed' && r.attempt_count === 2);
+      expect(failed.next_retry_at).not.toBeNull();
+      const desc = await temporal().workflow.getHandle(redeliveryWorkflowId(id, 1)).describe();
+      expect(desc.status.name).toBe('RUNNING');
 
-    // Deleting the webhook cancels the running redelivery run.
-    await api(app, 'DELETE', `/api/v1/webhooks/${hook.id}`, as('admin'));
-    expect((await record(id, (r) => r.status === 'cancelled')).stop_reason).toBe('webhook_deleted');
-    expect(receiver.requests.filter((r) => r.path === '/busy')).toHaveLength(2);
-  });
+      // Deleting the webhook cancels the running redelivery run.
+      await api(app, 'DELETE', `/api/v1/webhooks/${hook.id}`, as('admin'));
+      expect((await record(id, (r) => r.status === 'cancelled')).stop_reason).toBe('webhook_deleted');
+      expect(receiver.requests.filter((r) => r.path === '/busy')).toHaveLength(2);
+    },
+  );
 
   it('answers 404 for unknown and malformed ids and another webhook’s delivery', async () => {
     const a = await createHook('/a');
@@ -248,50 +253,5 @@ describe('webhook delivery detail and redeliver', () => {
         expect([path, suffix, r.status, r.body.success]).toEqual([path, suffix, 404, false]);
       }
     }
-  });
-
-  describe('role matrix', () => {
-    let hookId: string;
-    let readable: string;
-    const fresh = async () => (await seedFinishedDeliveries(db(), hookId, t.orgId, 1))[0]!.id;
-    beforeAll(async () => {
-      hookId = (await createHook('/matrix')).id;
-      readable = await fresh();
-    });
-    describeJwtMatrix(
-      () => ({ app, t, other }),
-      [
-        {
-          name: 'GET /webhooks/:id/deliveries/:deliveryId',
-          method: 'GET',
-          path: () => `/api/v1/webhooks/${hookId}/deliveries/${readable}`,
-        },
-        {
-          name: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver',
-          method: 'POST',
-          path: async () => `/api/v1/webhooks/${hookId}/deliveries/${await fresh()}/redeliver`,
-          ok: 202,
-          write: true,
-        },
-      ],
-    );
-    it('another organization’s webhook and delivery ids → 404', async () => {
-      const theirs = await createHook('/theirs', other);
-      const [d] = await seedFinishedDeliveries(db(), theirs.id, other.orgId, 1);
-      for (const token of [t.admin.token, t.editor.token]) {
-        expect(
-          (await api(app, 'GET', `/api/v1/webhooks/${theirs.id}/deliveries/${d!.id}`, { token, orgId: t.orgId }))
-            .status,
-        ).toBe(404);
-        expect(
-          (
-            await api(app, 'POST', `/api/v1/webhooks/${theirs.id}/deliveries/${d!.id}/redeliver`, {
-              token,
-              orgId: t.orgId,
-            })
-          ).status,
-        ).toBe(404);
-      }
-    });
   });
 });

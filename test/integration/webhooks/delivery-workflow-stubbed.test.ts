@@ -93,17 +93,20 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     expect(new Set(attempts.map((a) => a.firstAttemptAt))).toEqual(new Set([attempts[0]!.attemptedAt]));
   });
 
-  it('a redelivery run numbers its attempts from firstAttempt and keeps the rules: 5 attempts, 1, 2, 4, 8 minutes', async () => {
-    const { result, attempts } = await run(async () => failed(), { redelivery: 2, firstAttempt: 8 });
-    expect(result).toEqual({ status: 'dead_lettered', attempts: 12, dlqReason: 'max_attempts' });
-    expect(attempts.map((a) => [a.attempt, a.retryDelayMs, a.redelivery])).toEqual([
-      [8, 60_000, 2],
-      [9, 120_000, 2],
-      [10, 240_000, 2],
-      [11, 480_000, 2],
-      [12, null, 2],
-    ]);
-  });
+  it(
+    'a redelivery run numbers its attempts from firstAttempt and keeps the rules: ' + '5 attempts, 1, 2, 4, 8 minutes',
+    async () => {
+      const { result, attempts } = await run(async () => failed(), { redelivery: 2, firstAttempt: 8 });
+      expect(result).toEqual({ status: 'dead_lettered', attempts: 12, dlqReason: 'max_attempts' });
+      expect(attempts.map((a) => [a.attempt, a.retryDelayMs, a.redelivery])).toEqual([
+        [8, 60_000, 2],
+        [9, 120_000, 2],
+        [10, 240_000, 2],
+        [11, 480_000, 2],
+        [12, null, 2],
+      ]);
+    },
+  );
 
   it('ends delivered on a later attempt when one succeeds', async () => {
     const { result, attempts } = await run(async (_i, call) => (call < 3 ? failed(503) : delivered));
@@ -119,17 +122,21 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     expect(records).toHaveLength(0);
   });
 
-  it('retries an attempt that cannot run (infrastructure fault) under the same number until 24 h passed, then records `expired`', async () => {
-    const { result, attempts, records } = await run(async (_i, call) => {
-      if (call === 1) return failed();
-      throw ApplicationFailure.create({ message: 'database unreachable' });
-    });
-    expect(result).toEqual({ status: 'dead_lettered', attempts: 1, dlqReason: 'expired' });
-    expect(new Set(attempts.slice(1).map((a) => a.attempt))).toEqual(new Set([2]));
-    expect(records).toEqual([
-      expect.objectContaining({ status: 'dead_lettered', dlq_reason: 'expired', next_retry_at: null }),
-    ]);
-    const first = Date.parse(attempts[0]!.attemptedAt);
-    expect(Date.parse(records[0]!.dlq_at!) - first).toBeGreaterThanOrEqual(24 * 3600_000);
-  });
+  it(
+    'retries an attempt that cannot run (infrastructure fault) ' +
+      'under the same number until 24 h passed, then records `expired`',
+    async () => {
+      const { result, attempts, records } = await run(async (_i, call) => {
+        if (call === 1) return failed();
+        throw ApplicationFailure.create({ message: 'database unreachable' });
+      });
+      expect(result).toEqual({ status: 'dead_lettered', attempts: 1, dlqReason: 'expired' });
+      expect(new Set(attempts.slice(1).map((a) => a.attempt))).toEqual(new Set([2]));
+      expect(records).toEqual([
+        expect.objectContaining({ status: 'dead_lettered', dlq_reason: 'expired', next_retry_at: null }),
+      ]);
+      const first = Date.parse(attempts[0]!.attemptedAt);
+      expect(Date.parse(records[0]!.dlq_at!) - first).toBeGreaterThanOrEqual(24 * 3600_000);
+    },
+  );
 });

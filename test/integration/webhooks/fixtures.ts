@@ -1,5 +1,6 @@
 import { exportStoreFromConfig } from '../../../src/exports/storage';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../../src/config';
 import type { Db } from '../../../src/db/knex';
@@ -164,4 +165,20 @@ export async function seedFinishedDeliveries(
   });
   for (let i = 0; i < rows.length; i += 1000) await db('webhook_deliveries').insert(rows.slice(i, i + 1000));
   return rows.map((r) => ({ id: r.id, body: r.body }));
+}
+
+/** Times (in the workflow's clock) at which each delivery attempt (a local activity marker in history) was recorded. */
+export async function deliveryAttemptTimes(client: Client, workflowId: string): Promise<number[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      if (marker?.markerName !== 'core_local_activity') return false;
+      const data = JSON.parse(Buffer.from(marker.details!.data!.payloads![0]!.data!).toString()) as {
+        activity_type?: string;
+        activityType?: string;
+      };
+      return (data.activity_type ?? data.activityType) === 'attemptWebhookDelivery';
+    })
+    .map((e) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6));
 }

@@ -1,7 +1,8 @@
 import { recoveryWorkflowId } from '../../../src/webhooks/policy';
-import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
-import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
+import type { TestApp } from '../../helpers/app';
+import { api, type SeededTenant } from '../../helpers/auth';
+import type { HttpsReceiver } from '../../helpers/https-receiver';
+import { startApiBed, stopApiBed, type ApiBed } from './api-bed';
 import { describeJwtMatrix } from '../../helpers/jwt-matrix';
 import { seedFinishedDeliveries, seedWebhook, waitUntil } from './fixtures';
 
@@ -10,6 +11,7 @@ import { seedFinishedDeliveries, seedWebhook, waitUntil } from './fixtures';
  * server.
  */
 describe('webhook recoveries', () => {
+  let bed: ApiBed;
   let app: TestApp;
   let t: SeededTenant;
   let other: SeededTenant;
@@ -19,18 +21,10 @@ describe('webhook recoveries', () => {
   const hour = 3600_000;
 
   beforeAll(async () => {
-    const { caFile } = await testCertificates();
-    receiver = await startHttpsReceiver();
-    app = await startTestApp({
-      role: 'all',
-      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
-    });
-    [t, other] = [await seedTenant(app), await seedTenant(app)];
+    bed = await startApiBed('all');
+    ({ app, receiver, t, other } = bed);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await receiver?.close();
-  });
+  afterAll(() => stopApiBed(bed));
   beforeEach(() => {
     receiver.requests.length = 0;
     receiver.handle((_r, res) => void res.end('ok'));
@@ -53,144 +47,161 @@ describe('webhook recoveries', () => {
   const idsAt = (path: string) =>
     receiver.requests.filter((r) => r.path === path).map((r) => r.headers['x-service-delivery-id'] as string);
 
-  it('sends every failed and dead-lettered delivery of the window once more, counts the outcomes and records each attempt', async () => {
-    const hook = await hookAt('/recover');
-    const inWindow = new Date(Date.now() - 2 * hour);
-    const dead = await seedFinishedDeliveries(db(), hook.id, t.orgId, 30, { createdAt: inWindow });
-    const failed = await seedFinishedDeliveries(db(), hook.id, t.orgId, 10, { createdAt: inWindow, status: 'failed' });
-    const old = await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, {
-      createdAt: new Date(Date.now() - 240 * hour),
-    });
-    await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, { createdAt: inWindow, status: 'delivered' });
-    await seedFinishedDeliveries(db(), hook.id, t.orgId, 2, { createdAt: inWindow, eventType: 'test' });
-    const refusing = new Set(dead.slice(0, 3).map((d) => d.id));
-    receiver.handle(
-      (req, res) =>
-        void res.writeHead(refusing.has(req.headers['x-service-delivery-id'] as string) ? 500 : 200).end('ok'),
-    );
+  it(
+    'sends every failed and dead-lettered delivery of the window once more, ' +
+      'counts the outcomes and records each attempt',
+    async () => {
+      const hook = await hookAt('/recover');
+      const inWindow = new Date(Date.now() - 2 * hour);
+      const dead = await seedFinishedDeliveries(db(), hook.id, t.orgId, 30, { createdAt: inWindow });
+      const failed = await seedFinishedDeliveries(db(), hook.id, t.orgId, 10, {
+        createdAt: inWindow,
+        status: 'failed',
+      });
+      const old = await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, {
+        createdAt: new Date(Date.now() - 240 * hour),
+      });
+      await seedFinishedDeliveries(db(), hook.id, t.orgId, 5, { createdAt: inWindow, status: 'delivered' });
+      await seedFinishedDeliveries(db(), hook.id, t.orgId, 2, { createdAt: inWindow, eventType: 'test' });
+      const refusing = new Set(dead.slice(0, 3).map((d) => d.id));
+      receiver.handle(
+        (req, res) =>
+          void res.writeHead(refusing.has(req.headers['x-service-delivery-id'] as string) ? 500 : 200).end('ok'),
+      );
 
-    const res = await recover(hook.id, { since: new Date(Date.now() - 24 * hour).toISOString() });
-    expect(res.status).toBe(202);
-    const rid = res.body.data.id;
-    expect(res.body.data).toMatchObject({
-      webhook_id: hook.id,
-      status: 'running',
-      statuses: ['failed', 'dead_lettered'],
-      workflow_id: recoveryWorkflowId(rid),
-      finished_at: null,
-    });
-    const done = await settled(hook.id, rid);
-    expect(done).toMatchObject({
-      status: 'completed',
-      matched: 40,
-      redelivered: 40,
-      delivered: 37,
-      failed: 3,
-      skipped: 0,
-      error: null,
-    });
+      const res = await recover(hook.id, { since: new Date(Date.now() - 24 * hour).toISOString() });
+      expect(res.status).toBe(202);
+      const rid = res.body.data.id;
+      expect(res.body.data).toMatchObject({
+        webhook_id: hook.id,
+        status: 'running',
+        statuses: ['failed', 'dead_lettered'],
+        workflow_id: recoveryWorkflowId(rid),
+        finished_at: null,
+      });
+      const done = await settled(hook.id, rid);
+      expect(done).toMatchObject({
+        status: 'completed',
+        matched: 40,
+        redelivered: 40,
+        delivered: 37,
+        failed: 3,
+        skipped: 0,
+        error: null,
+      });
 
-    const sent = idsAt('/recover');
-    expect(sent.sort()).toEqual([...dead, ...failed].map((d) => d.id).sort());
-    const byId = new Map(
-      receiver.requests.map((r) => [r.headers['x-service-delivery-id'] as string, r.raw.toString()]),
-    );
-    expect(byId.get(dead[5]!.id)).toBe(dead[5]!.body);
-    const rows = await db()('webhook_deliveries').whereIn('id', sent);
-    for (const r of rows) {
-      if (refusing.has(r.id))
-        expect(r).toMatchObject({
-          status: 'dead_lettered',
-          http_status: 500,
-          attempt_count: 6,
-          dlq_reason: 'max_attempts',
-        });
-      else
-        expect(r).toMatchObject({
-          status: 'delivered',
-          http_status: 200,
-          attempt_count: 6,
-          dlq_at: null,
-          next_retry_at: null,
-        });
-    }
-    expect(
-      (
-        await db()('webhook_deliveries').whereIn(
-          'id',
-          old.map((d) => d.id),
-        )
-      ).every((r) => r.status === 'dead_lettered' && r.attempt_count === 5),
-    ).toBe(true);
-    const d = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/deliveries/${dead[0]!.id}`, as('viewer'))).body.data;
-    expect(d.attempts.at(-1)).toMatchObject({ number: 6, source: 'recovery', recovery_id: rid, http_status: 500 });
+      const sent = idsAt('/recover');
+      expect(sent.sort()).toEqual([...dead, ...failed].map((d) => d.id).sort());
+      const byId = new Map(
+        receiver.requests.map((r) => [r.headers['x-service-delivery-id'] as string, r.raw.toString()]),
+      );
+      expect(byId.get(dead[5]!.id)).toBe(dead[5]!.body);
+      const rows = await db()('webhook_deliveries').whereIn('id', sent);
+      for (const r of rows) {
+        if (refusing.has(r.id))
+          expect(r).toMatchObject({
+            status: 'dead_lettered',
+            http_status: 500,
+            attempt_count: 6,
+            dlq_reason: 'max_attempts',
+          });
+        else
+          expect(r).toMatchObject({
+            status: 'delivered',
+            http_status: 200,
+            attempt_count: 6,
+            dlq_at: null,
+            next_retry_at: null,
+          });
+      }
+      expect(
+        (
+          await db()('webhook_deliveries').whereIn(
+            'id',
+            old.map((d) => d.id),
+          )
+        ).every((r) => r.status === 'dead_lettered' && r.attempt_count === 5),
+      ).toBe(true);
+      const d = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/deliveries/${dead[0]!.id}`, as('viewer'))).body
+        .data;
+      expect(d.attempts.at(-1)).toMatchObject({ number: 6, source: 'recovery', recovery_id: rid, http_status: 500 });
 
-    const list = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/recoveries`, as('viewer'))).body.data;
-    expect(list.map((r: { id: string }) => r.id)).toEqual([rid]);
-    expect(await db()('audit_logs').where({ resource_id: rid, action: 'webhook_recovery.created' })).toHaveLength(1);
-    const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(recoveryWorkflowId(rid)).describe();
-    expect(desc.status.name).toBe('COMPLETED');
+      const list = (await api(app, 'GET', `/api/v1/webhooks/${hook.id}/recoveries`, as('viewer'))).body.data;
+      expect(list.map((r: { id: string }) => r.id)).toEqual([rid]);
+      expect(await db()('audit_logs').where({ resource_id: rid, action: 'webhook_recovery.created' })).toHaveLength(1);
+      const desc = await app.runtime.ctx.temporal.client.workflow.getHandle(recoveryWorkflowId(rid)).describe();
+      expect(desc.status.name).toBe('COMPLETED');
 
-    // A second recovery of the window finds only what is still failed or dead-lettered: the 3 refused.
-    receiver.requests.length = 0;
-    const again = await recover(hook.id, {
-      since: new Date(Date.now() - 24 * hour).toISOString(),
-      statuses: ['dead_lettered'],
-    });
-    expect(await settled(hook.id, again.body.data.id)).toMatchObject({
-      matched: 3,
-      redelivered: 3,
-      failed: 3,
-      statuses: ['dead_lettered'],
-    });
-    expect(idsAt('/recover').sort()).toEqual([...refusing].sort());
-  });
+      // A second recovery of the window finds only what is still failed or dead-lettered: the 3 refused.
+      receiver.requests.length = 0;
+      const again = await recover(hook.id, {
+        since: new Date(Date.now() - 24 * hour).toISOString(),
+        statuses: ['dead_lettered'],
+      });
+      expect(await settled(hook.id, again.body.data.id)).toMatchObject({
+        matched: 3,
+        redelivered: 3,
+        failed: 3,
+        statuses: ['dead_lettered'],
+      });
+      expect(idsAt('/recover').sort()).toEqual([...refusing].sort());
+    },
+  );
 
-  it('allows one running recovery per webhook; cancel stops it, the sends in flight finish, each delivery goes out once', async () => {
-    const hook = await hookAt('/slow');
-    const seeded = await seedFinishedDeliveries(db(), hook.id, t.orgId, 300, {
-      createdAt: new Date(Date.now() - hour),
-    });
-    receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), 30));
-    const since = new Date(Date.now() - 2 * hour).toISOString();
-    const first = (await recover(hook.id, { since })).body.data;
-    const second = await recover(hook.id, { since }, 'admin');
-    expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ success: false, code: 'recovery_running', recovery_id: first.id });
+  it(
+    'allows one running recovery per webhook; cancel stops it, ' +
+      'the sends in flight finish, each delivery goes out once',
+    async () => {
+      const hook = await hookAt('/slow');
+      const seeded = await seedFinishedDeliveries(db(), hook.id, t.orgId, 300, {
+        createdAt: new Date(Date.now() - hour),
+      });
+      receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), 30));
+      const since = new Date(Date.now() - 2 * hour).toISOString();
+      const first = (await recover(hook.id, { since })).body.data;
+      const second = await recover(hook.id, { since }, 'admin');
+      expect(second.status).toBe(409);
+      expect(second.body).toMatchObject({ success: false, code: 'recovery_running', recovery_id: first.id });
 
-    await receiver.waitFor(20);
-    const cancelled = await api(app, 'POST', `/api/v1/webhooks/${hook.id}/recoveries/${first.id}/cancel`, as('editor'));
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'cancelled' });
-    const handle = app.runtime.ctx.temporal.client.workflow.getHandle(recoveryWorkflowId(first.id));
-    await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 20_000, 'workflow cancelled');
-    const sentBefore = idsAt('/slow').length;
-    expect(sentBefore).toBeLessThan(300);
-    expect(await get(hook.id, first.id)).toMatchObject({
-      status: 'cancelled',
-      redelivered: sentBefore,
-      delivered: sentBefore,
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(idsAt('/slow')).toHaveLength(sentBefore);
-    expect(
-      await db()('audit_logs').where({ resource_id: first.id, action: 'webhook_recovery.cancelled' }),
-    ).toHaveLength(1);
+      await receiver.waitFor(20);
+      const cancelled = await api(
+        app,
+        'POST',
+        `/api/v1/webhooks/${hook.id}/recoveries/${first.id}/cancel`,
+        as('editor'),
+      );
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data).toMatchObject({ status: 'cancelled' });
+      const handle = app.runtime.ctx.temporal.client.workflow.getHandle(recoveryWorkflowId(first.id));
+      await waitUntil(async () => (await handle.describe()).status.name === 'CANCELLED', 20_000, 'workflow cancelled');
+      const sentBefore = idsAt('/slow').length;
+      expect(sentBefore).toBeLessThan(300);
+      expect(await get(hook.id, first.id)).toMatchObject({
+        status: 'cancelled',
+        redelivered: sentBefore,
+        delivered: sentBefore,
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(idsAt('/slow')).toHaveLength(sentBefore);
+      expect(
+        await db()('audit_logs').where({ resource_id: first.id, action: 'webhook_recovery.cancelled' }),
+      ).toHaveLength(1);
 
-    // The rest: a new recovery finds only what the first did not deliver.
-    receiver.handle((_r, res) => void res.end('ok'));
-    const rest = (await recover(hook.id, { since })).body.data;
-    expect(await settled(hook.id, rest.id)).toMatchObject({ status: 'completed', redelivered: 300 - sentBefore });
-    const sent = idsAt('/slow');
-    expect(sent.sort()).toEqual(seeded.map((d) => d.id).sort());
+      // The rest: a new recovery finds only what the first did not deliver.
+      receiver.handle((_r, res) => void res.end('ok'));
+      const rest = (await recover(hook.id, { since })).body.data;
+      expect(await settled(hook.id, rest.id)).toMatchObject({ status: 'completed', redelivered: 300 - sentBefore });
+      const sent = idsAt('/slow');
+      expect(sent.sort()).toEqual(seeded.map((d) => d.id).sort());
 
-    // Pausing the webhook stops a running recovery too.
-    await seedFinishedDeliveries(db(), hook.id, t.orgId, 200, { createdAt: new Date(Date.now() - hour) });
-    receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), 30));
-    const third = (await recover(hook.id, { since })).body.data;
-    await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
-    expect(await settled(hook.id, third.id)).toMatchObject({ status: 'cancelled' });
-  });
+      // Pausing the webhook stops a running recovery too.
+      await seedFinishedDeliveries(db(), hook.id, t.orgId, 200, { createdAt: new Date(Date.now() - hour) });
+      receiver.handle((_r, res) => void setTimeout(() => res.end('ok'), 30));
+      const third = (await recover(hook.id, { since })).body.data;
+      await api(app, 'PATCH', `/api/v1/webhooks/${hook.id}`, { ...as('admin'), body: { is_active: false } });
+      expect(await settled(hook.id, third.id)).toMatchObject({ status: 'cancelled' });
+    },
+  );
 
   it('refuses bad windows and statuses with 400, and unknown or foreign ids with 404', async () => {
     const hook = await hookAt('/bad');

@@ -141,8 +141,10 @@ describe('recovery of 10,000 deliveries across a worker crash (SIGKILL)', () => 
 
     const s = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
     console.log(
-      `recovery drill: seed ${s(started, seededAt)}, worker start ${s(seededAt, workerAt)}, ${KILL_AT} sent and ${inFlight} held ${s(workerAt, killedAt)}, ` +
-        `restart ${s(killedAt, restartedAt)}, rest ${s(restartedAt, Date.now())}; whole ${s(started, Date.now())}; ${interrupted[0]!.count} interrupted`,
+      `recovery drill: seed ${s(started, seededAt)}, worker start ${s(seededAt, workerAt)}, ` +
+        `${KILL_AT} sent and ${inFlight} held ${s(workerAt, killedAt)}, ` +
+        `restart ${s(killedAt, restartedAt)}, rest ${s(restartedAt, Date.now())}; ` +
+        `whole ${s(started, Date.now())}; ${interrupted[0]!.count} interrupted`,
     );
   }, 300_000);
 });

@@ -94,15 +94,18 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
       };
     };
 
-  it('hands each page the previous cursor, continues as new after itemsPerRun deliveries, and completes once', async () => {
-    const r = await run(windowOf(73), { pageSize: 10, itemsPerRun: 25 });
-    expect(r.result).toEqual({ status: 'completed' });
-    expect(r.pages.map((p) => p.cursor?.id ?? null)).toEqual([null, '10', '20', '30', '40', '50', '60', '70']);
-    expect(r.pages.every((p) => p.limit === 10)).toBe(true);
-    expect(r.continuedAsNew).toBe(true);
-    expect(r.lastRunIsFirst).toBe(false);
-    expect(r.finishes).toEqual([['completed', undefined]]);
-  });
+  it(
+    'hands each page the previous cursor, ' + 'continues as new after itemsPerRun deliveries, and completes once',
+    async () => {
+      const r = await run(windowOf(73), { pageSize: 10, itemsPerRun: 25 });
+      expect(r.result).toEqual({ status: 'completed' });
+      expect(r.pages.map((p) => p.cursor?.id ?? null)).toEqual([null, '10', '20', '30', '40', '50', '60', '70']);
+      expect(r.pages.every((p) => p.limit === 10)).toBe(true);
+      expect(r.continuedAsNew).toBe(true);
+      expect(r.lastRunIsFirst).toBe(false);
+      expect(r.finishes).toEqual([['completed', undefined]]);
+    },
+  );
 
   it('a window that fits one run neither continues as new nor reads past the last page', async () => {
     const r = await run(windowOf(20), { pageSize: 10 });
@@ -150,12 +153,16 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
     expect(r.finishes).toEqual([['failed', 'database unreachable']]);
   });
 
-  it('stops when the page finds the webhook deleted (recorded) or the recovery cancelled by the API (nothing to record)', async () => {
-    const deleted = await run(async () => ({ count: 0, cursor: null, done: true, stopped: 'webhook_deleted' }));
-    expect(deleted.result).toEqual({ status: 'cancelled', reason: 'webhook_deleted' });
-    expect(deleted.finishes).toEqual([['cancelled', 'the webhook was deleted']]);
-    const cancelled = await run(async () => ({ count: 0, cursor: null, done: true, stopped: 'not_running' }));
-    expect(cancelled.result).toEqual({ status: 'cancelled', reason: 'cancelled' });
-    expect(cancelled.finishes).toEqual([]);
-  });
+  it(
+    'stops when the page finds the webhook deleted (recorded) ' +
+      'or the recovery cancelled by the API (nothing to record)',
+    async () => {
+      const deleted = await run(async () => ({ count: 0, cursor: null, done: true, stopped: 'webhook_deleted' }));
+      expect(deleted.result).toEqual({ status: 'cancelled', reason: 'webhook_deleted' });
+      expect(deleted.finishes).toEqual([['cancelled', 'the webhook was deleted']]);
+      const cancelled = await run(async () => ({ count: 0, cursor: null, done: true, stopped: 'not_running' }));
+      expect(cancelled.result).toEqual({ status: 'cancelled', reason: 'cancelled' });
+      expect(cancelled.finishes).toEqual([]);
+    },
+  );
 });

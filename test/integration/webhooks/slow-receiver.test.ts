@@ -108,8 +108,10 @@ describe('a slow receiver cannot hold up the others (issue 28 §4)', () => {
       .count({ n: '*' })
       .groupBy('a.error_message');
     console.log(
-      `slow-receiver drill: slow dispatched in ${dispatchedMs} ms; healthy event → first attempt p50 ${p50} ms, p95 ${p95} ms, ` +
-        `max ${Math.max(...latencies)} ms (${firstSeen.size}/${total} arrived); slow deliveries attempted at the end ${slowAttempted}/${SLOW_EVENTS} after ${Date.now() - t0} ms; ` +
+      `slow-receiver drill: slow dispatched in ${dispatchedMs} ms; ` +
+        `healthy event → first attempt p50 ${p50} ms, p95 ${p95} ms, ` +
+        `max ${Math.max(...latencies)} ms (${firstSeen.size}/${total} arrived); ` +
+        `slow deliveries attempted at the end ${slowAttempted}/${SLOW_EVENTS} after ${Date.now() - t0} ms; ` +
         `slow requests received ${slow.requests.length}; slow attempts by error ${JSON.stringify(slowErrors)}`,
     );
 

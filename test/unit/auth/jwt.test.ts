@@ -31,7 +31,8 @@ describe('HS256 JWT verification', () => {
     const v = verifier();
     const e = await rejection(v(mintJwt({ sub: 'a', secret: SECRET, expiresInSeconds: -30 })));
     expect([e.status, e.code]).toEqual([401, 'token_expired']);
-    await expect(v(mintJwt({ sub: 'a', secret: SECRET, expiresInSeconds: -2 }))).resolves.toBeTruthy(); // within 5 s skew
+    // within 5 s skew
+    await expect(v(mintJwt({ sub: 'a', secret: SECRET, expiresInSeconds: -2 }))).resolves.toBeTruthy();
     const noExp = await rejection(v(mintJwt({ sub: 'a', secret: SECRET, claims: { exp: undefined } })));
     expect(noExp.status).toBe(401);
   });

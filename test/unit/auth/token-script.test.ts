@@ -17,30 +17,33 @@ function envWithout(...names: string[]) {
 }
 
 describe('npm run token (scripts/token.ts)', () => {
-  it("prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, or the dev stack's own secret when unset", async () => {
-    const secret = 'script-secret-script-secret-0123';
-    const a = await run(tsx, ['scripts/token.ts', '--sub', 'alice', '--email', 'alice@example.com'], {
-      cwd: root,
-      env: { ...envWithout('AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'), AUTH_JWT_SECRET: secret },
-    });
-    expect(a.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
-    const id = await createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: secret }))(a.stdout.trim());
-    expect(id).toMatchObject({ sub: 'alice', email: 'alice@example.com' });
-    expect((id.payload.exp as number) - (id.payload.iat as number)).toBe(3600);
+  it(
+    'prints only a 1-hour HS256 token signed with AUTH_JWT_SECRET, ' + "or the dev stack's own secret when unset",
+    async () => {
+      const secret = 'script-secret-script-secret-0123';
+      const a = await run(tsx, ['scripts/token.ts', '--sub', 'alice', '--email', 'alice@example.com'], {
+        cwd: root,
+        env: { ...envWithout('AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE'), AUTH_JWT_SECRET: secret },
+      });
+      expect(a.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      const id = await createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: secret }))(a.stdout.trim());
+      expect(id).toMatchObject({ sub: 'alice', email: 'alice@example.com' });
+      expect((id.payload.exp as number) - (id.payload.iat as number)).toBe(3600);
 
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'dev-data-'));
-    const b = await run(tsx, ['scripts/token.ts', '--sub', 'bob'], {
-      cwd: root,
-      env: {
-        ...envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_JWKS_URL'),
-        DEV_DATA_DIR: dataDir,
-      },
-    });
-    const devSecret = readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
-    await expect(createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: devSecret }))(b.stdout.trim())).resolves.toMatchObject(
-      { sub: 'bob', email: null },
-    );
-  });
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'dev-data-'));
+      const b = await run(tsx, ['scripts/token.ts', '--sub', 'bob'], {
+        cwd: root,
+        env: {
+          ...envWithout('AUTH_JWT_SECRET', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_JWKS_URL'),
+          DEV_DATA_DIR: dataDir,
+        },
+      });
+      const devSecret = readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
+      await expect(
+        createJwtVerifier(loadConfig({ AUTH_JWT_SECRET: devSecret }))(b.stdout.trim()),
+      ).resolves.toMatchObject({ sub: 'bob', email: null });
+    },
+  );
 
   it('without --sub prints usage and exits non-zero', async () => {
     await expect(run(tsx, ['scripts/token.ts'], { cwd: root })).rejects.toMatchObject({ code: 2 });

@@ -119,7 +119,8 @@ describe('evaluators', () => {
     expect(outputText({ candidates: [{ content: { parts: [{ text: 'c' }] } }] })).toBe('c');
     expect(
       outputText(
-        'data: {"choices":[{"delta":{"content":"He"}}]}\n\ndata: {"choices":[{"delta":{"content":"llo"}}]}\n\ndata: [DONE]\n',
+        'data: {"choices":[{"delta":{"content":"He"}}]}\n\n' +
+          'data: {"choices":[{"delta":{"content":"llo"}}]}\n\ndata: [DONE]\n',
       ),
     ).toBe('Hello');
   });

@@ -47,28 +47,32 @@ function usages(n: number): Usage[] {
 describe('proxy pricer', () => {
   const slugs = Object.values(providers).filter((p) => p.pricesId);
 
-  it('prices every catalogue model of every proxied provider exactly like calcPrice (flat rule and narrowed fallback)', () => {
-    let flat = 0;
-    let tiered = 0;
-    for (const def of slugs) {
-      const catalogue = findProvider({ providerId: def.pricesId! });
-      expect(catalogue).toBeDefined();
-      const price = createProxyPricer();
-      for (const model of catalogue!.models) {
-        if (flatPricesOf(model.prices)) flat++;
-        else tiered++;
-        for (const u of usages(12)) {
-          // Twice: the first call fills the memo, the second takes the fast path.
-          const want = catalogueCost(u, model.id, def.pricesId!);
-          expect([model.id, price(def, model.id, u)]).toEqual([model.id, want]);
-          expect([model.id, price(def, model.id, u)]).toEqual([model.id, want]);
+  it(
+    'prices every catalogue model of every proxied provider ' +
+      'exactly like calcPrice (flat rule and narrowed fallback)',
+    () => {
+      let flat = 0;
+      let tiered = 0;
+      for (const def of slugs) {
+        const catalogue = findProvider({ providerId: def.pricesId! });
+        expect(catalogue).toBeDefined();
+        const price = createProxyPricer();
+        for (const model of catalogue!.models) {
+          if (flatPricesOf(model.prices)) flat++;
+          else tiered++;
+          for (const u of usages(12)) {
+            // Twice: the first call fills the memo, the second takes the fast path.
+            const want = catalogueCost(u, model.id, def.pricesId!);
+            expect([model.id, price(def, model.id, u)]).toEqual([model.id, want]);
+            expect([model.id, price(def, model.id, u)]).toEqual([model.id, want]);
+          }
         }
       }
-    }
-    // Both paths were exercised: most models are flat, some (e.g. Gemini 2.5 Pro) are tiered.
-    expect(flat).toBeGreaterThan(100);
-    expect(tiered).toBeGreaterThan(0);
-  });
+      // Both paths were exercised: most models are flat, some (e.g. Gemini 2.5 Pro) are tiered.
+      expect(flat).toBeGreaterThan(100);
+      expect(tiered).toBeGreaterThan(0);
+    },
+  );
 
   it('a first call with usage the catalogue refuses does not hide the model from later calls', () => {
     const price = createProxyPricer();
@@ -78,23 +82,29 @@ describe('proxy pricer', () => {
     expect(price(providers.openai, 'gpt-4o-mini', ok)).toBe(catalogueCost(ok, 'gpt-4o-mini', 'openai'));
   });
 
-  it('counts cache tokens as input when they have no price of their own; leaves tiers and per-request prices to the catalogue', () => {
-    const u = {
-      promptTokens: 1e6,
-      completionTokens: 1e6,
-      totalTokens: 2e6,
-      cacheReadTokens: 4e5,
-      cacheWriteTokens: 1e5,
-    };
-    expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, u)).toBe(3);
-    expect(
-      flatCost(flatPricesOf({ input_mtok: 1, cache_read_mtok: 0.5, cache_write_mtok: 1.5, output_mtok: 2 })!, u),
-    ).toBe(0.5 + 0.2 + 0.15 + 2);
-    expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, { ...u, cacheReadTokens: 2e6 })).toBeNull();
-    expect(flatPricesOf({ input_mtok: { base: 1, tiers: [{ start: 10, price: 2 }] }, output_mtok: 1 })).toBeUndefined();
-    expect(flatPricesOf({ input_mtok: 1, output_mtok: 1, requests_kcount: 5 })).toBeUndefined();
-    expect(flatPricesOf([])).toBeUndefined();
-  });
+  it(
+    'counts cache tokens as input when they have no price of their own; ' +
+      'leaves tiers and per-request prices to the catalogue',
+    () => {
+      const u = {
+        promptTokens: 1e6,
+        completionTokens: 1e6,
+        totalTokens: 2e6,
+        cacheReadTokens: 4e5,
+        cacheWriteTokens: 1e5,
+      };
+      expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, u)).toBe(3);
+      expect(
+        flatCost(flatPricesOf({ input_mtok: 1, cache_read_mtok: 0.5, cache_write_mtok: 1.5, output_mtok: 2 })!, u),
+      ).toBe(0.5 + 0.2 + 0.15 + 2);
+      expect(flatCost(flatPricesOf({ input_mtok: 1, output_mtok: 2 })!, { ...u, cacheReadTokens: 2e6 })).toBeNull();
+      expect(
+        flatPricesOf({ input_mtok: { base: 1, tiers: [{ start: 10, price: 2 }] }, output_mtok: 1 }),
+      ).toBeUndefined();
+      expect(flatPricesOf({ input_mtok: 1, output_mtok: 1, requests_kcount: 5 })).toBeUndefined();
+      expect(flatPricesOf([])).toBeUndefined();
+    },
+  );
 
   it('unknown models, self-hosted providers and a missing model cost null', () => {
     const price = createProxyPricer();

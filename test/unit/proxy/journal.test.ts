@@ -51,24 +51,29 @@ describe('request journal', () => {
     seg.fd = -1;
   });
 
-  it('claims files of dead or reused pids and of stale other hosts, never of a live process, and skips a torn line', async () => {
-    fs.writeFileSync(
-      path.join(dir, `${host}~${deadPid()}~1~aaaa~1.ndjson`),
-      '{"row":{"id":"1"}}\n{"row":{"id":"2"}}\n{"row":',
-    );
-    fs.writeFileSync(path.join(dir, `${host}~${process.pid}~1~bbbb~1.ndjson`), '{"row":{"id":"3"}}\n'); // our pid, earlier life (other start time)
-    fs.writeFileSync(path.join(dir, `${host}~${process.ppid}~1~cccc~1.ndjson`), '{"row":{"id":"4"}}\n'); // alive
-    const otherStale = path.join(dir, `otherhost~1~1~dddd~1.ndjson`);
-    fs.writeFileSync(otherStale, '{"row":{"id":"5"}}\n');
-    fs.utimesSync(otherStale, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
-    fs.writeFileSync(path.join(dir, `otherhost~2~1~eeee~1.ndjson`), '{"row":{"id":"6"}}\n'); // fresh: its owner may be alive
-    const j = new RequestJournal({ dir }, logger);
-    const claimed = await j.claimOrphans();
-    const ids = (await Promise.all(claimed.map((f) => j.read(f))))
-      .flat()
-      .map((r) => (r as { row: { id: string } }).row.id);
-    expect(ids.sort()).toEqual(['1', '2', '3', '5']);
-    // Another journal of this same process (same pid and start time) takes nothing from the first.
-    expect(await new RequestJournal({ dir }, logger).claimOrphans()).toEqual([]);
-  });
+  it(
+    'claims files of dead or reused pids and of stale other hosts, ' + 'never of a live process, and skips a torn line',
+    async () => {
+      fs.writeFileSync(
+        path.join(dir, `${host}~${deadPid()}~1~aaaa~1.ndjson`),
+        '{"row":{"id":"1"}}\n{"row":{"id":"2"}}\n{"row":',
+      );
+      // our pid, earlier life (other start time)
+      fs.writeFileSync(path.join(dir, `${host}~${process.pid}~1~bbbb~1.ndjson`), '{"row":{"id":"3"}}\n');
+      fs.writeFileSync(path.join(dir, `${host}~${process.ppid}~1~cccc~1.ndjson`), '{"row":{"id":"4"}}\n'); // alive
+      const otherStale = path.join(dir, `otherhost~1~1~dddd~1.ndjson`);
+      fs.writeFileSync(otherStale, '{"row":{"id":"5"}}\n');
+      fs.utimesSync(otherStale, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+      // fresh: its owner may be alive
+      fs.writeFileSync(path.join(dir, `otherhost~2~1~eeee~1.ndjson`), '{"row":{"id":"6"}}\n');
+      const j = new RequestJournal({ dir }, logger);
+      const claimed = await j.claimOrphans();
+      const ids = (await Promise.all(claimed.map((f) => j.read(f))))
+        .flat()
+        .map((r) => (r as { row: { id: string } }).row.id);
+      expect(ids.sort()).toEqual(['1', '2', '3', '5']);
+      // Another journal of this same process (same pid and start time) takes nothing from the first.
+      expect(await new RequestJournal({ dir }, logger).claimOrphans()).toEqual([]);
+    },
+  );
 });

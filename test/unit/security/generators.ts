@@ -208,7 +208,8 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
   jwt: (r) =>
     token(
       'jwt',
-      `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: pick(r, DIGITS, 10), name: pick(r, LOWER, 8) })}.${pick(r, URLSAFE, 43)}`,
+      `${b64url({ alg: 'HS256', typ: 'JWT' })}.` +
+        `${b64url({ sub: pick(r, DIGITS, 10), name: pick(r, LOWER, 8) })}.${pick(r, URLSAFE, 43)}`,
     ),
   credit_card: (r) => {
     const c = card(r);
@@ -220,7 +221,9 @@ export const KINDS: Record<string, (r: Rng) => Case> = {
     return { category: 'iban', secret: v, forms: [v, v.match(/.{1,4}/g)!.join(' '), `IBAN: ${v}`] };
   },
   us_ssn: (r) => {
-    const v = `${int(r, 1, 665).toString().padStart(3, '0')}-${int(r, 1, 99).toString().padStart(2, '0')}-${int(r, 1, 9999).toString().padStart(4, '0')}`;
+    const area = int(r, 1, 665).toString().padStart(3, '0');
+    const group = int(r, 1, 99).toString().padStart(2, '0');
+    const v = `${area}-${group}-${int(r, 1, 9999).toString().padStart(4, '0')}`;
     return { category: 'us_ssn', secret: v, forms: [v, `ssn: ${v}`, `{"ssn":"${v}"}`] };
   },
   es_dni: (r) => {

@@ -58,7 +58,9 @@ function leaks(secret: string, found: Found[]): string[] {
 function contexts(r: Rng, form: string): { name: string; text: string }[] {
   const akia = `AKIA${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`;
   const other = `ghp_${pick(r, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 36)}`;
-  const prose = `Hi! Our deploy broke after the rotation; here is what the job prints: ${form} — can you tell why the call fails?`;
+  const prose =
+    `Hi! Our deploy broke after the rotation; here is what the job prints: ${form} — ` +
+    `can you tell why the call fails?`;
   return [
     { name: 'prose', text: prose },
     {
@@ -94,7 +96,8 @@ describe('no secret leaks from a finding (seeded property)', () => {
             const leaked = leaks(c.secret, found);
             if (leaked.length)
               failures.push(
-                `[seed ${seed}] ${ctx.name}: ${JSON.stringify(leaked.slice(0, 3))} of ${JSON.stringify(c.secret)} in ${JSON.stringify(found.map((f) => f.excerpt))}`,
+                `[seed ${seed}] ${ctx.name}: ${JSON.stringify(leaked.slice(0, 3))} of ${JSON.stringify(c.secret)} ` +
+                  `in ${JSON.stringify(found.map((f) => f.excerpt))}`,
               );
           }
         }
@@ -125,7 +128,8 @@ describe('no secret leaks from a finding (seeded property)', () => {
     );
     const fp = async (k: string) => {
       const found = await scan(
-        `AWS_ACCESS_KEY_ID=AKIA${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 16)}\nAWS_SECRET_ACCESS_KEY=${k}\nregion=eu-west-1`,
+        `AWS_ACCESS_KEY_ID=AKIA${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 16)}\n` +
+          `AWS_SECRET_ACCESS_KEY=${k}\nregion=eu-west-1`,
       );
       expect(leaks(k, found)).toEqual([]);
       return found.find((f) => f.detector === 'secretlint:aws/AWSSecretAccessKey')!.fingerprints[0];
@@ -136,7 +140,8 @@ describe('no secret leaks from a finding (seeded property)', () => {
   it('a match that stops short of the token does not show the token’s rest', async () => {
     // The AWS rule takes exactly 40 characters up to a word boundary: `/` after them ends its match.
     const r = seeded(SEED + 2);
-    const key = `${pick(r, 'abcdefghijklmnopqrstuvwxyz0123456789', 40)}/${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 20)}`;
+    const head = pick(r, 'abcdefghijklmnopqrstuvwxyz0123456789', 40);
+    const key = `${head}/${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 20)}`;
     const found = await scan(`AWS_SECRET_ACCESS_KEY=${key} region=eu-west-1`);
     expect(found.map((f) => f.category)).toEqual(['aws']);
     expect(leaks(key, found)).toEqual([]);

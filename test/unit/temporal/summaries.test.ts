@@ -58,7 +58,8 @@ describe('static summaries shown in the Temporal Web UI', () => {
     const defs = buildSchedules({} as AppContext);
     const summaries = defs.map(scheduledRunSummary);
     expect(summaries).toContain(
-      'retention (daily at 03:17 UTC): Creates the coming monthly partitions of the request log; drops months past RETENTION_DAYS, empties bodies past BODY_RETENTION_DAYS',
+      'retention (daily at 03:17 UTC): Creates the coming monthly partitions of the request log; ' +
+        'drops months past RETENTION_DAYS, empties bodies past BODY_RETENTION_DAYS',
     );
     expect(
       summaries.find((s) => s.startsWith('online-evaluation (every 1 minute): Scores new requests')),

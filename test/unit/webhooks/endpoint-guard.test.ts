@@ -26,7 +26,8 @@ describe('EndpointGuard', () => {
     now += 3_000;
     send(g);
     expect(g.admit('w1')).toEqual({ kind: 'busy', retryInMs: 7_000, wakeAt: now + 7_000 });
-    expect(g.admit('w1')).toEqual({ kind: 'busy', retryInMs: 7_100, wakeAt: now + 7_100 }); // paced: 10 wake-ups a second
+    // paced: 10 wake-ups a second
+    expect(g.admit('w1')).toEqual({ kind: 'busy', retryInMs: 7_100, wakeAt: now + 7_100 });
     expect(g.admit('w2').kind).toBe('send'); // another webhook is not held up
     r1({ errorMessage: null });
     expect(g.admit('w1').kind).toBe('send');
@@ -54,13 +55,17 @@ describe('EndpointGuard', () => {
     expect(g.admit('w1').kind).toBe('send');
   });
 
-  it('a release without an outcome (nothing sent) frees the place and leaves the circuit alone; a second release is ignored', () => {
-    const g = guard({ maxInFlight: 1, circuitTimeouts: 1 });
-    const r = send(g);
-    r();
-    r(timeout);
-    expect(g.admit('w1').kind).toBe('send');
-  });
+  it(
+    'a release without an outcome (nothing sent) frees the place and leaves the circuit alone; ' +
+      'a second release is ignored',
+    () => {
+      const g = guard({ maxInFlight: 1, circuitTimeouts: 1 });
+      const r = send(g);
+      r();
+      r(timeout);
+      expect(g.admit('w1').kind).toBe('send');
+    },
+  );
 
   it('circuit off with 0; timeouts are recognised by safe-http’s wording', () => {
     const g = guard({ circuitTimeouts: 0 });

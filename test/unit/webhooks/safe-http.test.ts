@@ -161,24 +161,27 @@ describe('SafeHttpClient', () => {
     expect(b.requests).toHaveLength(0);
   });
 
-  it('refuses hostnames that resolve to 127.0.0.1 when loopback is not allow-listed (localhost and custom DNS)', async () => {
-    const { caPem } = await testCertificates();
-    const strict = make({
-      extraCaPem: caPem,
-      resolve: async (h) => (h === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
-    });
-    const out = await strict.post(`https://receiver.test:${a.port}/`, body, headers);
-    expect(out).toMatchObject({ ok: false, httpStatus: null });
-    expect(out.errorMessage).toMatch(/blocked address 127\.0\.0\.1 for receiver\.test \(loopback\)/);
+  it(
+    'refuses hostnames that resolve to 127.0.0.1 when ' + 'loopback is not allow-listed (localhost and custom DNS)',
+    async () => {
+      const { caPem } = await testCertificates();
+      const strict = make({
+        extraCaPem: caPem,
+        resolve: async (h) => (h === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+      });
+      const out = await strict.post(`https://receiver.test:${a.port}/`, body, headers);
+      expect(out).toMatchObject({ ok: false, httpStatus: null });
+      expect(out.errorMessage).toMatch(/blocked address 127\.0\.0\.1 for receiver\.test \(loopback\)/);
 
-    const systemDns = make({ extraCaPem: caPem });
-    const viaLocalhost = await systemDns.post(`https://localhost:${a.port}/`, body, headers);
-    expect(viaLocalhost.ok).toBe(false);
-    expect(viaLocalhost.errorMessage).toMatch(/blocked address (127\.0\.0\.1|::1) for localhost \(loopback\)/);
-    const literal = await systemDns.post(`${a.url}/`, body, headers);
-    expect(literal.errorMessage).toBe('blocked address 127.0.0.1 (loopback)');
-    expect(a.requests).toHaveLength(0);
-  });
+      const systemDns = make({ extraCaPem: caPem });
+      const viaLocalhost = await systemDns.post(`https://localhost:${a.port}/`, body, headers);
+      expect(viaLocalhost.ok).toBe(false);
+      expect(viaLocalhost.errorMessage).toMatch(/blocked address (127\.0\.0\.1|::1) for localhost \(loopback\)/);
+      const literal = await systemDns.post(`${a.url}/`, body, headers);
+      expect(literal.errorMessage).toBe('blocked address 127.0.0.1 (loopback)');
+      expect(a.requests).toHaveLength(0);
+    },
+  );
 
   it('re-resolves at every connection, so a rebinding answer is caught', async () => {
     const { caPem } = await testCertificates();

@@ -29,7 +29,8 @@ describe('webhook signing and body', () => {
       trace: { id: 't1', status: 'completed' },
     });
     expect(body).toBe(
-      '{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z","trace":{"id":"t1","status":"completed"}}',
+      '{"event":"trace.completed","webhook_id":"wh","timestamp":"2025-02-03T04:05:06.000Z",' +
+        '"trace":{"id":"t1","status":"completed"}}',
     );
   });
 
