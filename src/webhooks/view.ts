@@ -1,8 +1,7 @@
+import { isoOrNull } from '../db/convert';
 import type { WebhookRow } from './queries';
 import type { WebhookView } from './schemas';
 import { maskedSecret } from './secrets';
-
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** The webhook object of the API: the secret masked unless given (create and rotate show it once). */
 export function toView(row: WebhookRow, secret?: string): WebhookView {
@@ -18,7 +17,7 @@ export function toView(row: WebhookRow, secret?: string): WebhookView {
     previous_secret_expires_at:
       previousUntil && previousUntil.getTime() > Date.now() ? previousUntil.toISOString() : null,
     disabled_reason: row.disabled_reason ?? null,
-    disabled_at: iso(row.disabled_at),
+    disabled_at: isoOrNull(row.disabled_at),
     header_names: row.header_names ?? [],
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

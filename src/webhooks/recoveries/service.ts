@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal';
 import { actorLabel } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';
+import { isoOrNull } from '../../db/convert';
 import type { Db } from '../../db/knex';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import type { Logger } from '../../logger';
@@ -33,7 +34,6 @@ export const recoveryDeps = (ctx: AppContext): RecoveryDeps => ({
 });
 
 const TEMPORAL_WAIT_MS = 5_000;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const toRecoveryView = (r: q.RecoveryRow): RecoveryView => ({
   id: r.id,
@@ -51,7 +51,7 @@ const toRecoveryView = (r: q.RecoveryRow): RecoveryView => ({
   error: r.error,
   created_by: r.created_by,
   created_at: r.created_at.toISOString(),
-  finished_at: iso(r.finished_at),
+  finished_at: isoOrNull(r.finished_at),
 });
 
 async function requireWebhook(db: Db, orgId: string, id: string): Promise<WebhookRow> {
