@@ -67,6 +67,24 @@ export default tseslint.config(
     rules: { ...sizes, '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Time in a workflow is the workflow task's (deterministic on replay): taken from workflows/clock.ts only.
+    files: ['workflows/**/*.ts'],
+    ignores: ['workflows/clock.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'workflow time comes from workflowNow() (workflows/clock.ts)' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'workflow time comes from workflowNow() (workflows/clock.ts)',
+        },
+      ],
+    },
+  },
+  {
     // Workflows run in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
     files: ['workflows/**/*.ts'],
     rules: {

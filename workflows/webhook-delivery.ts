@@ -9,6 +9,7 @@ import {
 import type { AttemptResult, WebhookActivities } from '../activities/webhooks';
 import { BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS, EXPIRY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/webhooks/policy';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/webhooks/workflow-types';
+import { workflowIso, workflowNow } from './clock';
 import { deliveryStatusTracker } from './delivery-status';
 
 /**
@@ -57,8 +58,6 @@ const infraBackoffMs = (tries: number) => Math.min(300_000, 1_000 * 2 ** (tries 
 const busyWaitMs = (n: number, retryInMs: number) =>
   Math.round(Math.max(retryInMs + 100, Math.min(BUSY_WAIT_MAX_MS, BUSY_WAIT_MIN_MS * 2 ** (n - 1))));
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const { deliveryId, webhookId } = input;
   // Attempt numbers are the delivery's (they continue across redelivery runs); the rules count this run's.
@@ -75,14 +74,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   };
 
   const expire = async (attemptsMade: number): Promise<WebhookDeliveryResult> => {
-    await record({ status: 'dead_lettered', next_retry_at: null, dlq_at: iso(Date.now()), dlq_reason: 'expired' });
+    await record({ status: 'dead_lettered', next_retry_at: null, dlq_at: workflowIso(), dlq_reason: 'expired' });
     return done({ status: 'dead_lettered', attempts: attemptsMade, dlqReason: 'expired' });
   };
 
   try {
     for (;;) {
       attempt++;
-      let attemptedAt = Date.now();
+      let attemptedAt = workflowNow();
       // Expiry counts from this run's first try (a first attempt kept waiting while busy included).
       const expiresAt = (firstAttemptAt ?? attemptedAt) + EXPIRY_MS;
       const retryDelayMs = attempt - base < MAX_ATTEMPTS ? RETRY_DELAYS_MS[attempt - base - 1]! : null;
@@ -100,8 +99,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
             webhookId,
             wokenFor,
             attempt,
-            attemptedAt: iso(attemptedAt),
-            firstAttemptAt: iso(firstAttemptAt ?? attemptedAt),
+            attemptedAt: workflowIso(attemptedAt),
+            firstAttemptAt: workflowIso(firstAttemptAt ?? attemptedAt),
             retryDelayMs,
             redelivery: input.redelivery,
           }),
@@ -115,18 +114,18 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
           // the attempt then starting at its real time. No old history holds a busy result, so this
           // branch changes no replay and needs no patch.
           tries--;
-          if (Date.now() >= expiresAt) return expire(attempt - 1);
+          if (workflowNow() >= expiresAt) return expire(attempt - 1);
           wokenFor = result.wakeAt;
           await sleep(busyWaitMs(++busy, result.retryInMs));
-          attemptedAt = Date.now();
+          attemptedAt = workflowNow();
           continue;
         }
         outcome = result;
         if (outcome) break;
         // Could not run until the deadline: nothing was sent, the delivery is dead-lettered as expired.
         const wait = infraBackoffMs(tries);
-        if (Date.now() + wait >= expiresAt) {
-          if (Date.now() < expiresAt) await sleep(expiresAt - Date.now());
+        if (workflowNow() + wait >= expiresAt) {
+          if (workflowNow() < expiresAt) await sleep(expiresAt - workflowNow());
           return expire(attempt - 1);
         }
         await sleep(wait);
@@ -142,7 +141,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       // Durable timer, started after the attempt ended: the retry is at or after the recorded next_retry_at.
       await sleep(retryDelayMs);
       // Workers down for a day (the timer fired long ago): too late, nothing is sent.
-      if (Date.now() >= expiresAt) return expire(attempt);
+      if (workflowNow() >= expiresAt) return expire(attempt);
     }
   } catch (err) {
     if (isCancellation(err)) {
