@@ -1,9 +1,10 @@
 import { emitEvent, type EventKind } from '../../../src/events/outbox';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import { signBody, verifySignature } from '../../../src/webhooks/signing';
-import { startTestApp, type TestApp } from '../../helpers/app';
-import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
-import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
+import type { TestApp } from '../../helpers/app';
+import { api, type SeededTenant } from '../../helpers/auth';
+import type { HttpsReceiver } from '../../helpers/https-receiver';
+import { startApiBed, stopApiBed, type ApiBed } from './api-bed';
 import { waitUntil } from './fixtures';
 
 /**
@@ -17,19 +18,13 @@ describe('/api/v1/webhooks', () => {
   const as = (who: 'admin' | 'editor' | 'viewer') => ({ token: t[who].token, orgId: t.orgId });
   const db = () => app.runtime.ctx.db;
 
+  let bed: ApiBed | undefined;
+
   beforeAll(async () => {
-    const { caFile } = await testCertificates();
-    receiver = await startHttpsReceiver();
-    app = await startTestApp({
-      role: 'all',
-      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
-    });
-    t = await seedTenant(app);
+    bed = await startApiBed('all');
+    ({ app, receiver, t } = bed);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await receiver?.close();
-  });
+  afterAll(() => stopApiBed(bed));
   beforeEach(() => {
     receiver.requests.length = 0;
     receiver.handle((_r, res) => void res.end('ok'));

@@ -1,6 +1,7 @@
-import { startTestApp, type TestApp } from '../../helpers/app';
+import type { TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
-import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
+import type { HttpsReceiver } from '../../helpers/https-receiver';
+import { startApiBed, stopApiBed, type ApiBed } from './api-bed';
 
 /**
  * Webhook registration and reads through the REST API (no worker needed: an api-only service). Deliveries are
@@ -13,19 +14,13 @@ describe('/api/v1/webhooks', () => {
   const as = (who: 'admin' | 'editor' | 'viewer') => ({ token: t[who].token, orgId: t.orgId });
   const db = () => app.runtime.ctx.db;
 
+  let bed: ApiBed | undefined;
+
   beforeAll(async () => {
-    const { caFile } = await testCertificates();
-    receiver = await startHttpsReceiver();
-    app = await startTestApp({
-      role: 'api',
-      env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile, WEBHOOK_DISPATCH_POLL_MS: '60000' },
-    });
-    t = await seedTenant(app);
+    bed = await startApiBed('api');
+    ({ app, receiver, t } = bed);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await receiver?.close();
-  });
+  afterAll(() => stopApiBed(bed));
 
   const create = (body: Record<string, unknown>, who: 'admin' | 'editor' | 'viewer' = 'admin') =>
     api(app, 'POST', '/api/v1/webhooks', { ...as(who), body });
