@@ -1,7 +1,6 @@
 import { DEFAULT_MAX_BUFFERED_OPERATIONS } from './buffer';
-import { activeScope, currentScope } from './context';
 import { IngestError } from './errors';
-import { runInSpan, Span, Trace, errorOutput } from './handles';
+import { activeScope, currentScope, runInSpan, Span, Trace, errorOutput } from './handles';
 import { HttpClient } from './http';
 import { Recorder } from './recorder';
 import { DEFAULT_RETRY } from './retry';

@@ -1,4 +1,4 @@
-import type { OpKind } from './types';
+import type { OpKind } from './wire';
 
 export type IngestErrorKind =
   | 'network' // connection refused/reset, DNS, ...

@@ -1,4 +1,4 @@
-import { activeScope } from './context';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Recorder, TraceState } from './recorder';
 import type {
   Metadata,
@@ -11,6 +11,24 @@ import type {
   TraceUpdate,
 } from './types';
 import type { SpanCreateBody, SpanUpdateBody, TraceCreateBody, TraceUpdateBody } from './wire';
+
+/**
+ * The trace (and innermost span) the current async call chain runs in. This is how
+ * `withSpan` nests without passing handles around, and how the integrations find where
+ * to record.
+ */
+export interface ActiveScope {
+  /** The Recorder (one per client) the scope belongs to. */
+  owner: object;
+  trace: Trace;
+  span?: Span;
+}
+
+export const activeScope = new AsyncLocalStorage<ActiveScope>();
+
+export function currentScope(): ActiveScope | undefined {
+  return activeScope.getStore();
+}
 
 const SPAN_TYPES: ReadonlySet<string> = new Set(['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedding', 'other']);
 

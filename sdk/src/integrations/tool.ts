@@ -1,6 +1,6 @@
 import type { GatewayClient } from '../client';
 import { argumentsInput } from '../client';
-import { currentScope } from '../context';
+import { currentScope } from '../handles';
 import type { Metadata } from '../types';
 
 export interface WrapToolOptions {
