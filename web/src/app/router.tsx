@@ -20,6 +20,7 @@ import { scoresSearch } from '../features/scores/search';
 import { securitySearch } from '../features/security/search';
 import { settingsSearch } from '../features/settings/search';
 import { tracesSearch } from '../features/traces/search';
+import { webhooksSearch } from '../features/webhooks/search';
 import { Layout } from './Layout';
 import { NotFound, RouteError } from './RouteStates';
 
@@ -180,6 +181,7 @@ const routes = [
   createRoute({
     getParentRoute: at,
     path: '/webhooks',
+    validateSearch: webhooksSearch,
     component: lazy(() => import('../features/webhooks/pages/WebhooksPage'), 'WebhooksPage'),
   }),
   createRoute({

@@ -7,13 +7,14 @@ import { ErrorState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { useEnableWebhook } from '../hooks/useWebhooks';
+import { AttemptLog } from './AttemptLog';
 import { Deliveries } from './Deliveries';
 import { Recover } from './Recover';
 import { previousValidUntil, RotateSecret } from './RotateSecret';
 import { WebhookForm } from './WebhookForm';
 
 type Webhook = Schema<'Webhook'>;
-export type Panel = 'deliveries' | 'recover' | 'edit' | 'rotate';
+export type Panel = 'deliveries' | 'attempts' | 'recover' | 'edit' | 'rotate';
 
 /** "5 minutes ago", "2 hours ago", "3 days ago". */
 function ago(iso: string | null): string {
@@ -127,6 +128,7 @@ export function WebhookCard({ w, a }: { w: Webhook; a: CardActions }) {
             </Button>
           )}
           {button('deliveries', 'Deliveries')}
+          {button('attempts', 'Attempt log')}
           {button('recover', 'Recoveries')}
           {canWrite && (
             <ConfirmButton
@@ -153,6 +155,11 @@ export function WebhookCard({ w, a }: { w: Webhook; a: CardActions }) {
       {a.open === 'deliveries' && (
         <Stack mt="sm">
           <Deliveries id={w.id} temporalUi={a.temporalUi} />
+        </Stack>
+      )}
+      {a.open === 'attempts' && (
+        <Stack mt="sm">
+          <AttemptLog webhookId={w.id} temporalUi={a.temporalUi} />
         </Stack>
       )}
       {a.open === 'recover' && (

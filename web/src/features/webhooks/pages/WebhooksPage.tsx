@@ -7,8 +7,18 @@ import { toast } from '../../../lib/toast';
 import { useUiConfig } from '../../auth/useUiConfig';
 import { WebhookCard, type Panel } from '../components/WebhookCard';
 import { WebhookForm } from '../components/WebhookForm';
+import { useWebhooksSearch } from '../hooks/useWebhooksSearch';
 import { useDeleteWebhook, usePauseWebhook, useTestWebhook, useWebhooks } from '../hooks/useWebhooks';
 
+// Closing the attempt log takes its filters out of the URL too.
+const NO_LOG = {
+  log: undefined,
+  status: undefined,
+  http_status: undefined,
+  event_type: undefined,
+  range: undefined,
+  health: undefined,
+};
 const EMPTY = 'Create one above to be told about new calls, finished traces or alerts.';
 
 /**
@@ -20,8 +30,19 @@ export function WebhooksPage() {
   const list = useWebhooks();
   const config = useUiConfig();
   const { canWrite } = useCurrent();
-  // One panel open at a time under a webhook: its deliveries, recoveries, editor or secret rotation.
+  // One panel open at a time under a webhook: its deliveries, recoveries, editor or secret rotation;
+  // the attempt log is in the URL (`log=<id>`, with its filters), so a link opens it.
   const [open, setOpen] = useState<{ id: string; panel: Panel } | null>(null);
+  const [search, setSearch] = useWebhooksSearch();
+  const closeLog = () => {
+    if (search.log) setSearch(NO_LOG);
+  };
+  const toggle = (id: string, mine: Panel | null, panel: Panel) => {
+    const opening = mine !== panel;
+    setOpen(opening && panel !== 'attempts' ? { id, panel } : null);
+    if (panel === 'attempts') setSearch(opening ? { ...NO_LOG, log: id } : NO_LOG);
+    else closeLog();
+  };
   const temporalUi = config.data?.temporal_ui_url ?? null;
   const test = useTestWebhook();
   const pause = usePauseWebhook();
@@ -55,15 +76,18 @@ export function WebhooksPage() {
         {(hooks) => (
           <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
             {hooks.map((w) => {
-              const mine = open?.id === w.id ? open.panel : null;
+              const mine = search.log === w.id ? 'attempts' : open?.id === w.id ? open.panel : null;
               return (
                 <WebhookCard
                   key={w.id}
                   w={w}
                   a={{
                     open: mine,
-                    toggle: (panel) => setOpen(mine === panel ? null : { id: w.id, panel }),
-                    close: () => setOpen(null),
+                    toggle: (panel) => toggle(w.id, mine, panel),
+                    close: () => {
+                      closeLog();
+                      setOpen(null);
+                    },
                     temporalUi,
                     testing: test.isPending && test.variables === w.id,
                     sendTest: () => sendTest(w.id),
