@@ -2,9 +2,11 @@ import { Button, Checkbox, Group, Paper, Progress, Stack, Text } from '@mantine/
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Schema } from '../../../api/types';
+import { useCurrent } from '../../../app/current';
 import { ButtonLink } from '../../../components/Links';
 import { Page } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
+import { ShareButton } from '../../../components/ShareButton';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { CancelRun } from '../components/CancelRun';
@@ -78,6 +80,9 @@ export function ExperimentsPage() {
   const [picked, setPicked] = useState<string[]>([]);
   const [starting, setStarting] = useState(false);
   const cmp = useComparison(picked);
+  const { canWrite } = useCurrent();
+  // Experiments of different projects cannot be compared: the baseline's project is the comparison's.
+  const projectId = list.data?.find((x) => x.id === picked[0])?.project_id;
   const toggle = (id: string, on: boolean) =>
     setPicked((p) => (on ? [...p, id].slice(0, 5) : p.filter((i) => i !== id)));
   const startButton = (
@@ -116,7 +121,24 @@ export function ExperimentsPage() {
       </QueryState>
       {picked.length >= 2 && (
         <QueryState query={cmp} what="the comparison">
-          {(c) => <Comparison cmp={c} />}
+          {(c) => (
+            <Stack gap="md">
+              {canWrite && projectId && (
+                <Stack gap={6}>
+                  <Text size="sm" c="dimmed">
+                    A read-only link to this comparison, {c.experiments[0]?.name ?? 'the first'} as the baseline:
+                  </Text>
+                  <ShareButton
+                    key={picked.join(',')}
+                    type="experiment_comparison"
+                    id={picked.join(',')}
+                    projectId={projectId}
+                  />
+                </Stack>
+              )}
+              <Comparison cmp={c} />
+            </Stack>
+          )}
         </QueryState>
       )}
       <PromptExperiments />

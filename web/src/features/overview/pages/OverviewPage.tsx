@@ -1,12 +1,14 @@
 import { Input, SegmentedControl, SimpleGrid, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
+import { useCurrent } from '../../../app/current';
 import { Chart } from '../../../components/Chart';
 import { DataTable } from '../../../components/DataTable';
 import { Kpis } from '../../../components/Facts';
 import { SelectFilter, TextFilter } from '../../../components/Filters';
 import { Page, Section } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
+import { ShareButton } from '../../../components/ShareButton';
 import * as fmt from '../../../lib/format';
 import { clean } from '../../../lib/search';
 import { FirstRun } from '../components/FirstRun';
@@ -32,10 +34,16 @@ export function OverviewPage() {
     saved_filter_id: search.saved_filter_id,
   });
   const saved = useSavedFilters('stats');
+  const { canWrite } = useCurrent();
+  // The saved filter applied is a stats view: writers share it read-only.
+  const view = saved.data?.find((f) => f.id === search.saved_filter_id);
   return (
     <Page
       title="Overview"
       description="What your LLM calls cost, how fast and how reliable they are."
+      actions={
+        canWrite && view && <ShareButton key={view.id} type="stats_view" id={view.id} projectId={view.project_id} />
+      }
       filters={
         <>
           <Stack gap={4}>

@@ -17,6 +17,7 @@ import {
   useUpdateSavedFilter,
   type SavedFilterBody,
 } from '../hooks/useSettings';
+import { ShareStatsView } from './ShareStatsView';
 
 type Saved = Schema<'SavedFilter'>;
 type View = SavedFilterBody['view'];
@@ -109,23 +110,28 @@ export function SavedFilters() {
               {
                 key: 'a',
                 label: 'Actions',
-                render: (f) =>
-                  mayEdit(f) && (
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" aria-label={`Edit ${f.name}`} onClick={() => setEditing(f)}>
-                        Edit
-                      </Button>
-                      <ConfirmButton
-                        title={`Delete ${f.name}?`}
-                        message="It disappears from every view that offers it."
-                        aria-label={`Delete ${f.name}`}
-                        loading={remove.isPending && remove.variables === f.id}
-                        onConfirm={() => remove.mutate(f.id)}
-                      >
-                        Delete
-                      </ConfirmButton>
-                    </Group>
-                  ),
+                render: (f) => (
+                  <Group gap="xs" wrap="nowrap">
+                    {mayEdit(f) && (
+                      <>
+                        <Button size="xs" variant="default" aria-label={`Edit ${f.name}`} onClick={() => setEditing(f)}>
+                          Edit
+                        </Button>
+                        <ConfirmButton
+                          title={`Delete ${f.name}?`}
+                          message="It disappears from every view that offers it."
+                          aria-label={`Delete ${f.name}`}
+                          loading={remove.isPending && remove.variables === f.id}
+                          onConfirm={() => remove.mutate(f.id)}
+                        >
+                          Delete
+                        </ConfirmButton>
+                      </>
+                    )}
+                    {/* A stats view is shared read-only by admins and editors (the API's rule for every share). */}
+                    {canWrite && f.view === 'stats' && <ShareStatsView saved={f} />}
+                  </Group>
+                ),
               },
             ]}
           />
