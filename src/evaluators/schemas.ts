@@ -197,3 +197,55 @@ export const evaluatorSchema = z
   })
   .meta({ id: 'Evaluator' });
 export type EvaluatorView = z.infer<typeof evaluatorSchema>;
+
+/** POST /evaluators/preview: the create body without `name`, and the target evaluated (docs/evals.md). */
+const previewTarget = z
+  .union([
+    z.object({ request_id: uuidSchema }).strict(),
+    z
+      .object({
+        trace_id: z.string().trim().min(1).max(128),
+        span_id: z.string().trim().min(1).max(128).optional().describe('a span of the trace: its input and output'),
+      })
+      .strict(),
+  ])
+  .describe('the request, trace or span evaluated (in the caller’s projects)');
+const previewOf = <T extends z.ZodObject>(o: T) =>
+  withCommon(o).omit({ name: true }).extend({ target: previewTarget }).strict();
+export const previewEvaluatorBody = z.discriminatedUnion('type', [
+  previewOf(v0),
+  previewOf(v1),
+  previewOf(v2),
+  previewOf(v3),
+  previewOf(v4),
+  previewOf(v5),
+  previewOf(v6),
+  previewOf(v7),
+]);
+export type PreviewEvaluatorInput = z.infer<typeof previewEvaluatorBody>;
+export type PreviewTarget = z.infer<typeof previewTarget>;
+
+const excerpt = z.string().describe('the text the evaluator read, cut at 2,000 characters');
+export const evaluatorPreviewSchema = z
+  .object({
+    data_type: z.enum(['numeric', 'categorical', 'boolean']),
+    value: z.number().nullable().describe('as the score would have it'),
+    string_value: z.string().nullable(),
+    comment: z.string().nullable(),
+    judge: z
+      .object({ request_id: z.uuid(), cost_usd: z.number().nullable() })
+      .nullable()
+      .describe('the llm_judge call made (a request row of the project); null for the other types'),
+    target: z.object({
+      type: z.enum(['request', 'trace', 'span']),
+      id: z.string().describe('the request id, trace id or span id'),
+      trace_id: z.string().nullable(),
+      project_id: z.uuid(),
+      input: excerpt,
+      output: excerpt,
+      latency_ms: z.number().nullable(),
+      cost_usd: z.number().nullable(),
+    }),
+  })
+  .meta({ id: 'EvaluatorPreview' });
+export type EvaluatorPreview = z.infer<typeof evaluatorPreviewSchema>;

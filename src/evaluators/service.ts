@@ -43,7 +43,7 @@ const toView = (r: q.EvaluatorRunRecord): EvaluatorView => ({
  * Beyond the schema: the pattern or JSON Schema compiles; the score config is the project's and of the evaluator's data
  * type.
  */
-async function check(db: Knex, projectId: string, e: EvaluatorConfig, scoreConfigId: string | null | undefined) {
+export async function check(db: Knex, projectId: string, e: EvaluatorConfig, scoreConfigId: string | null | undefined) {
   try {
     checkConfig(e);
   } catch (err) {

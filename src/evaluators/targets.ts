@@ -87,6 +87,8 @@ export function outputText(body: unknown): string {
   return JSON.stringify(b);
 }
 
+const str = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
 /** The trace columns loadTarget selects (cost: the sum of its spans' cost_usd, null without any). */
 interface TraceTargetRow {
   id: string;
@@ -131,7 +133,6 @@ export async function loadTarget(
   );
   const t = rows[0];
   if (!t) return null;
-  const str = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   return {
     kind,
     id,
@@ -142,5 +143,51 @@ export async function loadTarget(
     doc: { input: t.input, output: t.output, metadata: t.metadata ?? {} },
     latencyMs: t.duration_ms === null ? null : Number(t.duration_ms),
     costUsd: t.cost === null ? null : Number(t.cost),
+  };
+}
+
+/**
+ * The projects among `projectIds` holding the target (a trace id is the client's: it may be in several). With `spanId`,
+ * the span of that trace.
+ */
+export async function targetProjects(
+  db: Knex,
+  projectIds: string[],
+  t: { kind: 'request' | 'trace'; id: string; spanId?: string | undefined },
+): Promise<string[]> {
+  if (!projectIds.length) return [];
+  const q =
+    t.kind === 'request'
+      ? db('requests').where({ id: t.id })
+      : t.spanId !== undefined
+        ? db('spans').where({ trace_id: t.id, id: t.spanId })
+        : db('traces').where({ id: t.id });
+  return q.whereIn('project_id', projectIds).distinct().pluck('project_id');
+}
+
+/** A span as a target: its input and output, evaluated in its trace's name (a judge call joins the trace). */
+export async function loadSpanTarget(
+  db: Knex,
+  projectId: string,
+  traceId: string,
+  spanId: string,
+): Promise<EvalTarget | null> {
+  const { rows } = await db.raw<{ rows: (Omit<TraceTargetRow, 'id' | 'cost'> & { cost_usd: string | null })[] }>(
+    `select s.project_id, p.org_id, s.input, s.output, s.metadata, s.duration_ms, s.cost_usd
+       from spans s join projects p on p.id = s.project_id where s.project_id = ? and s.trace_id = ? and s.id = ?`,
+    [projectId, traceId, spanId],
+  );
+  const s = rows[0];
+  if (!s) return null;
+  return {
+    kind: 'trace',
+    id: traceId,
+    projectId,
+    orgId: s.org_id,
+    input: str(s.input),
+    output: str(s.output),
+    doc: { input: s.input, output: s.output, metadata: s.metadata ?? {} },
+    latencyMs: s.duration_ms === null ? null : Number(s.duration_ms),
+    costUsd: s.cost_usd === null ? null : Number(s.cost_usd),
   };
 }

@@ -45,6 +45,8 @@ export interface ReadMatrixRow {
   write?: boolean;
   /** A path naming the other organization's resource; called with this tenant's admin and full key → 404. */
   foreignPath?: () => Promise<string> | string;
+  /** A body naming the other organization's resource (sent to `path`, or `foreignPath` when set) → 404. */
+  foreignBody?: () => Promise<unknown> | unknown;
 }
 
 export function credentials(
@@ -93,14 +95,16 @@ export function describeReadMatrix(
     expect({ status: r.status, code: r.body?.code }).toEqual(expect.objectContaining({ status: expected }));
     if (expected >= 400) expect(r.body.success).toBe(false);
   });
-  const foreign = rows.filter((r) => r.foreignPath);
+  const foreign = rows.filter((r) => r.foreignPath || r.foreignBody);
   if (foreign.length)
     it.each(foreign.map((row) => ({ row, name: row.name })))(
       '$name on another organization’s ids → 404',
       async ({ row }) => {
         const { app, t } = ctx();
         for (const token of [t.admin.token, t.fullKey]) {
-          const r = await api(app, row.method, await row.foreignPath!(), { token, orgId: t.orgId, body: row.body });
+          const path = row.foreignPath ? await row.foreignPath() : await row.path('admin');
+          const body = row.foreignBody ? await row.foreignBody() : row.body;
+          const r = await api(app, row.method, path, { token, orgId: t.orgId, body });
           expect(r.status).toBe(404);
         }
       },

@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../../helpers/auth';
 import { describeReadMatrix } from '../../helpers/read-matrix';
+import { requestRow, writeRows } from '../analytics/seed';
 import { seedEvaluators } from './setup';
 
 /**
@@ -12,6 +13,7 @@ describe('eval runs', () => {
   let t: SeededTenant;
   let other: SeededTenant;
   const evaluators: Record<string, string> = {};
+  const requests = { mine: '', theirs: '' };
   const hour = 3_600_000;
   const range = { from: new Date(Date.now() - 2 * hour).toISOString(), to: new Date(Date.now() + hour).toISOString() };
 
@@ -19,6 +21,9 @@ describe('eval runs', () => {
     app = await startTestApp({ role: 'api' });
     [t, other] = await Promise.all([seedTenant(app), seedTenant(app)]);
     Object.assign(evaluators, await seedEvaluators(app, t));
+    const [mine, theirs] = [t, other].map((s) => requestRow({ orgId: s.orgId, projectId: s.projectId }));
+    await writeRows(app.database.db, [mine!, theirs!]);
+    Object.assign(requests, { mine: mine!.id, theirs: theirs!.id });
   });
   afterAll(() => app?.stop());
 
@@ -99,6 +104,16 @@ describe('eval runs', () => {
             return `/api/v1/evaluators/${created.body.data.id}`;
           },
           foreignPath: async () => `/api/v1/evaluators/${await foreignEvaluator()}`,
+        },
+        {
+          name: 'POST /api/v1/evaluators/preview',
+          method: 'POST',
+          path: () => '/api/v1/evaluators/preview',
+          write: true,
+          get body() {
+            return { type: 'latency', config: { max_ms: 1000 }, target: { request_id: requests.mine } };
+          },
+          foreignBody: () => ({ type: 'latency', config: { max_ms: 1000 }, target: { request_id: requests.theirs } }),
         },
         { name: 'GET /api/v1/eval-runs', method: 'GET', path: () => '/api/v1/eval-runs' },
         {

@@ -464,6 +464,23 @@ export interface paths {
         patch: operations["patchEvaluatorsById"];
         trace?: never;
     };
+    "/api/v1/evaluators/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an evaluator definition once on a request, trace or span, as an eval run would; writes nothing (no score, no audit entry; an llm_judge preview’s model call is logged like any judge call) */
+        post: operations["postEvaluatorsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-types": {
         parameters: {
             query?: never;
@@ -2811,6 +2828,35 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             updated_at: string;
+        };
+        EvaluatorPreview: {
+            comment: string | null;
+            /** @enum {string} */
+            data_type: "numeric" | "categorical" | "boolean";
+            /** @description the llm_judge call made (a request row of the project); null for the other types */
+            judge: {
+                cost_usd: number | null;
+                /** Format: uuid */
+                request_id: string;
+            } | null;
+            string_value: string | null;
+            target: {
+                cost_usd: number | null;
+                /** @description the request id, trace id or span id */
+                id: string;
+                /** @description the text the evaluator read, cut at 2,000 characters */
+                input: string;
+                latency_ms: number | null;
+                /** @description the text the evaluator read, cut at 2,000 characters */
+                output: string;
+                /** Format: uuid */
+                project_id: string;
+                trace_id: string | null;
+                /** @enum {string} */
+                type: "request" | "trace" | "span";
+            };
+            /** @description as the score would have it */
+            value: number | null;
         };
         EventType: {
             description: string;
@@ -12405,6 +12451,840 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Internal server error",
                      *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluatorsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    config: {
+                        /**
+                         * @description the text evaluated: the target’s output (default) or input
+                         * @default output
+                         * @enum {string}
+                         */
+                        field?: "output" | "input";
+                        flags?: string;
+                        pattern: string;
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "regex";
+                } | {
+                    config: {
+                        /** @default false */
+                        case_sensitive?: boolean;
+                        /**
+                         * @description the text evaluated: the target’s output (default) or input
+                         * @default output
+                         * @enum {string}
+                         */
+                        field?: "output" | "input";
+                        value: string;
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "contains";
+                } | {
+                    config: {
+                        expected?: string;
+                        /** @description JSONPath into {input, output, metadata} of the target */
+                        expected_path?: string;
+                        /**
+                         * @description the text evaluated: the target’s output (default) or input
+                         * @default output
+                         * @enum {string}
+                         */
+                        field?: "output" | "input";
+                        /** @default true */
+                        trim?: boolean;
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "exact_match";
+                } | {
+                    config: {
+                        /**
+                         * @description the text evaluated: the target’s output (default) or input
+                         * @default output
+                         * @enum {string}
+                         */
+                        field?: "output" | "input";
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "json_schema";
+                } | {
+                    config: {
+                        expected?: string;
+                        /** @description JSONPath into {input, output, metadata} of the target */
+                        expected_path?: string;
+                        /**
+                         * @description the text evaluated: the target’s output (default) or input
+                         * @default output
+                         * @enum {string}
+                         */
+                        field?: "output" | "input";
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "levenshtein";
+                } | {
+                    config: {
+                        max_ms: number;
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "latency";
+                } | {
+                    config: {
+                        max_usd: number;
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "cost";
+                } | {
+                    config: {
+                        expected?: string;
+                        /** @description JSONPath into {input, output, metadata} of the target */
+                        expected_path?: string;
+                        /** @default 512 */
+                        max_tokens?: number;
+                        model: string;
+                        output: {
+                            max: number;
+                            min: number;
+                            /** @constant */
+                            type: "numeric";
+                        } | {
+                            /** @constant */
+                            type: "boolean";
+                        } | {
+                            categories: string[];
+                            /** @constant */
+                            type: "categorical";
+                        };
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "mistral" | "groq" | "deepseek" | "xai" | "together" | "openrouter" | "ollama";
+                        /** @default 0 */
+                        temperature?: number;
+                        /** @description with {{input}}, {{output}}, {{expected}}, {{metadata.<key>}} and any `variables` name */
+                        template: string;
+                        /** @description extra template variables mapped from the target by JSONPath */
+                        variables?: {
+                            [key: string]: string;
+                        };
+                    };
+                    description?: string | null;
+                    /** @description score live traffic: new matching requests or completed traces, sampled; null: off */
+                    online?: ({
+                        /** @description the analytics filter (as in alert rules) */
+                        filter?: {
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            api_key_id?: string;
+                            cache_hit?: boolean;
+                            max_cost?: number;
+                            max_latency_ms?: number;
+                            min_cost?: number;
+                            min_latency_ms?: number;
+                            model?: string;
+                            prompt?: string;
+                            /**
+                             * Format: uuid
+                             * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                             */
+                            prompt_version_id?: string;
+                            /** @description custom properties `<name>:<value>`; all must match */
+                            property?: string[];
+                            provider?: string;
+                            self_hosted?: boolean;
+                            session_id?: string;
+                            status?: string;
+                            streamed?: boolean;
+                            trace_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "requests";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    } | {
+                        filter?: {
+                            name?: string;
+                            session_id?: string;
+                            user_id?: string;
+                        };
+                        /** @constant */
+                        kind: "traces";
+                        /** @description the share of matching targets scored (deterministic per target) */
+                        sampling_rate: number;
+                    }) | null;
+                    /**
+                     * Format: uuid
+                     * @description required when the organization has more than one project (JWT)
+                     * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                     */
+                    project_id?: string;
+                    /** @description scores are checked against this config; its data type must be the evaluator’s */
+                    score_config_id?: string | null;
+                    /** @description the request, trace or span evaluated (in the caller’s projects) */
+                    target: {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b6c1e-8a4d-4c1b-9f0e-2d7a5b8c9e10
+                         */
+                        request_id: string;
+                    } | {
+                        /** @description a span of the trace: its input and output */
+                        span_id?: string;
+                        trace_id: string;
+                    };
+                    /** @constant */
+                    type: "llm_judge";
+                };
+            };
+        };
+        responses: {
+            /** @description Run an evaluator definition once on a request, trace or span, as an eval run would; writes nothing (no score, no audit entry; an llm_judge preview’s model call is logged like any judge call) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "data_type": "numeric",
+                     *         "value": 0,
+                     *         "string_value": "string",
+                     *         "comment": "string",
+                     *         "judge": {
+                     *           "request_id": "266ea41d-adf5-480b-af50-15b940c2b846",
+                     *           "cost_usd": 0
+                     *         },
+                     *         "target": {
+                     *           "type": "request",
+                     *           "id": "string",
+                     *           "trace_id": "string",
+                     *           "project_id": "405d8375-3514-403b-8c43-83ae74cfe0e9",
+                     *           "input": "string",
+                     *           "output": "string",
+                     *           "latency_ms": 0,
+                     *           "cost_usd": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EvaluatorPreview"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid body.name: must not be empty",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Missing credentials: send Authorization: Bearer <token>",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A valid identity without the right (role, key scope or credential kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This action needs role admin or editor; you are viewer",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Resource not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evaluation cannot succeed on this target, e.g. nothing to compare with (evaluation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Error",
+                     *       "code": "error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (never with internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Internal server error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The judge’s provider answered 429 or 5xx (judge_unavailable) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Error",
+                     *       "code": "error"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

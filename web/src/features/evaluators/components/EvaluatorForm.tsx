@@ -28,6 +28,7 @@ import {
   type EvaluatorValues,
 } from '../lib/evaluatorForm';
 import { useCreateEvaluator, useUpdateEvaluator } from '../hooks/useEvaluators';
+import { EvaluatorPreview } from './EvaluatorPreview';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 const label = (s: string) => s.replace(/_/g, ' ');
@@ -188,6 +189,7 @@ function Fields({ evaluator, onDone }: { evaluator: Schema<'Evaluator'> | null; 
           />
         )}
         <Textarea label="Description (optional)" autosize minRows={1} {...form.getInputProps('description')} />
+        <EvaluatorPreview form={form} />
         {error && <ErrorState error={error} title="Could not save the evaluator" />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>

@@ -55,3 +55,25 @@ export const useUpdateScoreConfig = () =>
       unwrap(api.PATCH('/api/v1/score-configs/{id}', { params: { path: { id } }, body })),
     { invalidates: ['score-configs'], success: 'Score config saved' },
   );
+
+export type PreviewBody = paths['/api/v1/evaluators/preview']['post']['requestBody']['content']['application/json'];
+
+/** An evaluator definition run once on a request (writes nothing; a judge's call is a request row). */
+export const usePreviewEvaluator = () =>
+  useApiMutation((api, body: PreviewBody) => unwrap(api.POST('/api/v1/evaluators/preview', { body })), {
+    invalidates: ['requests'],
+  });
+
+/** The project's latest requests, with bodies for an input excerpt: what a preview picks from. */
+export const useRecentRequests = (enabled: boolean) =>
+  useApiQuery(
+    ['requests', 'recent-for-preview'],
+    ({ api, projectId, signal }) =>
+      unwrap(
+        api.GET('/api/v1/requests', {
+          params: { query: { ...inProject(projectId), limit: 20, include_bodies: 'true' } },
+          signal,
+        }),
+      ),
+    { enabled },
+  );
