@@ -121,6 +121,32 @@ describe('scores and cancelling experiments in a browser', () => {
     await page.getByText('second question').first().waitFor();
   }, 60_000);
 
+  it('opens a span’s score on its trace with that span selected', async () => {
+    const at = (ms: number) => new Date(Date.now() - 60_000 + ms).toISOString();
+    // The plan step starts first, so it is the span a trace opens on without a link.
+    for (const [id, name, start] of [
+      ['sp-plan', 'plan step', 0],
+      ['sp-judge', 'judge step', 300],
+    ] as const)
+      await api(app, 'POST', '/ingest/spans', {
+        token: t.fullKey,
+        body: { id, trace_id: 'tr-1', name, span_type: 'tool', start_time: at(start), end_time: at(start + 200) },
+      });
+    await waitUntil(
+      async () => ((await get('/api/v1/traces/tr-1')) as { spans: unknown[] }).spans.length === 2,
+      15_000,
+      'spans stored',
+    );
+    await score({ trace_id: 'tr-1', span_id: 'sp-judge', name: 'grounded', value: 1 });
+    await page.goto(`${app.url}/scores?name=grounded`);
+    await page.getByText('1 loaded (all)').waitFor();
+    await page.getByRole('link', { name: /^Span / }).click();
+    await page.waitForURL(/\/traces\/tr-1\?span=sp-judge$/);
+    // The linked span, not the first one, is selected and shown.
+    await page.getByRole('heading', { name: 'judge step' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'plan step' }).count()).toBe(0);
+  }, 60_000);
+
   it('exports the filtered scores as CSV, row for row what the API lists', async () => {
     await page.goto(`${app.url}/scores?name=helpfulness`);
     await page.getByText('3 loaded (all)').waitFor();

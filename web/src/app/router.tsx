@@ -19,7 +19,7 @@ import { requestsSearch } from '../features/requests/search';
 import { scoresSearch } from '../features/scores/search';
 import { securitySearch } from '../features/security/search';
 import { settingsSearch } from '../features/settings/search';
-import { tracesSearch } from '../features/traces/search';
+import { traceSearch, tracesSearch } from '../features/traces/search';
 import { webhooksSearch } from '../features/webhooks/search';
 import { Layout } from './Layout';
 import { NotFound, RouteError } from './RouteStates';
@@ -74,6 +74,7 @@ const routes = [
   createRoute({
     getParentRoute: at,
     path: '/traces/$id',
+    validateSearch: traceSearch,
     component: lazy(() => import('../features/traces/pages/TraceDetailPage'), 'TraceDetailPage'),
   }),
   createRoute({

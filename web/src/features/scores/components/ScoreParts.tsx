@@ -35,7 +35,13 @@ export function ScoreTarget({ s }: { s: Score }) {
     );
   if (s.trace_id)
     return (
-      <AppLink size="sm" to="/traces/$id" params={{ id: s.trace_id }} {...stop}>
+      <AppLink
+        size="sm"
+        to="/traces/$id"
+        params={{ id: s.trace_id }}
+        search={s.span_id ? { span: s.span_id } : {}}
+        {...stop}
+      >
         {s.span_id ? `Span ${short(s.span_id)}` : `Trace ${short(s.trace_id)}`}
       </AppLink>
     );
@@ -47,7 +53,7 @@ export function ScoreTarget({ s }: { s: Score }) {
     );
   if (s.experiment_id)
     return (
-      <AppLink size="sm" to="/experiments" {...stop}>
+      <AppLink size="sm" to="/experiments/$id" params={{ id: s.experiment_id }} {...stop}>
         Experiment item {short(s.experiment_item_id ?? '')}
       </AppLink>
     );

@@ -41,10 +41,12 @@ const targetOf = (s: Score) =>
   s.request_id
     ? { to: '/requests/$id' as const, params: { id: s.request_id } }
     : s.trace_id
-      ? { to: '/traces/$id' as const, params: { id: s.trace_id } }
+      ? { to: '/traces/$id' as const, params: { id: s.trace_id }, search: s.span_id ? { span: s.span_id } : {} }
       : s.session_id
         ? { to: '/sessions/$id' as const, params: { id: s.session_id } }
-        : { to: '/experiments' as const };
+        : s.experiment_id
+          ? { to: '/experiments/$id' as const, params: { id: s.experiment_id } }
+          : { to: '/experiments' as const };
 
 /** Every score (API, evaluators, annotation), filtered in the URL, each linked to what it scores. */
 export function ScoresPage() {

@@ -1,6 +1,6 @@
 import { Grid, Group, Paper, Stack } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { Schema } from '../../../api/types';
 import { useCurrent } from '../../../app/current';
 import { Facts } from '../../../components/Facts';
@@ -72,8 +72,11 @@ export function TraceDetailPage() {
 
 function Spans({ trace }: { trace: Schema<'Trace'> }) {
   const rows = useMemo(() => layout(trace.tree, trace.start_time, trace.duration_ms), [trace]);
-  const [picked, setPicked] = useState<string | null>(null);
-  const selected = picked ?? rows[0]?.node.id ?? null;
+  // The selected span lives in the URL, so a span's score (or a shared address) opens it selected.
+  const { span: linked } = route.useSearch();
+  const navigate = route.useNavigate();
+  const pick = (id: string) => void navigate({ search: { span: id }, replace: true });
+  const selected = (linked && trace.spans.some((s) => s.id === linked) ? linked : null) ?? rows[0]?.node.id ?? null;
   const span = trace.spans.find((s) => s.id === selected);
   if (rows.length === 0)
     return (
@@ -82,7 +85,7 @@ function Spans({ trace }: { trace: Schema<'Trace'> }) {
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 7 }}>
-        <SpanTree rows={rows} selected={selected} onSelect={setPicked} />
+        <SpanTree rows={rows} selected={selected} onSelect={pick} />
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>{span && <SpanPanel span={span} />}</Grid.Col>
     </Grid>
