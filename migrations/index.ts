@@ -30,6 +30,7 @@ import * as m026 from './026_webhook_rotation_auto_disable';
 import * as m027 from './027_idempotency_keys';
 import * as m028 from './028_webhook_custom_headers';
 import * as m029 from './029_webhook_attempt_log_index';
+import * as m030 from './030_span_rollups';
 
 /**
  * Migrations are listed here explicitly so they load the same way under tsx, jest and the
@@ -67,6 +68,7 @@ const migrations: Record<string, Knex.Migration> = {
   '027_idempotency_keys': m027,
   '028_webhook_custom_headers': m028,
   '029_webhook_attempt_log_index': m029,
+  '030_span_rollups': m030,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

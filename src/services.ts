@@ -26,5 +26,9 @@ export function buildServices(ctx: AppContext): Services {
   // Caching turns on once the invalidation listener is connected; a dead process's journal is replayed meanwhile.
   proxy.start().catch((err) => ctx.logger.error({ err }, 'proxy start failed'));
   ctx.onShutdown(() => proxy.close());
-  return { ingest: createIngestService(ctx), proxy, analytics: createPgAnalytics(ctx.db) };
+  return {
+    ingest: createIngestService(ctx, { afterCommit: folder.poke }),
+    proxy,
+    analytics: createPgAnalytics(ctx.db),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import { foldSpanRollups } from './span-rollups';
 
 /**
  * Rollups without write amplification. Updating a rollup row per dimension value and an end-user
@@ -31,11 +32,11 @@ async function foldPending(db: Knex, limit = 100): Promise<number> {
   return rows[0]!.n;
 }
 
-/** Folds until nothing is pending. */
+/** Folds until nothing is pending: request batches, then the span rollups' deltas. */
 export async function foldAll(db: Knex): Promise<number> {
   let total = 0;
   for (let n = await foldPending(db); n > 0; n = await foldPending(db)) total += n;
-  return total;
+  return total + (await foldSpanRollups(db));
 }
 
 export interface RollupFolder {

@@ -62,3 +62,15 @@ function valueAtRank(hist: readonly number[], rank: number): number {
   }
   return binValue(hist.length - 1);
 }
+
+/** An `array_send` of a histogram (PostgreSQL's binary array format) as numbers; null stays null. */
+export function decodeIntArray(buf: Buffer | null): number[] | null {
+  if (!buf) return null;
+  const ndim = buf.readInt32BE(0);
+  if (ndim === 0) return [];
+  const n = buf.readInt32BE(12);
+  const out = new Array<number>(n);
+  // Header: ndim, null flag, element type, then (size, lower bound) per dimension; each element is (length, value).
+  for (let i = 0, at = 12 + 8 * ndim; i < n; i++, at += 8) out[i] = buf.readInt32BE(at + 4);
+  return out;
+}

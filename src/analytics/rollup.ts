@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { localBucketSql } from './buckets';
+import { decodeIntArray } from './histogram';
 import {
   addSums,
   mergeHist,
@@ -68,8 +69,8 @@ interface CellRow extends SumsRow {
 interface HistRow {
   b: number | null;
   g: string;
-  latency_hist: number[] | null;
-  ttft_hist: number[] | null;
+  latency_hist: Buffer | null;
+  ttft_hist: Buffer | null;
 }
 
 /** Sums and histograms per (group, bucket) and per group; group is '' without `byValue`. */
@@ -95,19 +96,22 @@ async function cells(db: Knex, q: StatsQuery, plan: RollupPlan, opts: { byValue?
   }
   if (opts.hist && hasHist(plan.dim)) {
     // The arrays themselves, merged here: unnesting ~300 bins per row into (bucket, bin) groups
-    // in SQL cost ~50x more than parsing the arrays and adding them up.
+    // in SQL cost ~50x more than adding them up here, and their binary form (array_send) decodes
+    // ~10x faster than their text.
     const bucketLevel = !opts.byValue;
     const { rows: hists } = await db.raw<{ rows: HistRow[] }>(
-      `select ${bucketLevel ? bucketMs(q) : 'null'} as b, ${g} as g, latency_hist, ttft_hist from request_rollups_live
-        where ${s.sql} and (latency_hist is not null or ttft_hist is not null)`,
+      `select ${bucketLevel ? bucketMs(q) : 'null'} as b, ${g} as g, array_send(latency_hist) as latency_hist,
+              array_send(ttft_hist) as ttft_hist
+         from request_rollups_live where ${s.sql} and (latency_hist is not null or ttft_hist is not null)`,
       [...(bucketLevel ? [q.tz, q.tz] : []), ...s.args],
     );
     for (const r of hists) {
       const targets = [totals.get(r.g), bucketLevel ? series.get(r.g)?.get(Number(r.b)) : undefined];
+      const [latency, ttft] = [decodeIntArray(r.latency_hist), decodeIntArray(r.ttft_hist)];
       for (const cell of targets) {
         if (!cell) continue;
-        if (r.latency_hist) cell.latency = mergeHist(cell.latency ?? [], r.latency_hist);
-        if (r.ttft_hist) cell.ttft = mergeHist(cell.ttft ?? [], r.ttft_hist);
+        if (latency) cell.latency = mergeHist(cell.latency ?? [], latency);
+        if (ttft) cell.ttft = mergeHist(cell.ttft ?? [], ttft);
       }
     }
   }

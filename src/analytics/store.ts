@@ -12,6 +12,7 @@ import { endUserActivity, findEndUser, listEndUsers, type UserListQuery } from '
 import type { EndUserListRecord, EndUserRecord, UserRequestRecord, UserSessionRecord } from './end-users';
 import { scoreStats, type ScoreStatsQuery } from './score-stats';
 import { traceStats, type TraceStatsQuery } from './trace-stats';
+import { planSpanRollup, spanRollupStats } from './span-rollups';
 import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
 
 /**
@@ -22,8 +23,8 @@ import { windowMeasures, type WindowAnswer, type WindowQuery } from './window';
 
 export interface AnalyticsStore {
   requestStats(q: StatsQuery): Promise<StatsAnswer>;
-  /** The traces and spans views of /stats. */
-  traceStats(q: TraceStatsQuery): ReturnType<typeof traceStats>;
+  /** The traces and spans views of /stats (the spans view from the span rollups when they answer it). */
+  traceStats(q: TraceStatsQuery): ReturnType<typeof traceStats | typeof spanRollupStats>;
   scoreStats(q: ScoreStatsQuery): ReturnType<typeof scoreStats>;
   /** The bucket starts (ms) of [from, to) in the query's zone and granularity. */
   buckets(q: StatsQuery): Promise<number[]>;
@@ -49,7 +50,10 @@ type OmitFirst<F> = F extends (db: Knex, ...rest: infer A) => infer R ? (...rest
 export function createPgAnalytics(db: Knex): AnalyticsStore {
   return {
     requestStats: (q) => requestStats(db, q),
-    traceStats: (q) => traceStats(db, q),
+    traceStats: (q) => {
+      const plan = planSpanRollup(q);
+      return plan ? spanRollupStats(db, q, plan) : traceStats(db, q);
+    },
     scoreStats: (q) => scoreStats(db, q),
     buckets: (q) => bucketList(db, q),
     anomalyInputs: (...a) => anomalyInputs(db, ...a),

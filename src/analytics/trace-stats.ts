@@ -43,6 +43,8 @@ export interface TraceStatsQuery {
   metadata: { key: string; value: string }[];
   groupBy: 'span_type' | 'model' | 'name' | 'user' | 'session' | null;
   top: number;
+  /** `raw` keeps the spans view on the raw spans (exact percentiles); `auto` lets the span rollups answer. */
+  source?: 'auto' | 'raw' | undefined;
 }
 
 export function parseMetadataPairs(raw: string[] | undefined) {
@@ -189,7 +191,7 @@ export async function traceStats(db: Knex, q: TraceStatsQuery) {
   const totals = traceMeasuresOf(rows.find((r) => Number(r.is_total) === 1) ?? {}, q.view);
   const series = new Map<number, TraceMeasures>();
   for (const r of rows) if (Number(r.is_total) === 0) series.set(Number(r.b), traceMeasuresOf(r, q.view));
-  if (!g) return { totals, series, breakdown: null };
+  if (!g) return { source: 'raw' as const, totals, series, breakdown: null };
   const groups = new Map<string, { measures?: TraceMeasures; series: Map<number, TraceMeasures> }>();
   for (const r of g) {
     const cell = groups.get(r.g) ?? { series: new Map<number, TraceMeasures>() };
@@ -201,6 +203,7 @@ export async function traceStats(db: Knex, q: TraceStatsQuery) {
     ([ka, a], [kb, b]) => b.measures!.count - a.measures!.count || (ka < kb ? -1 : 1),
   );
   return {
+    source: 'raw' as const,
     totals,
     series,
     breakdown: {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, merge } from './histogram';
+import { addTo, decodeIntArray, merge } from './histogram';
 import type { StatsQuery } from './plan';
 import { isoMs } from '../db/convert';
 
@@ -78,15 +78,16 @@ export async function userHists(db: Knex, q: StatsQuery, keys: string[]): Promis
   if (s.days) {
     reads.push(
       db
-        .raw<{ rows: { k: string; latency_hist: number[] | null; ttft_hist: number[] | null }[] }>(
-          `select user_id as k, latency_hist, ttft_hist from end_user_days_live
+        .raw<{ rows: { k: string; latency_hist: Buffer | null; ttft_hist: Buffer | null }[] }>(
+          `select user_id as k, array_send(latency_hist) as latency_hist, array_send(ttft_hist) as ttft_hist
+             from end_user_days_live
             where project_id = any(?::uuid[]) and user_id = any(?::text[]) and day >= ?::date and day < ?::date`,
           [q.projectIds, keys, ...s.days],
         )
         .then(({ rows }) => {
           for (const r of rows) {
-            merge(of(r.k).latency, r.latency_hist);
-            merge(of(r.k).ttft, r.ttft_hist);
+            merge(of(r.k).latency, decodeIntArray(r.latency_hist));
+            merge(of(r.k).ttft, decodeIntArray(r.ttft_hist));
           }
         }),
     );

@@ -20,7 +20,8 @@ export interface IngestService {
  * The ingest write path of one api process: one batch writer (shared by /ingest/* and /v1/traces,
  * so their operations commit together) and one span pricer, drained on graceful shutdown.
  */
-export function createIngestService(ctx: AppContext): IngestService {
+/** `afterCommit`: called once a request's spans are durable (the api folds the span rollups soon after). */
+export function createIngestService(ctx: AppContext, opts: { afterCommit?: () => void } = {}): IngestService {
   const writer = new IngestWriter(
     ctx.db,
     ctx.logger.child({ component: 'ingest-writer' }),
@@ -43,6 +44,7 @@ export function createIngestService(ctx: AppContext): IngestService {
       let results: OpResult[];
       try {
         results = await writer.submit({ orgId: principal.orgId, projectId: principal.projectId, source, ops });
+        opts.afterCommit?.();
       } catch (err) {
         for (const op of ops) counter.inc({ op: op.op, source, outcome: 'error' });
         throw err;

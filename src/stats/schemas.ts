@@ -42,7 +42,9 @@ export const statsQuery = z
     source: z
       .enum(['auto', 'raw'])
       .default('auto')
-      .describe('raw: always read the raw rows (exact unique counts under any filter)'),
+      .describe(
+        'raw: always read the raw rows (exact unique counts under any filter, exact span duration percentiles)',
+      ),
     /** Trace and span views: a trace name, a span type, metadata `<key>:<value>`; scores view: the score name. */
     name: z.string().trim().min(1).max(512).optional(),
     span_type: z.enum(['llm', 'retrieval', 'tool', 'agent', 'chain', 'embedding', 'other']).optional(),

@@ -83,6 +83,7 @@ async function traceView(
     metadata: parseMetadataPairs(p.metadata),
     groupBy: (p.group_by ?? null) as never,
     top: p.top,
+    source: p.source,
   };
   const [buckets, a] = await Promise.all([
     store.buckets({ ...q, filter: {}, groupBy: null, orderBy: 'requests', source: 'raw' }),
@@ -127,12 +128,14 @@ async function scoreView(
 }
 
 interface RawStats<M> {
+  /** The scores view is always raw; the spans view may come from its rollups. */
+  source?: 'raw' | 'rollup';
   totals: M;
   series: Map<number, M>;
   breakdown: { items: { key: string; measures: M; series: Map<number, M> }[] } | null;
 }
 
-/** The answer of a view read from raw rows: zero-filled buckets, the top groups (no "other"). */
+/** The answer of a view without rollups of its "other" group: zero-filled buckets, the top groups. */
 function rawAnswer<M extends object>(
   head: object,
   buckets: number[],
@@ -144,7 +147,7 @@ function rawAnswer<M extends object>(
     buckets.map((b) => ({ bucket: new Date(b).toISOString(), ...(s.get(b) ?? empty) }));
   return {
     ...head,
-    source: 'raw' as const,
+    source: a.source ?? 'raw',
     totals: a.totals,
     series: fill(a.series),
     breakdown: a.breakdown && {

@@ -44,7 +44,8 @@ describe('spans view and one end user, against plain SQL', () => {
       const to = '2026-07-05T00:00:00Z';
       const tz = 'America/New_York';
       const query = `project_id=${t.projectId}&from=${from}&to=${to}&granularity=day&tz=${tz}&group_by=span_type`;
-      const s = await get(`/api/v1/stats?view=spans&${query}`);
+      const s = await get(`/api/v1/stats?view=spans&${query}&source=raw`);
+      expect(s.source).toBe('raw');
       const { rows } = await db.raw(
         `select g, b, grouping(g, b) as gs, count(*)::int as count,
               count(*) filter (where status = 'error')::int as errors,

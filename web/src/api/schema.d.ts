@@ -28878,7 +28878,7 @@ export interface operations {
                 saved_filter_id?: string;
                 self_hosted?: "true" | "false";
                 session_id?: string;
-                /** @description raw: always read the raw rows (exact unique counts under any filter) */
+                /** @description raw: always read the raw rows (exact unique counts under any filter, exact span duration percentiles) */
                 source?: "auto" | "raw";
                 span_type?: "llm" | "retrieval" | "tool" | "agent" | "chain" | "embedding" | "other";
                 status?: string;
