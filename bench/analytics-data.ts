@@ -103,7 +103,8 @@ export async function generate(db: Knex, s: DataShape): Promise<void> {
             case when k % 4 = 0 then 'gpt-4o-mini' end,
             case when k % 4 = 0 then 500 end, case when k % 4 = 0 then 100 end, case when k % 4 = 0 then 600 end,
             case when k % 4 = 0 then 0.000135 end, t.start_time + k * interval '500 ms',
-            t.start_time + k * interval '500 ms' + interval '400 ms', true
+            -- durations from 0.2 ms to 20 s, most under a second (a skewed, realistic spread)
+            t.start_time + k * interval '500 ms' + (0.2 + power(random(), 3) * 20000) * interval '1 ms', true
        from traces t, generate_series(0, 19) k where t.project_id = ?`,
     [s.projectId],
   );

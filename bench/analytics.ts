@@ -98,19 +98,17 @@ async function main() {
     const iso = (ms: number) => new Date(ms).toISOString();
     const d30 = `from=${iso(to - 30 * 24 * HOUR)}&to=${iso(to)}`;
     const d24 = `from=${iso(to - 24 * HOUR)}&to=${iso(to)}`;
+    const d20 = `from=${iso(to - 20 * HOUR)}&to=${iso(to)}`;
     const cases: [string, string, number | null][] = [
       ['stats 30 d hourly, all measures', `/api/v1/stats?${d30}&granularity=hour`, 300],
       ['stats 30 d hourly, group by user top 10', `/api/v1/stats?${d30}&granularity=hour&group_by=user&top=10`, 500],
       ['stats 30 d daily, group by model', `/api/v1/stats?${d30}&granularity=day&group_by=model`, null],
       ['stats 30 d auto, filter model', `/api/v1/stats?${d30}&model=gpt-4o`, null],
       ['stats 24 h, custom-property filter', `/api/v1/stats?${d24}&property=feature:feature-3`, 500],
+      // auto gives hours over a day or more: the property rollups answer.
       ['stats 24 h, group by custom property', `/api/v1/stats?${d24}&group_by=property:tier`, 500],
-      // Whole hours: the property rollups answer (auto gives 30-minute buckets over 24 h: raw rows).
-      [
-        'stats 24 h hourly, group by custom property',
-        `/api/v1/stats?${d24}&granularity=hour&group_by=property:tier`,
-        500,
-      ],
+      // Under a day auto may give 30-minute buckets, which hourly rollups cannot fill: raw rows, ranked by the rollups.
+      ['stats 20 h, group by custom property (30-min buckets)', `/api/v1/stats?${d20}&group_by=property:tier`, null],
       [
         'stats 30 d daily, group by custom property',
         `/api/v1/stats?${d30}&granularity=day&group_by=property:feature`,

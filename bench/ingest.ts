@@ -129,7 +129,15 @@ async function run() {
     log(`server at ${url}, database ${dbName}`);
     const tenant = await seedTenant({ url });
     const rows: string[][] = [];
-    for (const sc of scenarios()) {
+    // BENCH_SPAN_ROLLUPS=compare: each scenario with the span rollups' triggers off, then on (their write cost).
+    const compare = process.env.BENCH_SPAN_ROLLUPS === 'compare';
+    const runs = scenarios().flatMap((sc) =>
+      compare ? [false, true].map((rollups) => ({ ...sc, rollups })) : [{ ...sc, rollups: true }],
+    );
+    for (const sc of runs) {
+      const toggle = sc.rollups ? 'enable' : 'disable';
+      for (const t of ['insert', 'update', 'delete'])
+        await db.raw(`alter table spans ${toggle} trigger spans_rollup_${t}`);
       log(`encoding ${SPANS} spans in batches of ${sc.batch}${sc.gzip ? ' (gzip)' : ''}`);
       const bodies = payloads(SPANS, sc.batch, !!sc.gzip);
       const spanCount = (await db('spans').count<{ c: number }[]>('* as c'))[0]!.c;
@@ -178,7 +186,8 @@ async function run() {
       const stored = (await db('spans').count<{ c: number }[]>('* as c'))[0]!.c - spanCount;
       latencies.sort((a, b) => a - b);
       rows.push([
-        `${sc.label}, ${sc.batch} spans/request, ${sc.senders} senders`,
+        `${sc.label}, ${sc.batch} spans/request, ${sc.senders} senders` +
+          (compare ? `, span rollups ${sc.rollups ? 'on' : 'off'}` : ''),
         String(stored),
         seconds.toFixed(2),
         Math.round(stored / seconds).toLocaleString('en-US'),

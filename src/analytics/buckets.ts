@@ -16,7 +16,7 @@ export interface Granularity {
 const MIN = 60_000;
 const H = 60 * MIN;
 const D = 24 * H;
-/** The ladder `auto` climbs: the first step giving at most ~50 buckets. */
+/** The ladder `auto` climbs: the first step giving at most ~50 buckets (at least an hour over a day or more). */
 const LADDER: Granularity[] = [
   { unit: 'minute', step: 1, ms: MIN },
   { unit: 'minute', step: 5, ms: 5 * MIN },
@@ -36,9 +36,11 @@ const AUTO_BUCKETS = 50;
 
 export function resolveGranularity(g: (typeof GRANULARITIES)[number], fromMs: number, toMs: number): Granularity {
   const span = toMs - fromMs;
+  // A day or more is never cut finer than hours: whole hours come from the hourly rollups (a
+  // day's default view in 30-minute buckets read ~10x more rows), and hourly is what a day's chart shows elsewhere.
   const chosen =
     g === 'auto'
-      ? (LADDER.find((l) => span / l.ms <= AUTO_BUCKETS) ?? LADDER[LADDER.length - 1]!)
+      ? (LADDER.find((l) => span / l.ms <= AUTO_BUCKETS && (span < D || l.ms >= H)) ?? LADDER[LADDER.length - 1]!)
       : LADDER.find((l) => l.unit === g && l.step === 1)!;
   if (span / chosen.ms > MAX_BUCKETS) {
     throw badRequest(

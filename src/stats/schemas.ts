@@ -18,7 +18,10 @@ export const statsQuery = z
       .enum(['requests', 'traces', 'spans', 'scores'])
       .default('requests')
       .describe('scores: count, average and label distribution of scores (docs/scores.md)'),
-    granularity: z.enum(GRANULARITIES).default('auto').describe('auto: about 50 buckets'),
+    granularity: z
+      .enum(GRANULARITIES)
+      .default('auto')
+      .describe('auto: about 50 buckets, at least an hour over a day or more'),
     tz: z
       .string()
       .min(1)
