@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { notFound } from '../http/errors';
+import { type ScoreShape, shapesByName, studentT, wilson } from './intervals';
 import * as q from './queries';
 
 // simple-statistics ships CommonJS next to its ESM build, typed as ESM only: required with the ESM types.
@@ -12,7 +13,8 @@ const { mean, quantile, sampleStandardDeviation } = require('simple-statistics')
  * GET /experiments/compare: the experiments side by side per dataset item, their aggregates with
  * 95 % confidence intervals, the deltas against the first (the baseline), and the items whose
  * score fell. An item's score is the mean over its repetitions; an experiment's mean score is the
- * mean over items, with the normal-approximation interval mean ± 1.96·s/√n (null below 2 items).
+ * mean over items, with a 95 % interval (intervals.ts): Student's t within the score configs' range
+ * (null below 2 items), or Wilson's for a boolean score.
  */
 type ItemScores = Map<string, Record<string, number>>;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -33,7 +35,9 @@ function perItem(runs: q.ItemRunRecord[], scores: Map<string, Record<string, num
   );
 }
 
-function aggregate(runs: q.ItemRunRecord[], items: ItemScores) {
+const OPEN: ScoreShape = { boolean: false, low: null, high: null };
+
+function aggregate(runs: q.ItemRunRecord[], items: ItemScores, shapes: Map<string, ScoreShape>) {
   const names = [...new Set([...items.values()].flatMap((s) => Object.keys(s)))].sort();
   const latencies = runs
     .map((r) => r.latency_ms)
@@ -44,13 +48,17 @@ function aggregate(runs: q.ItemRunRecord[], items: ItemScores) {
     scores: names.map((name) => {
       const vs = [...items.values()].map((s) => s[name]).filter((v): v is number => v !== undefined);
       const m = mean(vs);
-      const half = vs.length >= 2 ? (1.96 * sampleStandardDeviation(vs)) / Math.sqrt(vs.length) : null;
+      const shape = shapes.get(name) ?? OPEN;
+      const ci = shape.boolean
+        ? wilson(m, vs.length)
+        : studentT(m, vs.length >= 2 ? sampleStandardDeviation(vs) : 0, vs.length, shape.low, shape.high);
       return {
         name,
         mean: r6(m),
-        ci_low: half === null ? null : r6(m - half),
-        ci_high: half === null ? null : r6(m + half),
+        ci_low: ci.low === null ? null : r6(ci.low),
+        ci_high: ci.high === null ? null : r6(ci.high),
         n: vs.length,
+        interval: ci.kind,
       };
     }),
     cost_usd: r6(runs.reduce((a, r) => a + Number(r.cost_usd ?? 0), 0)),
@@ -70,8 +78,9 @@ export async function compare(db: Knex, projectIds: string[], ids: string[], thr
   const data = await Promise.all(
     exps.map(async (e) => {
       const runs = await q.itemRunsOf(db, e.id);
-      const items = perItem(runs, await q.itemScores(db, e.id));
-      return { e, runs, items, agg: aggregate(runs, items) };
+      const [scores, shapes] = await Promise.all([q.itemScores(db, e.id), q.scoreShapeRows(db, e.id)]);
+      const items = perItem(runs, scores);
+      return { e, runs, items, agg: aggregate(runs, items, shapesByName(shapes)) };
     }),
   );
   const base = data[0]!;

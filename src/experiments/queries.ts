@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ExperimentView } from './schemas';
+import type { ShapeRow } from './intervals';
 
 /** An experiments row as pg returns it (subject is jsonb). */
 export interface ExperimentRecord {
@@ -156,3 +157,11 @@ export async function itemScores(db: Knex, id: string, itemIds?: string[]) {
   }
   return out;
 }
+
+/** Per score name of an experiment, each data type and config its valued scores have, with the config's bounds. */
+export const scoreShapeRows = async (db: Knex, id: string): Promise<ShapeRow[]> =>
+  db('scores as s')
+    .leftJoin('score_configs as c', 'c.id', 's.config_id')
+    .where('s.experiment_id', id)
+    .whereNotNull('s.value')
+    .distinct('s.name', 's.data_type', 'c.id', 'c.min', 'c.max', 'c.categories');

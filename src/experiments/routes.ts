@@ -28,8 +28,20 @@ const compareSchema = z
       z.object({
         id: z.uuid(),
         name: z.string(),
-        aggregate: z.record(z.string(), z.unknown()),
-        delta: z.record(z.string(), z.unknown()).nullable(),
+        aggregate: z
+          .record(z.string(), z.unknown())
+          .describe(
+            '`{items, scores, cost_usd, latency_p50_ms, latency_p95_ms, errors}`; `scores`: per score name ' +
+              '`{name, mean, ci_low, ci_high, n, interval}`, the mean over items (an item: the mean of its ' +
+              'repetitions) with its 95 % interval. `interval` `student_t`: mean ± t(0.975, n−1)·s/√n, clamped ' +
+              "to the range of the scores' config (numeric min/max, categorical values), ci_low/ci_high null " +
+              "under 2 items; `wilson`: Wilson's score interval of a boolean score's rate, within [0, 1], " +
+              'from 1 item on.',
+          ),
+        delta: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .describe('Against the baseline (null for it): `{scores: [{name, delta}], cost_usd, latency_p50_ms, …}`.'),
       }),
     ),
     items: z.array(

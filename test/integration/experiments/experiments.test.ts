@@ -183,9 +183,17 @@ describe('experiments', () => {
     expect(c.baseline).toBe(runA);
     const [a, b] = c.experiments;
     expect(a.aggregate.scores[0]).toMatchObject({ name: 'exact', mean: 0.9, n: 100 });
-    // 90 ones and 10 zeros: s = sqrt(10·0.81 + 90·0.01)/99 … the interval 0.9 ± 1.96·s/10.
-    const s = Math.sqrt((90 * 0.01 + 10 * 0.81) / 99);
-    expect(a.aggregate.scores[0].ci_low).toBeCloseTo(0.9 - (1.96 * s) / 10, 5);
+    // exact_match is boolean: Wilson's interval of p over n items, z = 1.959964, z² = 3.841459,
+    // (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n).
+    // a: p = 0.9, n = 100: centre 0.9 + 0.019207 = 0.919207; z·√(0.0009 + 0.0000960365) = 1.959964·0.031560
+    // = 0.061857; divisor 1.038415: [0.857351/1.038415, 0.981064/1.038415] = [0.825634, 0.944771].
+    expect(a.aggregate.scores[0]).toMatchObject({ interval: 'wilson' });
+    expect(a.aggregate.scores[0].ci_low).toBeCloseTo(0.825634, 5);
+    expect(a.aggregate.scores[0].ci_high).toBeCloseTo(0.944771, 5);
+    // b: p = 0.97, n = 100: centre 0.989207; z·√(0.000291 + 0.0000960365) = 1.959964·0.019673 = 0.038559:
+    // [0.950648/1.038415, 1.027766/1.038415] = [0.915481, 0.989745]; it overlaps a's: not significant.
+    expect(b.aggregate.scores[0].ci_low).toBeCloseTo(0.915481, 5);
+    expect(b.aggregate.scores[0].ci_high).toBeCloseTo(0.989745, 5);
     expect(b.delta.scores).toEqual([{ name: 'exact', delta: 0.07 }]);
     expect(c.regressions.map((x: { item_id: string; delta: number }) => [x.item_id, x.delta])).toEqual([
       ['i010', -1],

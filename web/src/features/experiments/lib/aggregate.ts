@@ -62,7 +62,7 @@ export function readDelta(d: Record<string, unknown> | null): Delta | null {
 export const scoreNames = (aggs: Aggregate[]) => [...new Set(aggs.flatMap((a) => a.scores.map((s) => s.name)))].sort();
 
 const r3 = (v: number) => String(Math.round(v * 1000) / 1000);
-/** `0.9 (95 % CI 0.84–0.96)`; the interval is left out below 2 items (the API sends null). */
+/** `0.9 [0.84, 0.96]`; the interval is left out when the API sends null (a t interval under 2 items). */
 export const meanWithInterval = (s: ScoreInterval | undefined) =>
   !s || s.mean === null
     ? '—'
