@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
-import { dismissToasts, review } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Experiment {
@@ -43,6 +43,21 @@ describe('experiments in a browser', () => {
     await page.evaluate('window.scrollTo(0, 0)');
     expect(await review(page, name)).toEqual([]);
   };
+
+  /** A phone card's value under its label (`dt`, matched whole). */
+  const field = (card: Locator, label: string) =>
+    card
+      .locator('dl > div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label.replace(/[()/]/g, '\\$&')}$`) }) })
+      .locator('dd');
+  /** How many elements under `sel` end past the screen's right edge, plus one if the page scrolls sideways. */
+  const sticksOut = (sel: string) =>
+    page.evaluate(`(() => {
+      const w = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
+      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1).length;
+      return wide + (document.documentElement.scrollWidth > w ? 1 : 0);
+    })()`);
 
   beforeAll(async () => {
     ({ upstream, app, t } = await startWithOpenAI());
@@ -171,6 +186,41 @@ describe('experiments in a browser', () => {
     expect(await cells.nth(1).textContent()).toContain(`+${r3(sb.mean - sa.mean)}`);
     await page.getByText('0 regressed items').waitFor();
     await check('experiments-compare');
+
+    // On a phone each experiment is a card: its name on top, the same mean, interval and delta under the score.
+    await page.setViewportSize(PHONE);
+    const cards = page.getByRole('list', { name: 'Aggregates' }).getByRole('listitem');
+    await cards.first().waitFor();
+    expect(await table.count()).toBe(0); // the cards instead of the table, not beside it
+    expect(await cards.count()).toBe(2);
+    expect(await field(cards.nth(0), 'Experiment').textContent()).toBe('qa v1baseline');
+    expect(await field(cards.nth(1), 'Experiment').textContent()).toBe('briefly');
+    const score = (i: number) => field(cards.nth(i), 'exact (95 % CI)');
+    expect(await score(0).locator('p').first().textContent()).toBe(
+      `${r3(sa.mean)} [${r3(sa.ci_low)}, ${r3(sa.ci_high)}]`,
+    );
+    expect(await score(1).locator('p').first().textContent()).toBe(
+      `${r3(sb.mean)} [${r3(sb.ci_low)}, ${r3(sb.ci_high)}]`,
+    );
+    expect(await score(1).textContent()).toContain(`+${r3(sb.mean - sa.mean)}`);
+    // The items side by side: one card per item, each experiment's output under its name.
+    const items = page.getByRole('list', { name: 'Items side by side' }).getByRole('listitem');
+    type Item = { item_id: string; runs: Record<string, { outputs: unknown[] } | undefined> };
+    const listed = cmp.items as Item[];
+    expect(await items.count()).toBe(listed.length);
+    const out = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+    for (const [i, it] of listed.slice(0, 2).entries()) {
+      expect(await field(items.nth(i), 'Item').textContent()).toBe(it.item_id);
+      for (const x of [a, b]) {
+        const run = it.runs[x.id];
+        expect(await field(items.nth(i), x.name).locator('p').first().textContent()).toBe(
+          run ? out(run.outputs[0]) : '—',
+        );
+      }
+    }
+    expect(await sticksOut('ul[aria-label="Aggregates"] *, ul[aria-label="Items side by side"] *')).toBe(0);
+    await page.setViewportSize(DESKTOP);
+    await table.waitFor();
   }, 90_000);
 
   it('starts a prompt experiment over two prompt versions, and shows the winner and the grid', async () => {

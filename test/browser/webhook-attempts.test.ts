@@ -6,7 +6,7 @@ import { buildBody } from '../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../src/webhooks/policy';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { review } from './ui';
+import { DESKTOP, PHONE, review } from './ui';
 import { openSignedIn, stopAll } from './stack';
 
 interface Attempt {
@@ -51,6 +51,14 @@ describe('webhook attempt log in a browser', () => {
           ),
         ),
       )) as string[][];
+  /** How many elements under `sel` end past the screen's right edge, plus one if the page scrolls sideways. */
+  const sticksOut = (sel: string) =>
+    page.evaluate(`(() => {
+      const w = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
+      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1).length;
+      return wide + (document.documentElement.scrollWidth > w ? 1 : 0);
+    })()`);
   const expected = (list: Attempt[]) =>
     list.map((a) => [
       a.delivery_id.slice(0, 8),
@@ -150,6 +158,44 @@ describe('webhook attempt log in a browser', () => {
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
   }, 90_000);
+
+  it('on a phone, shows each attempt as a card with the values the API lists, none wider than the screen', async () => {
+    await page.setViewportSize(PHONE);
+    const cards = page.getByRole('list', { name: 'Attempt log' });
+    await cards.waitFor();
+    expect(await table().count()).toBe(0); // cards instead of the table, not beside it
+    expect(await cards.getByRole('listitem').count()).toBe(70);
+    const first = ((await get(`/api/v1/webhooks/${webhook}/attempts`)) as unknown as Page_).data;
+    // Each card's values under their labels, read for the first three attempts the API lists.
+    for (const [i, a] of first.slice(0, 3).entries()) {
+      const card = cards.getByRole('listitem').nth(i);
+      const value = (label: string) =>
+        card
+          .locator('dl > div')
+          .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+          .locator('dd')
+          .textContent();
+      expect(await value('Delivery')).toBe(a.delivery_id.slice(0, 8));
+      expect(await value('Attempt')).toBe(`#${a.number}`);
+      expect(await value('HTTP')).toBe(a.http_status === null ? 'no answer' : `${a.http_status}`);
+      expect(await value('Error')).toBe(a.error_message ?? '—');
+    }
+    expect(await sticksOut('ul[aria-label="Attempt log"] *')).toBe(0);
+    // The card's delivery is the same button: reached and opened from the keyboard.
+    const top = first[0]!;
+    await cards
+      .getByRole('listitem')
+      .first()
+      .getByRole('button', { name: `Open delivery ${top.delivery_id.slice(0, 8)} (request.created)` })
+      .focus();
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog', { name: 'Delivery' });
+    await drawer.locator('.attempt').first().waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await page.setViewportSize(DESKTOP);
+    await table().waitFor();
+  }, 60_000);
 
   it('shows the success rate /stats answers for the window picked; the window is in the URL', async () => {
     const health = page.getByTestId('webhook-health');

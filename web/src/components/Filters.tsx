@@ -49,7 +49,8 @@ export function SelectFilter<V extends string>({
   options: readonly (V | { value: V; label: string })[];
   onApply: (v: V | undefined) => void;
   anyLabel?: string | null;
-  w?: number;
+  /** Pixels, or a share of a grid cell (`'100%'`) where filters sit two abreast on a phone. */
+  w?: number | string;
 }) {
   const data = options.map((o) => (typeof o === 'string' ? { value: o, label: o.replace(/_/g, ' ') } : o));
   return (

@@ -1,7 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { Schema } from '../../../api/types';
-import { DataTable } from '../../../components/DataTable';
 import { Section } from '../../../components/Page';
+import { ResponsiveTable } from '../../../components/RowCards';
 import * as fmt from '../../../lib/format';
 import { meanWithInterval, readAggregate, readDelta, scoreNames, separated, signed } from '../lib/aggregate';
 
@@ -26,7 +26,7 @@ export function Comparison({ cmp }: { cmp: Cmp }) {
           Mean score over items with its 95 % confidence interval [low, high]; deltas are against the baseline.
           “Significant” marks intervals that do not overlap the baseline’s.
         </Text>
-        <DataTable
+        <ResponsiveTable
           caption="Aggregates"
           rows={rows}
           rowKey={(x) => x.id}
@@ -35,6 +35,7 @@ export function Comparison({ cmp }: { cmp: Cmp }) {
             {
               key: 'n',
               label: 'Experiment',
+              card: 'title',
               render: (x) => (
                 <Stack gap={0}>
                   <Text size="sm" fw={500}>
@@ -52,6 +53,7 @@ export function Comparison({ cmp }: { cmp: Cmp }) {
             ...names.map((name) => ({
               key: `s:${name}`,
               label: `${name} (95 % CI)`,
+              card: 'wide' as const,
               render: (x: (typeof rows)[number]) => {
                 const s = x.agg.scores.find((y) => y.name === name);
                 const delta = x.d?.scores.get(name) ?? null;
@@ -135,16 +137,17 @@ export function Comparison({ cmp }: { cmp: Cmp }) {
         />
       </Section>
       <Section title={`Items side by side (${cmp.items.length})`}>
-        <DataTable
+        <ResponsiveTable
           caption="Items side by side"
           rows={cmp.items.slice(0, 200)}
           rowKey={(it) => it.item_id}
           minWidth={260 * (cmp.experiments.length + 1)}
           columns={[
-            { key: 'i', label: 'Item', render: (it) => it.item_id },
+            { key: 'i', label: 'Item', card: 'title', render: (it) => it.item_id },
             ...cmp.experiments.map((x) => ({
               key: x.id,
               label: x.name,
+              card: 'wide' as const,
               render: (it: Cmp['items'][number]) => {
                 const run = it.runs[x.id];
                 return (

@@ -1,9 +1,9 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { Schema } from '../../../api/types';
-import { type Col, DataTable } from '../../../components/DataTable';
 import { DetailDrawer } from '../../../components/DetailDrawer';
 import { QueryState } from '../../../components/QueryState';
+import { type CardCol, ResponsiveTable } from '../../../components/RowCards';
 import { HttpStatus } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { useAttemptFilter, useAttemptPages } from '../hooks/useAttempts';
@@ -14,8 +14,14 @@ import { Health } from './Health';
 
 type Attempt = Schema<'WebhookAttempt'>;
 
-const columns = (open: (deliveryId: string) => void): Col<Attempt>[] => [
-  { key: 't', label: 'Started', render: (a) => <span style={{ whiteSpace: 'nowrap' }}>{fmt.time(a.started_at)}</span> },
+// On a phone each attempt is a card headed by its start time.
+const columns = (open: (deliveryId: string) => void): CardCol<Attempt>[] => [
+  {
+    key: 't',
+    label: 'Started',
+    card: 'title',
+    render: (a) => <span style={{ whiteSpace: 'nowrap' }}>{fmt.time(a.started_at)}</span>,
+  },
   {
     key: 'd',
     label: 'Delivery',
@@ -87,7 +93,7 @@ export function AttemptLog({ webhookId, temporalUi }: { webhookId: string; tempo
       >
         {(list) => (
           <>
-            <DataTable
+            <ResponsiveTable
               caption="Attempt log"
               rows={list}
               rowKey={(a) => `${a.delivery_id}:${a.number}`}
