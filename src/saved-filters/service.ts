@@ -40,6 +40,32 @@ export async function findVisible(db: Knex, p: Principal, projectIds: string[], 
   return row;
 }
 
+/**
+ * A filter of one project and view by id, whoever owns it: what a share shows (the share was checked
+ * against its creator's access when it was made). Unknown, of another project or view: 404.
+ */
+export async function filterOfProject(db: Knex, projectId: string, id: string, view: View) {
+  const where = { id, project_id: projectId, view };
+  const row = isUuid(id) ? await db<q.SavedFilterRecord>('saved_filters').where(where).first() : undefined;
+  if (!row) throw notFound('Saved filter');
+  return row;
+}
+
+/** A filter's parameters as the view's query takes them: a string, or a list for repeated ones. */
+export const filterParams = (r: Pick<q.SavedFilterRecord, 'filter'>) =>
+  Object.fromEntries(
+    Object.entries(r.filter).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]),
+  ) as Record<string, string | string[]>;
+
+/**
+ * What a saved filter shows to anyone holding a share of it: its name and its parameters (the
+ * project is the share's), never its owner, visibility or ids.
+ */
+export function publicFilter(r: Pick<q.SavedFilterRecord, 'name' | 'filter'>) {
+  const { project_id: _p, ...params } = filterParams(r);
+  return { name: r.name, filter: params };
+}
+
 const canChange = (p: Principal, r: q.SavedFilterRecord) =>
   p.kind === 'user' &&
   (r.owner_id === p.userId || (r.visibility === 'project' && (p.role === 'admin' || p.role === 'editor')));
@@ -151,8 +177,5 @@ export async function applySavedFilter(
   if (row.view !== view)
     throw badRequest(`saved filter ${id} is for the ${row.view} view, not ${view}`, 'saved_filter_view_mismatch');
   const { saved_filter_id: _s, ...explicit } = query;
-  const stored = Object.fromEntries(
-    Object.entries(row.filter).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]),
-  );
-  return { ...stored, ...explicit, project_id: explicit.project_id ?? row.project_id };
+  return { ...filterParams(row), ...explicit, project_id: explicit.project_id ?? row.project_id };
 }

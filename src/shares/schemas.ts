@@ -50,6 +50,23 @@ export const shareSchema = z
 export const createdShareSchema = shareSchema
   .extend({ token: z.string().describe('shown once: store it'), url: z.string() })
   .meta({ id: 'CreatedShare' });
+/** What a shared stats view shows of its saved filter: its name and parameters, never its owner. */
+const sharedFilterSchema = z
+  .object({
+    name: z.string().describe("the saved filter's name"),
+    filter: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())]))
+      .describe(
+        'its stats query parameters as the API takes them, e.g. {"model": "gpt-4o", "granularity": "day"} ' +
+          '(numbers and booleans as text; the project is the share’s)',
+      ),
+  })
+  .meta({ id: 'SharedSavedFilter' });
 export const sharedSchema = z
-  .object({ resource_type: z.enum(RESOURCE_TYPES), resource: z.unknown(), expires_at: timestamp.nullable() })
+  .object({
+    resource_type: z.enum(RESOURCE_TYPES),
+    resource: z.unknown(),
+    saved_filter: sharedFilterSchema.optional().describe('stats_view only: the saved filter the view shows'),
+    expires_at: timestamp.nullable(),
+  })
   .meta({ id: 'SharedResource' });

@@ -5,9 +5,8 @@ import { recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { compare } from '../experiments/compare';
 import { badRequest, notFound } from '../http/errors';
-import { isUuid } from '../http/ids';
 import { requireRequest } from '../requests/service';
-import { findVisible } from '../saved-filters/service';
+import { filterOfProject, filterParams, findVisible, publicFilter } from '../saved-filters/service';
 import { requireSession } from '../sessions/service';
 import { statsQuery } from '../stats/schemas';
 import { stats } from '../stats/service';
@@ -15,7 +14,6 @@ import { requireTrace } from '../traces/service';
 import { projectOfResource } from './project';
 import type { CreateShareInput } from './schemas';
 import { isoOrNull, isoText } from '../db/convert';
-import type { SavedFilterRecord } from '../saved-filters/queries';
 import * as q from './queries';
 import type { Scope } from '../http/route';
 
@@ -79,18 +77,21 @@ async function render(db: Knex, store: AnalyticsStore, s: Shared): Promise<unkno
         Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, { ...r, outputs: r.outputs.map(() => REDACTED) }]));
       return redact ? { ...c, items: c.items.map((i) => ({ ...i, runs: redacted(i.runs) })) } : c;
     }
-    default: {
-      // The saved stats view as it is now (the share was checked against its owner's access when made).
-      const where = { id: s.resource_id, project_id: s.project_id, view: 'stats' as const };
-      const row = isUuid(s.resource_id) ? await db<SavedFilterRecord>('saved_filters').where(where).first() : undefined;
-      if (!row) throw notFound('Saved filter');
-      const values = Object.fromEntries(
-        Object.entries(row.filter).map(([k, v]) => [k, typeof v === 'string' || Array.isArray(v) ? v : String(v)]),
-      );
-      return stats(store, ids, statsQuery.parse({ ...values, project_id: s.project_id }));
-    }
+    default:
+      return (await statsView(db, store, s)).resource;
   }
 }
+
+/** A saved stats view as it is now (the share was checked against its owner's access when made), and its filter. */
+async function statsView(db: Knex, store: AnalyticsStore, s: Shared) {
+  const row = await filterOfProject(db, s.project_id, s.resource_id, 'stats');
+  const query = statsQuery.parse({ ...filterParams(row), project_id: s.project_id });
+  return { resource: await stats(store, [s.project_id], query), saved_filter: publicFilter(row) };
+}
+
+/** The answer of a share: the resource, and for a stats view the saved filter it shows (name and parameters). */
+const answer = async (db: Knex, store: AnalyticsStore, s: Shared) =>
+  s.resource_type === 'stats_view' ? statsView(db, store, s) : { resource: await render(db, store, s) };
 
 /** `scope` is the project named by `project_id`, or every project the caller sees: then the resource's own. */
 export async function createShare(
@@ -162,12 +163,12 @@ export async function revokeShare(db: Knex, actor: Principal, projectIds: string
 export async function viewShare(db: Knex, store: AnalyticsStore, token: string) {
   const s = token.startsWith('shr_') ? await q.liveShare(db, hash(token)) : undefined;
   if (!s) throw notFound('Share');
-  let resource: unknown;
+  let shown: Awaited<ReturnType<typeof answer>>;
   try {
-    resource = await render(db, store, s);
+    shown = await answer(db, store, s);
   } catch {
     throw notFound('Share'); // the resource is gone: no hint of what it was
   }
   await q.countView(db, s.id);
-  return { resource_type: s.resource_type, resource, expires_at: isoOrNull(s.expires_at) };
+  return { resource_type: s.resource_type, ...shown, expires_at: isoOrNull(s.expires_at) };
 }

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
+import { requestRow, writeRows } from '../integration/analytics/seed';
 import { waitUntil } from '../integration/webhooks/fixtures';
 import { seedMonitoring } from './monitoring-seed';
 import { openSignedIn, stopAll } from './stack';
@@ -9,12 +10,13 @@ import { DESKTOP, review } from './ui';
 
 /**
  * The Monitoring and Webhooks areas acted on in a real browser against the real service: an
- * anomaly acknowledged then resolved (with its evidence chart), a recommendation dismissed, a
- * security finding resolved, reopened and dismissed, an alert rule edited, a webhook edited, a
- * delivery opened with its attempts and redelivered (a second try while it runs answers 409, shown
- * as a notification), and a recovery of failed deliveries started, cancelled, and run to the end.
- * Each effect is read back from the API. A viewer sees the same views without write buttons.
- * Screenshots of each new view at 1440×900 and 390×844, light and dark, each checked with axe.
+ * anomaly acknowledged then resolved (with its evidence chart and its model's hourly cost), a
+ * recommendation dismissed, a security finding resolved, reopened and dismissed, an alert rule
+ * edited, a webhook edited, a delivery opened with its attempts and redelivered (a second try while
+ * it runs answers 409, shown as a notification), and a recovery of failed deliveries started,
+ * cancelled, and run to the end. Each effect is read back from the API. A viewer sees the same
+ * views without write buttons. Screenshots of each new view at 1440×900 and 390×844, light and
+ * dark, each checked with axe.
  */
 describe('monitoring and webhooks in a browser', () => {
   let app: TestApp;
@@ -65,11 +67,42 @@ describe('monitoring and webhooks in a browser', () => {
     await stopAll(browser, undefined, app);
   });
 
-  it('acknowledges then resolves an anomaly, beside its evidence chart', async () => {
+  it('acknowledges then resolves an anomaly, beside its evidence chart and its hourly series', async () => {
+    // Calls around the anomaly (gpt-4o, in its window and the day before) and a costlier one of another model.
+    const H = 3_600_000;
+    const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * H).toISOString();
+    const call = (model: string, cost_usd: number, created_at: string) =>
+      requestRow({ orgId: t.orgId, projectId: t.projectId }, { model, cost_usd, created_at });
+    const inWindow = at(1.5);
+    await writeRows(app.database.db, [
+      call('gpt-4o', 1.25, inWindow),
+      call('gpt-4o', 1.25, inWindow),
+      call('gpt-4o-mini', 9, inWindow),
+      call('gpt-4o', 0.3, at(20)),
+    ]);
     await open('/anomalies');
+    const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/stats');
     await page.getByRole('button', { name: /^Open cost anomaly/ }).click();
     await drawer().getByRole('button', { name: 'Acknowledge' }).waitFor();
-    expect(await drawer().locator('figure canvas').count()).toBe(1); // uPlot drew the band and the observed value
+    // The series is the anomaly's dimension (model gpt-4o) in its own project, hour by hour.
+    const stats = new URL((await asked).url());
+    expect(Object.fromEntries(stats.searchParams)).toMatchObject({
+      project_id: t.projectId,
+      model: 'gpt-4o',
+      granularity: 'hour',
+    });
+    const hours = (Date.parse(stats.searchParams.get('to')!) - Date.parse(stats.searchParams.get('from')!)) / H;
+    expect(hours).toBeGreaterThanOrEqual(25); // from 24 h before the anomaly's hour, up to now (at most 6 h after)
+    expect(hours).toBeLessThanOrEqual(31);
+    const series = drawer().getByRole('figure', { name: /^Cost per hour, model: gpt-4o/ });
+    await series.locator('canvas').waitFor(); // uPlot drew it
+    await series.getByText(/^The hours of the anomaly's window/).waitFor(); // the shaded band, named
+    expect(await drawer().locator('figure canvas').count()).toBe(2); // and the evidence chart beside it
+    // Its busiest hour reads as the API's: gpt-4o's two calls of the window, not gpt-4o-mini's.
+    const answer = await read<{ series: { bucket: string; cost_usd: number }[] }>(`/api/v1/stats${stats.search}`);
+    const peak = Math.max(...answer.series.map((p) => p.cost_usd));
+    expect(peak).toBeCloseTo(2.5);
+    expect(await drawer().getByTestId('anomaly-series-peak').textContent()).toContain('$2.50');
     expect(await drawer().textContent()).toContain('$0.40 – $1.20');
     await check('anomaly');
     await drawer().getByRole('button', { name: 'Acknowledge' }).click();
@@ -228,7 +261,9 @@ describe('monitoring and webhooks in a browser', () => {
     await viewer.goto(`${app.url}/#dev_token=${t.viewer.token}`);
     await viewer.waitForSelector('main h1');
     await open(`/anomalies?id=${ids.anomaly}`, viewer);
-    await drawer(viewer).locator('figure').waitFor();
+    await drawer(viewer)
+      .getByRole('figure', { name: /per hour/ })
+      .waitFor();
     await open(`/security?id=${ids.finding}`, viewer);
     await drawer(viewer).getByText('Masked excerpt').waitFor();
     expect(

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, review } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Share {
@@ -23,7 +23,7 @@ const chat = (content: string) => ({
  * The two shares the dashboard offers beyond traces, sessions and requests, in a real browser
  * against the real service: an experiment comparison shared from the compare view and a saved
  * stats view shared from the settings, each link opened in a fresh page without credentials and
- * rendered readably (the experiments' table, the view's totals); the API lists both shares.
+ * rendered readably (the experiments' table; the view's name, filter and totals); the API lists both shares.
  */
 describe('sharing a comparison and a stats view in a browser', () => {
   let app: TestApp;
@@ -39,6 +39,13 @@ describe('sharing a comparison and a stats view in a browser', () => {
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const post = async (path: string, body: unknown) => (await api(app, 'POST', path, { ...as(), body })).body.data;
   const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, app.url);
+
+  /** A phone card's value under its label (`dt`, matched whole). */
+  const field = (card: Locator, label: string) =>
+    card
+      .locator('dl > div')
+      .filter({ has: card.page().locator('dt', { hasText: new RegExp(`^${label.replace(/[()/]/g, '\\$&')}$`) }) })
+      .locator('dd');
 
   /** Opens a share link in a fresh browser context: no token, no session storage. */
   async function openAnonymously(url: string, heading: string) {
@@ -121,10 +128,34 @@ describe('sharing a comparison and a stats view in a browser', () => {
     await anon.getByRole('button', { name: 'Show the raw JSON' }).click();
     await anon.getByLabel('The shared experiment comparison').getByText('"regressions"', { exact: false }).waitFor();
     expect(await review(anon, 'shared-comparison')).toEqual([]);
+
+    // On a phone: a card per experiment and per item, with the values the API compares, nothing wider than the screen.
+    await anon.setViewportSize(PHONE);
+    const cards = anon.getByRole('list', { name: 'Aggregates' }).getByRole('listitem');
+    await cards.first().waitFor();
+    expect(await table.count()).toBe(0);
+    expect(await field(cards.nth(0), 'Experiment').textContent()).toBe('baseline qabaseline');
+    expect(await field(cards.nth(1), 'Experiment').textContent()).toBe('candidate qa');
+    expect(await field(cards.nth(1), 'exact (95 % CI)').textContent()).toContain('−0.667');
+    const cmp = await get(`/api/v1/experiments/compare?ids=${ids.join(',')}`);
+    const items = anon.getByRole('list', { name: 'Items side by side' }).getByRole('listitem');
+    expect(await items.count()).toBe(cmp.items.length);
+    const first = cmp.items[0] as { item_id: string; runs: Record<string, { outputs: string[] }> };
+    expect(await field(items.first(), 'Item').textContent()).toBe(first.item_id);
+    for (const [i, name] of ['baseline qa', 'candidate qa'].entries())
+      expect(await field(items.first(), name).locator('p').first().textContent()).toBe(first.runs[ids[i]!]!.outputs[0]);
+    const inCards = 'ul[aria-label="Aggregates"] *, ul[aria-label="Items side by side"] *';
+    const wide = await anon.evaluate(`(() => {
+      const w = document.documentElement.clientWidth;
+      const cards = [...document.querySelectorAll(${JSON.stringify(inCards)})];
+      const out = cards.filter((e) => e.getBoundingClientRect().right > w + 1).length;
+      return out + (document.documentElement.scrollWidth > w ? 1 : 0);
+    })()`);
+    expect(wide).toBe(0);
     await close();
   }, 90_000);
 
-  it('shares a saved stats view from the settings: the link shows its totals', async () => {
+  it('shares a saved stats view from the settings: the link shows its name, its filter and its totals', async () => {
     await page.goto(`${app.url}/settings?tab=filters`);
     await page.getByRole('button', { name: 'Share mini spend' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share mini spend' });
@@ -137,6 +168,10 @@ describe('sharing a comparison and a stats view in a browser', () => {
 
     const stats = await get(`/api/v1/stats?project_id=${t.projectId}&saved_filter_id=${saved}`);
     const { anon, close } = await openAnonymously(url, 'Shared stats view');
+    // The saved filter's name heads the view, and its one condition is listed above the totals.
+    await anon.getByRole('heading', { name: 'mini spend', level: 2 }).waitFor();
+    const conditions = anon.getByRole('list', { name: 'Filter conditions' }).getByRole('listitem');
+    expect(await conditions.allTextContents()).toEqual(['Model gpt-4o-mini']);
     const requests = anon.locator('dl.kpis > div').filter({ has: anon.locator('dt', { hasText: /^Requests$/ }) });
     expect(await requests.locator('dd').textContent()).toBe(String(stats.totals.requests));
     await anon.getByText('Latency p95', { exact: true }).waitFor();

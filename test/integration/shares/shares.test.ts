@@ -11,7 +11,7 @@ describe('shares', () => {
   let requestId: string;
   const ed = () => ({ token: t.editor.token, orgId: t.orgId });
   const share = (body: Record<string, unknown>) => api(app, 'POST', '/api/v1/shares', { ...ed(), body });
-  type Opened = Record<string, unknown> & { data: { resource: unknown } };
+  type Opened = Record<string, unknown> & { data: { resource: unknown; saved_filter?: unknown } };
   const open = (token: string, suffix = '') =>
     fetch(`${app.url}/share/${token}${suffix}`).then(async (r) => ({
       status: r.status,
@@ -131,11 +131,22 @@ describe('shares', () => {
     const filter = (
       await api(app, 'POST', '/api/v1/saved-filters', {
         ...ed(),
-        body: { name: 'daily', view: 'stats', filter: { granularity: 'day' } },
+        body: {
+          name: 'daily',
+          view: 'stats',
+          filter: { granularity: 'day', model: 'gpt-4o', top: 5, project_id: t.projectId },
+          visibility: 'private',
+        },
       })
     ).body.data.id;
     const st = (await share({ resource_type: 'stats_view', resource_id: filter })).body.data;
-    expect((await open(st.token)).body.data.resource).toMatchObject({ view: 'requests', granularity: { unit: 'day' } });
+    const shown = (await open(st.token)).body.data;
+    expect(shown.resource).toMatchObject({ view: 'requests', granularity: { unit: 'day' } });
+    // The saved filter's name and parameters come along (numbers as text); not its owner, ids or project.
+    expect(shown.saved_filter).toEqual({ name: 'daily', filter: { granularity: 'day', model: 'gpt-4o', top: '5' } });
+    for (const hidden of [t.editor.userId, filter, t.projectId]) expect(JSON.stringify(shown)).not.toContain(hidden);
+    const trace = (await share({ resource_type: 'trace', resource_id: 'tr-1' })).body.data;
+    expect((await open(trace.token)).body.data).not.toHaveProperty('saved_filter'); // a stats view's alone
   });
 
   it(

@@ -2920,9 +2920,11 @@ export interface components {
             /** Format: uuid */
             baseline: string;
             experiments: {
+                /** @description `{items, scores, cost_usd, latency_p50_ms, latency_p95_ms, errors}`; `scores`: per score name `{name, mean, ci_low, ci_high, n, interval}`, the mean over items (an item: the mean of its repetitions) with its 95 % interval. `interval` `student_t`: mean ± t(0.975, n−1)·s/√n, clamped to the range of the scores' config (numeric min/max, categorical values), ci_low/ci_high null under 2 items; `wilson`: Wilson's score interval of a boolean score's rate, within [0, 1], from 1 item on. */
                 aggregate: {
                     [key: string]: unknown;
                 };
+                /** @description Against the baseline (null for it): `{scores: [{name, delta}], cost_usd, latency_p50_ms, …}`. */
                 delta: {
                     [key: string]: unknown;
                 } | null;
@@ -3874,6 +3876,16 @@ export interface components {
             resource: unknown;
             /** @enum {string} */
             resource_type: "trace" | "session" | "request" | "experiment_comparison" | "stats_view";
+            /** @description stats_view only: the saved filter the view shows */
+            saved_filter?: components["schemas"]["SharedSavedFilter"];
+        };
+        SharedSavedFilter: {
+            /** @description its stats query parameters as the API takes them, e.g. {"model": "gpt-4o", "granularity": "day"} (numbers and booleans as text; the project is the share’s) */
+            filter: {
+                [key: string]: string | string[];
+            };
+            /** @description the saved filter's name */
+            name: string;
         };
         Span: {
             completion_tokens: number | null;
@@ -28855,7 +28867,7 @@ export interface operations {
                 api_key_id?: string;
                 cache_hit?: "true" | "false";
                 from?: string;
-                /** @description auto: about 50 buckets */
+                /** @description auto: about 50 buckets, at least an hour over a day or more */
                 granularity?: "auto" | "minute" | "hour" | "day" | "week" | "month";
                 group_by?: string;
                 max_cost?: number;
@@ -34936,6 +34948,13 @@ export interface operations {
                      *       "data": {
                      *         "resource_type": "trace",
                      *         "resource": null,
+                     *         "saved_filter": {
+                     *           "name": "string",
+                     *           "filter": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           }
+                     *         },
                      *         "expires_at": "2026-01-31T12:00:00.000Z"
                      *       }
                      *     }

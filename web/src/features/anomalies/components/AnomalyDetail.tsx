@@ -8,7 +8,8 @@ import { ErrorState, QueryState } from '../../../components/QueryState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { useAnomaly, useSetAnomalyStatus } from '../hooks/useAnomalies';
-import { chartUnit, measureName, value, where, type Anomaly } from '../lib';
+import { chartUnit, dimensionFilter, measureName, value, where, type Anomaly } from '../lib';
+import { AnomalySeries } from './AnomalySeries';
 
 /**
  * The evidence: the expected band (low, median, high of the seasonal baseline) against what was
@@ -82,6 +83,7 @@ export function AnomalyDetail({ id }: { id: string }) {
             </Alert>
           )}
           <Evidence a={a} />
+          <AnomalySeries a={a} />
           <Facts
             items={[
               ['Observed', value(a.measure, a.observed)],
@@ -115,18 +117,7 @@ export function AnomalyDetail({ id }: { id: string }) {
             {a.sample_request_ids.length === 0 ? (
               <Text size="sm" c="dimmed">
                 No sample requests were kept for this window:{' '}
-                <AppLink
-                  to="/requests"
-                  search={
-                    a.dimension === 'model'
-                      ? { model: a.dimension_value }
-                      : a.dimension === 'user'
-                        ? { user_id: a.dimension_value }
-                        : {}
-                  }
-                  size="sm"
-                  underline="always"
-                >
+                <AppLink to="/requests" search={dimensionFilter(a)} size="sm" underline="always">
                   open the request log{a.dimension === 'project' ? '' : ` for ${where(a)}`}
                 </AppLink>
                 .

@@ -22,7 +22,7 @@ function readable(s: Schema<'SharedResource'>): ReactNode {
   }
   if (s.resource_type === 'stats_view') {
     const stats = asStats(s.resource, formatTotal);
-    return stats && <SharedStats stats={stats} />;
+    return stats && <SharedStats stats={stats} filter={s.saved_filter} />;
   }
   return null;
 }
