@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { dismissToasts, review } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, SHOTS } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface ExportRecord {
@@ -23,9 +23,13 @@ const chat = (content: string) => ({
 
 interface Run {
   item_id: string;
+  repetition: number;
   status: string;
   output: unknown;
+  error: string | null;
   scores: Record<string, number | null>;
+  latency_ms: number | null;
+  cost_usd: number | null;
 }
 
 /**
@@ -47,6 +51,17 @@ describe('experiment results in a browser', () => {
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const runs = async (query = '') => (await get(`/api/v1/experiments/${experiment}/items${query}`)) as Run[];
+  /**
+   * How many elements under `sel` end past the screen's right edge or scroll sideways themselves, plus one if
+   * the page scrolls sideways.
+   */
+  const sticksOut = (sel: string) =>
+    page.evaluate(`(() => {
+      const w = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
+      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1 || e.scrollWidth > e.clientWidth + 1);
+      return wide.length + (document.documentElement.scrollWidth > w ? 1 : 0);
+    })()`);
 
   /** Export from the page's button in `format`; answers the file's text and the export record. */
   async function exportRuns(format: 'CSV' | 'JSON Lines', filterText: RegExp, shot?: string) {
@@ -113,6 +128,71 @@ describe('experiment results in a browser', () => {
     await drawer.waitFor({ state: 'detached' });
     await dismissToasts(page).catch(() => {});
     expect(await review(page, 'experiment-results')).toEqual([]);
+  }, 60_000);
+
+  it('on a phone, shows each run as a card with the values the API lists, none wider than the screen', async () => {
+    await page.setViewportSize(PHONE);
+    const cards = page.getByRole('list', { name: 'Item runs' }).getByRole('listitem');
+    await cards.first().waitFor();
+    expect(await page.getByRole('table', { name: 'Item runs' }).count()).toBe(0); // cards instead of the table
+    const listed = await runs();
+    expect(await cards.count()).toBe(listed.length);
+    // Costs here are below a cent, latencies below a second: the formats the page uses for them.
+    const usd = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumSignificantDigits: 2 });
+    const field = (card: Locator, label: string) =>
+      card
+        .locator('dl > div')
+        .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+        .locator('dd')
+        .textContent();
+    for (const r of listed) {
+      const card = cards.filter({ has: page.getByRole('button', { name: `${r.item_id} · run #${r.repetition + 1}` }) });
+      expect(await card.count()).toBe(1);
+      expect(await card.locator('.mantine-Badge-root').textContent()).toBe(r.status);
+      if (r.error) expect(await field(card, 'Error')).toBe(r.error);
+      else expect(await field(card, 'Output')).toBe(r.output);
+      const scores = Object.entries(r.scores).map(([n, v]) => `${n} ${v ?? '—'}`);
+      expect(await field(card, 'Scores')).toBe(scores.join(' · ') || '—');
+      expect(await field(card, 'Latency')).toBe(r.latency_ms === null ? '—' : `${Math.round(r.latency_ms)} ms`);
+      expect(await field(card, 'Cost')).toBe(r.cost_usd === null ? '—' : usd.format(r.cost_usd));
+    }
+    expect(listed.find((r) => r.item_id === 'i0')).toMatchObject({ output: 'answer q-0', scores: { exact: 1 } });
+    expect(listed.find((r) => r.item_id === 'i3')?.error).toMatch(/this question is refused/);
+    expect(await sticksOut('ul[aria-label="Item runs"], ul[aria-label="Item runs"] *')).toBe(0);
+    // A tap on a card opens its run; from the keyboard, the arrow moves to the next card and Enter opens it.
+    await cards.filter({ hasText: 'answer q-0' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Item i0, run #1' });
+    await drawer.getByLabel('Output').getByText('answer q-0').waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await cards.first().getByRole('button').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction('document.activeElement?.closest("li")?.dataset.index === "1"');
+    await page.keyboard.press('Enter');
+    const second = listed[1]!;
+    const next = page.getByRole('dialog', { name: `Item ${second.item_id}, run #${second.repetition + 1}` });
+    await next.waitFor();
+    await page.keyboard.press('Escape');
+    await next.waitFor({ state: 'detached' });
+    // The burger menu still opens and reaches the last page of the navigation.
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const settings = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' });
+    await settings.scrollIntoViewIfNeeded();
+    expect(await settings.isVisible()).toBe(true);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${SHOTS}/experiment-results-nav-390.png` });
+    await page.getByRole('button', { name: 'Close navigation' }).click();
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('table', { name: 'Item runs' }).waitFor();
+    // At 1440×900 the whole navigation fits: its last link is on screen without scrolling it.
+    const fits = await page.evaluate(`(() => {
+      const nav = document.querySelector('#main-nav');
+      const links = [...nav.querySelectorAll('a')];
+      const last = links[links.length - 1].getBoundingClientRect();
+      return last.bottom <= window.innerHeight && [...nav.querySelectorAll('*')].every((e) => e.scrollTop === 0
+        && (getComputedStyle(e).overflowY === 'visible' || e.scrollHeight <= e.clientHeight));
+    })()`);
+    expect(fits).toBe(true);
   }, 60_000);
 
   it('exports every run as JSON Lines: the file holds the rows the API lists', async () => {

@@ -243,11 +243,12 @@ describe('experiments in a browser', () => {
     await dialog.waitFor({ state: 'detached' });
     const card = page.getByTestId('prompt-experiment-qa v1 vs v2');
     await card.getByTestId('winner').waitFor({ timeout: 60_000 }); // followed live to its end
+    type Cell = { outputs: unknown[]; scores: Record<string, number> };
     const [g] = (await get('/api/v1/prompt-experiments')) as {
       status: string;
-      variants: { label: string; experiment_id: string }[];
+      variants: { label: string; experiment_id: string; scores: { name: string; mean: number | null }[] }[];
       winners: { name: string; label: string; mean: number }[];
-      rows: unknown[];
+      rows: { item_id: string; input: unknown; expected_output: unknown; cells: Cell[] }[];
     }[];
     expect(g!.variants.map((v) => v.label)).toEqual(['qa v1', 'qa v2']);
     expect(g!.winners).toEqual([expect.objectContaining({ name: 'exact', label: 'qa v2', mean: 1 })]);
@@ -257,6 +258,39 @@ describe('experiments in a browser', () => {
     await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).getByText('no idea').first().waitFor();
     await card.getByText('completed').first().waitFor();
     await check('prompt-experiment');
+
+    // On a phone the variants and the grid are cards: an item's input on top, each variant's output and scores
+    // under its label, as the API lists them.
+    await page.setViewportSize(PHONE);
+    const items = card.getByRole('list', { name: 'Items by variant of qa v1 vs v2' }).getByRole('listitem');
+    await items.first().waitFor();
+    expect(await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).count()).toBe(0);
+    expect(await items.count()).toBe(g!.rows.length);
+    const json = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+    const r3 = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1000) / 1000));
+    for (const [i, row] of g!.rows.slice(0, 3).entries()) {
+      const item = field(items.nth(i), 'Item').locator('p');
+      expect(await item.nth(0).textContent()).toBe(json(row.input));
+      expect(await item.nth(1).textContent()).toBe(`expected ${json(row.expected_output)}`);
+      for (const [j, v] of g!.variants.entries()) {
+        const cell = row.cells[j]!;
+        const shown = field(items.nth(i), v.label).locator('p');
+        expect(await shown.nth(0).textContent()).toBe(json(cell.outputs[0]));
+        const scores = Object.entries(cell.scores).map(([n, x]) => `${n} ${r3(x)}`);
+        expect(await shown.nth(1).textContent()).toBe(scores.join(' · '));
+      }
+    }
+    const variants = card.getByRole('list', { name: 'Variants of qa v1 vs v2' }).getByRole('listitem');
+    expect(await variants.count()).toBe(2);
+    for (const [i, v] of g!.variants.entries()) {
+      expect(await field(variants.nth(i), 'Variant').textContent()).toBe(v.label);
+      const means = v.scores.map((x) => `${x.name} ${r3(x.mean)}`).join(' · ');
+      expect(await field(variants.nth(i), 'Mean scores').textContent()).toBe(means);
+    }
+    const lists = 'ul[aria-label="Items by variant of qa v1 vs v2"], ul[aria-label="Variants of qa v1 vs v2"]';
+    expect(await sticksOut(`${lists}, :is(${lists}) *`)).toBe(0);
+    await page.setViewportSize(DESKTOP);
+    await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).waitFor();
     expect(errors).toEqual([]);
   }, 90_000);
 });

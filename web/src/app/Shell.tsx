@@ -80,13 +80,18 @@ export function Shell({ me, org, children }: { me: Schema<'Me'>; org: Org | null
   );
 }
 
+/**
+ * The sections and their pages. On a wide screen the rows are tight enough for the whole list to
+ * fit a 900 px tall window (the section scrolls below that); in the burger menu they keep a
+ * finger's height.
+ */
 function NavLinks({ onNavigate }: { onNavigate: () => void }) {
   const path = useRouterState({ select: (s) => s.location.pathname });
   return (
-    <Stack gap="sm">
+    <Stack gap={8}>
       {NAV.map((group) => (
         <div key={group.label}>
-          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={2} lh={1.5}>
             {group.label}
           </Text>
           {group.items.map(({ to, label, icon: Icon }) => (
@@ -98,7 +103,7 @@ function NavLinks({ onNavigate }: { onNavigate: () => void }) {
               onClick={onNavigate}
               leftSection={<Icon size={18} stroke={1.6} aria-hidden="true" />}
               className={classes.link}
-              py={4}
+              py={{ base: 6, sm: 3 }}
             />
           ))}
         </div>

@@ -1,22 +1,16 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { Schema } from '../../../api/types';
 import { DetailDrawer } from '../../../components/DetailDrawer';
 import { Facts } from '../../../components/Facts';
 import { JsonBlock } from '../../../components/Json';
 import { AppLink } from '../../../components/Links';
 import { StatusBadge } from '../../../components/StatusBadge';
+import { useIsPhone } from '../../../components/useIsPhone';
 import { VirtualTable, type Column } from '../../../components/VirtualTable';
 import * as fmt from '../../../lib/format';
 import { short } from '../../datasets/lib/values';
-
-type Run = Schema<'ExperimentItem'>;
-const key = (r: Run) => `${r.item_id}/${r.repetition}`;
-const score = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1000) / 1000));
-const scoresText = (r: Run) =>
-  Object.entries(r.scores)
-    .map(([n, v]) => `${n} ${score(v)}`)
-    .join(' · ') || '—';
+import { type Run, runKey, scoresText } from '../lib/runs';
+import { ItemRunCards } from './ItemRunCards';
 
 const COLUMNS: Column<Run>[] = [
   { key: 'i', label: 'Item', width: 'minmax(64px, .7fr)', render: (r) => r.item_id },
@@ -43,21 +37,27 @@ const COLUMNS: Column<Run>[] = [
 
 /**
  * An experiment's item runs (each repetition of each dataset item): output, scores, latency and
- * cost; more pages load as the list scrolls. A row opens with the whole output and its call.
+ * cost; more pages load as the list scrolls. A row opens with the whole output and its call. On a
+ * phone each run is a card (`ItemRunCards`) instead of a table row scrolled sideways.
  */
 export function ItemRuns({ rows, onEnd }: { rows: Run[]; onEnd: () => void }) {
   const [open, setOpen] = useState<Run | null>(null);
+  const phone = useIsPhone();
   return (
     <>
-      <VirtualTable
-        label="Item runs"
-        rows={rows}
-        columns={COLUMNS}
-        rowKey={key}
-        onEnd={onEnd}
-        onOpen={setOpen}
-        height={480}
-      />
+      {phone ? (
+        <ItemRunCards label="Item runs" rows={rows} onEnd={onEnd} onOpen={setOpen} />
+      ) : (
+        <VirtualTable
+          label="Item runs"
+          rows={rows}
+          columns={COLUMNS}
+          rowKey={runKey}
+          onEnd={onEnd}
+          onOpen={setOpen}
+          height={480}
+        />
+      )}
       <DetailDrawer
         opened={open !== null}
         onClose={() => setOpen(null)}

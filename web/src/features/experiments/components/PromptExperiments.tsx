@@ -2,9 +2,9 @@ import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Schema } from '../../../api/types';
-import { DataTable } from '../../../components/DataTable';
 import { Section } from '../../../components/Page';
 import { QueryState } from '../../../components/QueryState';
+import { ResponsiveTable } from '../../../components/RowCards';
 import { StatusBadge } from '../../../components/StatusBadge';
 import * as fmt from '../../../lib/format';
 import { usePromptExperiments } from '../hooks/useExperiments';
@@ -18,7 +18,8 @@ const r3 = (v: number | null) => (v === null ? '—' : String(Math.round(v * 100
 /** One prompt experiment: its variants with scores and cost, the winner per score, and items × variants. */
 function GridView({ g }: { g: Grid }) {
   return (
-    <Paper withBorder p="md" data-testid={`prompt-experiment-${g.name}`}>
+    // On a phone the tables inside are cards: a narrower frame leaves them the width.
+    <Paper withBorder p={{ base: 'sm', sm: 'md' }} data-testid={`prompt-experiment-${g.name}`}>
       <Stack gap="sm">
         <Group gap="sm" wrap="wrap">
           <Title order={3} size="h5">
@@ -35,13 +36,13 @@ function GridView({ g }: { g: Grid }) {
             </Badge>
           ))}
         </Group>
-        <DataTable
+        <ResponsiveTable
           caption={`Variants of ${g.name}`}
           rows={g.variants}
           rowKey={(x) => String(x.index)}
           minWidth={520}
           columns={[
-            { key: 'l', label: 'Variant', render: (x) => x.label },
+            { key: 'l', label: 'Variant', card: 'title', render: (x) => x.label },
             { key: 's', label: 'Status', render: (x) => <StatusBadge value={x.status} /> },
             {
               key: 'm',
@@ -52,7 +53,7 @@ function GridView({ g }: { g: Grid }) {
             { key: 'p', label: 'Latency p50', numeric: true, render: (x) => fmt.ms(x.latency_p50_ms) },
           ]}
         />
-        <DataTable
+        <ResponsiveTable
           caption={`Items by variant of ${g.name}`}
           rows={g.rows.slice(0, 50)}
           rowKey={(r) => r.item_id}
@@ -61,6 +62,7 @@ function GridView({ g }: { g: Grid }) {
             {
               key: 'i',
               label: 'Item',
+              card: 'title',
               render: (r) => (
                 <Stack gap={0}>
                   <Text size="sm">{text(r.input)}</Text>
@@ -73,6 +75,7 @@ function GridView({ g }: { g: Grid }) {
             ...g.variants.map((x, i) => ({
               key: `v${x.index}`,
               label: x.label,
+              card: 'wide' as const,
               render: (r: Grid['rows'][number]) => {
                 const cell = r.cells[i];
                 return (
