@@ -68,7 +68,7 @@ async function main() {
       if (meta)
         await db.raw(
           'truncate requests, request_rollups, rollup_pending, end_users, end_user_sessions, traces, spans, ' +
-            'bench_meta, property_rollup_keys',
+            'span_rollups, span_rollup_pending, bench_meta, property_rollup_keys',
         );
       const tenant = await seedTenant({ url });
       const to = new Date(Math.floor(Date.now() / HOUR) * HOUR);

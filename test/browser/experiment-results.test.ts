@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, PHONE, review, SHOTS } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, SHOTS, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface ExportRecord {
@@ -51,17 +51,6 @@ describe('experiment results in a browser', () => {
   const as = () => ({ token: t.admin.token, orgId: t.orgId });
   const get = async (path: string) => (await api(app, 'GET', path, as())).body.data;
   const runs = async (query = '') => (await get(`/api/v1/experiments/${experiment}/items${query}`)) as Run[];
-  /**
-   * How many elements under `sel` end past the screen's right edge or scroll sideways themselves, plus one if
-   * the page scrolls sideways.
-   */
-  const sticksOut = (sel: string) =>
-    page.evaluate(`(() => {
-      const w = document.documentElement.clientWidth;
-      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
-      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1 || e.scrollWidth > e.clientWidth + 1);
-      return wide.length + (document.documentElement.scrollWidth > w ? 1 : 0);
-    })()`);
 
   /** Export from the page's button in `format`; answers the file's text and the export record. */
   async function exportRuns(format: 'CSV' | 'JSON Lines', filterText: RegExp, shot?: string) {
@@ -158,7 +147,9 @@ describe('experiment results in a browser', () => {
     }
     expect(listed.find((r) => r.item_id === 'i0')).toMatchObject({ output: 'answer q-0', scores: { exact: 1 } });
     expect(listed.find((r) => r.item_id === 'i3')?.error).toMatch(/this question is refused/);
-    expect(await sticksOut('ul[aria-label="Item runs"], ul[aria-label="Item runs"] *')).toBe(0);
+    expect(
+      await sticksOut(page, 'ul[aria-label="Item runs"], ul[aria-label="Item runs"] *', { selfScroll: true }),
+    ).toBe(0);
     // A tap on a card opens its run; from the keyboard, the arrow moves to the next card and Enter opens it.
     await cards.filter({ hasText: 'answer q-0' }).click();
     const drawer = page.getByRole('dialog', { name: 'Item i0, run #1' });

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
-import { DESKTOP, dismissToasts, PHONE, review } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Experiment {
@@ -50,14 +50,6 @@ describe('experiments in a browser', () => {
       .locator('dl > div')
       .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label.replace(/[()/]/g, '\\$&')}$`) }) })
       .locator('dd');
-  /** How many elements under `sel` end past the screen's right edge, plus one if the page scrolls sideways. */
-  const sticksOut = (sel: string) =>
-    page.evaluate(`(() => {
-      const w = document.documentElement.clientWidth;
-      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
-      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1).length;
-      return wide + (document.documentElement.scrollWidth > w ? 1 : 0);
-    })()`);
 
   beforeAll(async () => {
     ({ upstream, app, t } = await startWithOpenAI());
@@ -218,7 +210,7 @@ describe('experiments in a browser', () => {
         );
       }
     }
-    expect(await sticksOut('ul[aria-label="Aggregates"] *, ul[aria-label="Items side by side"] *')).toBe(0);
+    expect(await sticksOut(page, 'ul[aria-label="Aggregates"] *, ul[aria-label="Items side by side"] *')).toBe(0);
     await page.setViewportSize(DESKTOP);
     await table.waitFor();
   }, 90_000);
@@ -288,7 +280,7 @@ describe('experiments in a browser', () => {
       expect(await field(variants.nth(i), 'Mean scores').textContent()).toBe(means);
     }
     const lists = 'ul[aria-label="Items by variant of qa v1 vs v2"], ul[aria-label="Variants of qa v1 vs v2"]';
-    expect(await sticksOut(`${lists}, :is(${lists}) *`)).toBe(0);
+    expect(await sticksOut(page, `${lists}, :is(${lists}) *`)).toBe(0);
     await page.setViewportSize(DESKTOP);
     await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).waitFor();
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, PHONE, review } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Share {
@@ -145,13 +145,7 @@ describe('sharing a comparison and a stats view in a browser', () => {
     for (const [i, name] of ['baseline qa', 'candidate qa'].entries())
       expect(await field(items.first(), name).locator('p').first().textContent()).toBe(first.runs[ids[i]!]!.outputs[0]);
     const inCards = 'ul[aria-label="Aggregates"] *, ul[aria-label="Items side by side"] *';
-    const wide = await anon.evaluate(`(() => {
-      const w = document.documentElement.clientWidth;
-      const cards = [...document.querySelectorAll(${JSON.stringify(inCards)})];
-      const out = cards.filter((e) => e.getBoundingClientRect().right > w + 1).length;
-      return out + (document.documentElement.scrollWidth > w ? 1 : 0);
-    })()`);
-    expect(wide).toBe(0);
+    expect(await sticksOut(anon, inCards)).toBe(0);
     await close();
   }, 90_000);
 

@@ -98,3 +98,18 @@ export async function dismissToasts(page: Page) {
     await b.click({ timeout: 1000 }).catch(() => {});
   await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 10_000 });
 }
+
+/**
+ * How many elements matching `sel` end past the screen's right edge (with `selfScroll`, or scroll
+ * sideways themselves), plus one if the page scrolls sideways: 0 when a phone layout fits.
+ */
+export function sticksOut(page: Page, sel: string, opts: { selfScroll?: boolean } = {}): Promise<number> {
+  return page.evaluate(`(() => {
+    const w = document.documentElement.clientWidth;
+    const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
+    const self = ${opts.selfScroll ? 'true' : 'false'};
+    const past = (e) => e.getBoundingClientRect().right > w + 1;
+    const wide = out.filter((e) => past(e) || (self && e.scrollWidth > e.clientWidth + 1));
+    return wide.length + (document.documentElement.scrollWidth > w ? 1 : 0);
+  })()`);
+}

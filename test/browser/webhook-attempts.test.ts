@@ -6,7 +6,7 @@ import { buildBody } from '../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../src/webhooks/policy';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { DESKTOP, PHONE, review } from './ui';
+import { DESKTOP, PHONE, review, sticksOut } from './ui';
 import { openSignedIn, stopAll } from './stack';
 
 interface Attempt {
@@ -51,14 +51,6 @@ describe('webhook attempt log in a browser', () => {
           ),
         ),
       )) as string[][];
-  /** How many elements under `sel` end past the screen's right edge, plus one if the page scrolls sideways. */
-  const sticksOut = (sel: string) =>
-    page.evaluate(`(() => {
-      const w = document.documentElement.clientWidth;
-      const out = [...document.querySelectorAll(${JSON.stringify(sel)})];
-      const wide = out.filter((e) => e.getBoundingClientRect().right > w + 1).length;
-      return wide + (document.documentElement.scrollWidth > w ? 1 : 0);
-    })()`);
   const expected = (list: Attempt[]) =>
     list.map((a) => [
       a.delivery_id.slice(0, 8),
@@ -180,7 +172,7 @@ describe('webhook attempt log in a browser', () => {
       expect(await value('HTTP')).toBe(a.http_status === null ? 'no answer' : `${a.http_status}`);
       expect(await value('Error')).toBe(a.error_message ?? '—');
     }
-    expect(await sticksOut('ul[aria-label="Attempt log"] *')).toBe(0);
+    expect(await sticksOut(page, 'ul[aria-label="Attempt log"] *')).toBe(0);
     // The card's delivery is the same button: reached and opened from the keyboard.
     const top = first[0]!;
     await cards
