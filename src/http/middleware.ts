@@ -67,31 +67,24 @@ interface BodyParserError extends Error {
   expose?: boolean;
 }
 
-/** Maps body-parser failures and refused values to clear 4xx errors; anything unexpected is a 500 without internals. */
-export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-  if (res.headersSent) {
-    req.log?.error({ err }, 'error after headers were sent');
-    res.destroy();
-    return;
-  }
-  if (err instanceof HttpError) return sendError(res, err);
+/**
+ * Maps body-parser failures and refused values to clear 4xx errors; anything unexpected is a 500
+ * without internals (logged). Shared by the app's error handler and routes that encode their own
+ * error bodies (`errorBody.send`).
+ */
+export function toHttpError(err: unknown, req: Request): HttpError {
+  if (err instanceof HttpError) return err;
   const e = err as BodyParserError;
-  if (e?.type === 'entity.parse.failed')
-    return sendError(res, new HttpError(400, 'invalid_json', 'Request body is not valid JSON'));
-  if (e?.type === 'entity.too.large')
-    return sendError(res, new HttpError(413, 'payload_too_large', 'Request body is too large'));
+  if (e?.type === 'entity.parse.failed') return new HttpError(400, 'invalid_json', 'Request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'Request body is too large');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
-    return sendError(res, new HttpError(415, 'unsupported_encoding', e.message));
-  if (e?.type === 'request.aborted')
-    return sendError(res, new HttpError(400, 'request_aborted', 'Request was aborted'));
+    return new HttpError(415, 'unsupported_encoding', e.message);
+  if (e?.type === 'request.aborted') return new HttpError(400, 'request_aborted', 'Request was aborted');
   // The router decodes path parameters itself and throws a URIError (status 400) on `%ff%fe`.
   if (e instanceof URIError)
-    return sendError(
-      res,
-      new HttpError(400, 'invalid_path_encoding', 'The request path is not valid percent-encoded UTF-8'),
-    );
+    return new HttpError(400, 'invalid_path_encoding', 'The request path is not valid percent-encoded UTF-8');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
-    return sendError(res, new HttpError(e.status, 'bad_request', e.message));
+    return new HttpError(e.status, 'bad_request', e.message);
   const refused = dataException(err);
   if (refused) {
     // A gap in a route contract (src/http/ids.ts, src/http/schemas.ts): still the caller's 400, but worth fixing.
@@ -104,8 +97,17 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, re
       },
       'database refused input the route contract accepted',
     );
-    return sendError(res, refused);
+    return refused;
   }
   (req.log ?? console).error({ err }, 'unhandled error');
-  sendError(res, new HttpError(500, 'internal_error', 'Internal server error'));
+  return new HttpError(500, 'internal_error', 'Internal server error');
+}
+
+export const errorHandler: ErrorRequestHandler = (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  if (res.headersSent) {
+    req.log?.error({ err }, 'error after headers were sent');
+    res.destroy();
+    return;
+  }
+  sendError(res, toHttpError(err, req));
 };

@@ -1,9 +1,17 @@
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import {
+  Router,
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { z } from 'zod';
 import type { Metrics } from '../metrics/metrics';
 import { HttpError, notFound, validationError } from './errors';
 import { requireRole, requireWriteAccess, type SchemeGuards } from './guards';
 import { Reply, type Page, type RouteContract, type Scope } from './route';
+import { toHttpError } from './middleware';
 import { assertStorable } from './text';
 
 export interface MountOptions {
@@ -141,6 +149,16 @@ function checkResponse(c: RouteContract, payload: { data: unknown }, req: Reques
   }
 }
 
+/** A route's own error encoding: the shared mapping to an HttpError, then the route's body. */
+function ownErrors(send: NonNullable<RouteContract['errorBody']>['send']): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const e = toHttpError(err, req);
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    send(e, req, res);
+  };
+}
+
 /** One route's handlers: timing → auth → before → validate → handler → envelope. */
 export function routeChain(c: RouteContract, opts: MountOptions): RequestHandler[] {
   return [timed(c, opts.metrics), ...guards(c, opts.auth), ...(c.before ?? []), handle(c, opts)];
@@ -149,6 +167,8 @@ export function routeChain(c: RouteContract, opts: MountOptions): RequestHandler
 /** An Express router holding these routes. */
 export function mountRoutes(routes: RouteContract[], opts: MountOptions): Router {
   const router = Router();
-  for (const c of routes) router[c.method](c.path, ...routeChain(c, opts));
+  // A route with its own error body answers its chain's errors itself (fast-path routes have none).
+  for (const c of routes)
+    router[c.method](c.path, ...routeChain(c, opts), ...(c.errorBody ? [ownErrors(c.errorBody.send)] : []));
   return router;
 }

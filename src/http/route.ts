@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import type { HttpError } from './errors';
 import type { Principal, Role } from './principal';
 
 /**
@@ -129,8 +130,17 @@ export interface RouteContract<
   before?: RequestHandler[];
   /** Middleware that replaces the default auth middleware (the proxy's memoised key check). */
   authenticate?: RequestHandler;
-  /** The body of this route's errors when it is not the REST envelope (OTLP answers google.rpc.Status). */
-  errorBody?: { contentTypes: string[]; schema: z.ZodType; example: unknown };
+  /**
+   * The body of this route's errors when it is not the REST envelope (OTLP answers google.rpc.Status):
+   * documented by `schema`, written by `send` for every error of the route's chain (auth, body
+   * parsing, handler), after the shared mapping to an HttpError; its headers are already set.
+   */
+  errorBody?: {
+    contentTypes: string[];
+    schema: z.ZodType;
+    example: unknown;
+    send: (err: HttpError, req: Request, res: Response) => void;
+  };
   /** Extra documented error statuses beyond those the scheme implies. */
   errors?: Record<number, string>;
   /** An example of `data` for the document (one is generated from the schema when absent). */
