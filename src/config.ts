@@ -33,6 +33,11 @@ const schema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_CLI_PATH: z.string().optional(),
   TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
+  /**
+   * A workflow bundle written by `npm run bundle:workflows`: the worker loads it instead of bundling the
+   * workflows itself at start (webpack, over a second of CPU per worker process).
+   */
+  TEMPORAL_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   AUTH_JWKS_URL: optionalUrl,
   AUTH_JWT_ISSUER: z.string().optional(),
   AUTH_JWT_AUDIENCE: z.string().optional(),

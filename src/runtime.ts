@@ -136,6 +136,7 @@ export async function startRuntime(config: Config, opts: RuntimeOptions): Promis
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       logger,
       activities: createActivities(activityDeps),
+      bundlePath: config.TEMPORAL_WORKFLOW_BUNDLE,
     });
     for (const start of backgroundServices) background.push(await start(ctx, worker));
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from '../logger';
@@ -18,6 +20,13 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   });
 }
 
+/** Writes the bundle to `file` for TEMPORAL_WORKFLOW_BUNDLE (`npm run bundle:workflows`, the test suite's setup). */
+export async function writeWorkflowBundle(file: string): Promise<void> {
+  const { code } = await workflowBundle();
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, code);
+}
+
 interface WorkerOptions {
   address: string;
   namespace: string;
@@ -25,6 +34,8 @@ interface WorkerOptions {
   logger: Logger;
   /** Every activity the worker registers, bound to its dependencies by the runtime (activities/index.ts). */
   activities: object;
+  /** A prebuilt bundle's path (TEMPORAL_WORKFLOW_BUNDLE); without it the workflows are bundled here. */
+  bundlePath?: string;
 }
 
 /** The running worker; a WorkerLink (src/context.ts) for the worker role's background services. */
@@ -50,7 +61,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: opts.bundlePath ? { codePath: opts.bundlePath } : await workflowBundle(),
     activities: opts.activities,
     shutdownGraceTime: '10 seconds',
     // Eager workflow start (the outbox dispatcher) hands a new workflow's first task to this worker

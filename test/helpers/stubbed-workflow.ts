@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { workflowBundle } from '../../src/temporal/worker';
 
 /**
@@ -12,7 +12,7 @@ import { workflowBundle } from '../../src/temporal/worker';
  */
 export interface StubbedEnv {
   env: TestWorkflowEnvironment;
-  bundle: WorkflowBundleWithSourceMap;
+  bundle: WorkflowBundleOption;
   taskQueue: string;
 }
 
@@ -34,7 +34,13 @@ export async function createStubbedEnv(taskQueue: string): Promise<StubbedEnv> {
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
   });
-  return { env, bundle: await workflowBundle(), taskQueue };
+  return { env, bundle: await suiteBundle(), taskQueue };
+}
+
+/** The bundle the suite's setup wrote once (TEMPORAL_WORKFLOW_BUNDLE), else one bundled here. */
+export async function suiteBundle(): Promise<WorkflowBundleOption> {
+  const prebuilt = process.env.TEMPORAL_WORKFLOW_BUNDLE;
+  return prebuilt ? { codePath: prebuilt } : workflowBundle();
 }
 
 let queues = 0;

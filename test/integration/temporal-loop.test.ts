@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../src/logger';
 import { createMetrics } from '../../src/metrics/metrics';
-import { workflowBundle } from '../../src/temporal/worker';
+import { suiteBundle } from '../helpers/stubbed-workflow';
 import { systemCheckWorkflow } from '../../workflows';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
@@ -47,7 +47,7 @@ describe('time-skipping test server', () => {
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: 'ts-loop',
-      workflowBundle: await workflowBundle(),
+      workflowBundle: await suiteBundle(),
       activities: createActivities({
         db: database.db,
         config: {} as never,

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Activities } from '../../../activities';
-import { workflowBundle } from '../../../src/temporal/worker';
 import { PARTS_PER_EXECUTION, type exportWorkflow } from '../../../workflows/export';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { quietTemporalRuntime } from '../webhooks/fixtures';
 
 type Stubbed = Pick<Activities, 'prepareExport' | 'writeExportPart' | 'finalizeExport' | 'endExport'>;
@@ -15,14 +15,14 @@ type Stubbed = Pick<Activities, 'prepareExport' | 'writeExportPart' | 'finalizeE
  */
 describe('exportWorkflow with stubbed activities (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
   const taskQueue = `export-stub-${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
     quietTemporalRuntime();
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
     });
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(() => env?.teardown());
 

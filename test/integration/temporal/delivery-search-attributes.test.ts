@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Activities } from '../../../activities';
 import type { AttemptInput, AttemptResult } from '../../../activities/webhooks';
 import { registerSearchAttributes } from '../../../src/temporal/client';
 import { searchAttributes } from '../../../src/temporal/names';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { deliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from '../../../src/webhooks/policy';
 import { startDeliveryWorkflow } from '../../../src/webhooks/workflow-client';
 import { quietTemporalRuntime, waitUntil } from '../webhooks/fixtures';
@@ -18,7 +18,7 @@ import { quietTemporalRuntime, waitUntil } from '../webhooks/fixtures';
  */
 describe('delivery search attributes (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
   const taskQueue = `wh-sa-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('delivery search attributes (time-skipping)', () => {
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
     });
     await registerSearchAttributes(env.connection, env.namespace ?? 'default');
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(async () => {
     await env?.teardown();

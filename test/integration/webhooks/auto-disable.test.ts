@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { MockActivityEnvironment, TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../../activities';
 import { webhookActivities, type AttemptInput } from '../../../activities/webhooks';
 import type { Principal } from '../../../src/auth/principal';
 import type { Config } from '../../../src/config';
 import { registerSearchAttributes } from '../../../src/temporal/client';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import { recoverPage } from '../../../src/webhooks/recoveries/run';
 import { rotateSecret, type WebhookDeps } from '../../../src/webhooks/service';
@@ -41,7 +41,7 @@ describe('auto-disable and rotation during retries', () => {
   let orgId: string;
   const taskQueue = `wh-ad-${randomBytes(4).toString('hex')}`;
   let deps: ActivityDeps;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
 
   beforeAll(async () => {
     quietTemporalRuntime();
@@ -55,7 +55,7 @@ describe('auto-disable and rotation during retries', () => {
     receiver = await startHttpsReceiver();
     orgId = await seedOrg(database.db);
     deps = activityDepsFor(database.db, config);
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(async () => {
     await deps?.http.close();

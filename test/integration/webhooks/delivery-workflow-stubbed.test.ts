@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Activities } from '../../../activities';
 import type { AttemptInput, AttemptResult, DeliveryRecordFields } from '../../../activities/webhooks';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { deliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from '../../../src/webhooks/policy';
 import type { WebhookDeliveryResult } from '../../../workflows/webhook-delivery';
 import { quietTemporalRuntime } from './fixtures';
@@ -16,7 +16,7 @@ import { quietTemporalRuntime } from './fixtures';
  */
 describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
   const taskQueue = `wh-stub-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('webhookDeliveryWorkflow with stubbed activities (time-skipping)', () =
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
     });
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(async () => {
     await env?.teardown();

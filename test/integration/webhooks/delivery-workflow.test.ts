@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../../activities';
 import { webhookActivities } from '../../../activities/webhooks';
 import type { Config } from '../../../src/config';
 import { createDb } from '../../../src/db/knex';
 import { registerSearchAttributes } from '../../../src/temporal/client';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { signBody, verifySignature } from '../../../src/webhooks/signing';
 import { deliveryWorkflowId } from '../../../src/webhooks/policy';
 import { cancelDeliveryWorkflow, startDeliveryWorkflow } from '../../../src/webhooks/workflow-client';
@@ -31,7 +31,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
   let orgId: string;
   const taskQueue = `wh-ts-${randomBytes(4).toString('hex')}`;
   let deps: ActivityDeps;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
 
   beforeAll(async () => {
     quietTemporalRuntime();
@@ -42,7 +42,7 @@ describe('webhookDeliveryWorkflow (time-skipping)', () => {
     await registerSearchAttributes(env.connection, env.namespace ?? 'default');
     bed = await startDeliveryBed();
     ({ database, config, receiver, orgId, deps } = bed);
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(async () => {
     await stopDeliveryBed(bed);

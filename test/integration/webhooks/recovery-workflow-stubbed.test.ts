@@ -3,9 +3,9 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { PageInput, PageResult, WebhookRecoveryActivities } from '../../../activities/webhook-recoveries';
-import { workflowBundle } from '../../../src/temporal/worker';
+import { suiteBundle } from '../../helpers/stubbed-workflow';
 import { recoveryWorkflowId, WEBHOOK_RECOVERY_WORKFLOW } from '../../../src/webhooks/policy';
 import type { WebhookRecoveryInput, WebhookRecoveryResult } from '../../../workflows/webhook-recovery';
 import { quietTemporalRuntime } from './fixtures';
@@ -16,7 +16,7 @@ import { quietTemporalRuntime } from './fixtures';
  */
 describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: WorkflowBundleOption;
   const taskQueue = `wh-rec-stub-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('webhookRecoveryWorkflow with stubbed activities (time-skipping)', () =
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
     });
-    bundle = await workflowBundle();
+    bundle = await suiteBundle();
   });
   afterAll(async () => {
     await env?.teardown();
