@@ -11,10 +11,12 @@ import { requestRow, writeRows } from '../analytics/seed';
 import { waitUntil } from '../webhooks/fixtures';
 import { asWritten, readBack } from './read-back';
 
-const ROWS = 50_000;
+// Twelve parts of 1,000 rows each: enough for many parts and a kill between them
+// (the 50,000-row scale is bench:exports' job).
+const ROWS = 12_000;
 
 /**
- * Exports: 50,000 request rows in each format read back and compared with the API's own pages; a
+ * Exports: 12,000 request rows in each format read back and compared with the API's own pages; a
  * worker SIGKILLed mid-export; cancel; expiry by the cleanup workflow; signed links; the role matrix.
  */
 describe('exports', () => {
@@ -41,7 +43,7 @@ describe('exports', () => {
       AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret',
       TEMPORAL_TASK_QUEUE: app.config.TEMPORAL_TASK_QUEUE,
       EXPORT_DIR: dir,
-      EXPORT_PART_ROWS: '4000',
+      EXPORT_PART_ROWS: '1000',
       LOG_LEVEL: 'silent',
     });
   };
@@ -114,7 +116,7 @@ describe('exports', () => {
       await writeFile(local, file.bytes);
       const back = await readBack(format, file.bytes, local);
       expect(back).toHaveLength(ROWS);
-      // Row by row: a mismatch names its row instead of diffing 50,000 objects.
+      // Row by row: a mismatch names its row instead of diffing 12,000 objects.
       const want = apiRows.map((row) => asWritten(format, row, done.columns));
       const bad = back.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(want[i]));
       const diff = (a: Record<string, unknown>, b: Record<string, unknown>) =>
@@ -128,7 +130,7 @@ describe('exports', () => {
 
   it('survives its worker being killed mid-export: no row twice, none missing', async () => {
     const id = (await start({ resource: 'requests', format: 'jsonl', filter: { model: 'gpt-4o-mini' } })).body.data.id;
-    await waitUntil(async () => (await get(id)).rows_written >= 8000, 60_000, 'two parts written');
+    await waitUntil(async () => (await get(id)).rows_written >= 2000, 60_000, 'two parts written');
     await killWorkerChild(worker!, 'SIGKILL');
     const mid = await get(id);
     expect(mid.status).toBe('running');
