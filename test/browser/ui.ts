@@ -27,7 +27,7 @@ export async function review(page: Page, name: string): Promise<string[]> {
       ['390', PHONE],
     ] as const) {
       await page.setViewportSize(viewport);
-      await page.waitForTimeout(400); // layout, the navbar's slide and charts follow the new width
+      await settle(page);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size}${dark ? '-dark' : ''}.png`), fullPage: true });
       bad.push(...(await overflow(page)).map((o) => `${name}@${size}: wider than the screen: ${o}`));
       if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ content: axe });
@@ -48,6 +48,21 @@ export async function review(page: Page, name: string): Promise<string[]> {
   await setTheme(page, false);
   await page.setViewportSize(DESKTOP);
   return bad;
+}
+
+/**
+ * Waits for the page to follow a new width or theme: until no finite CSS transition or animation
+ * runs (the navbar's slide, a drawer's), then two drawn frames (layout and resize observers,
+ * charts re-measured). A fixed sleep would wait too little on a busy machine and too long otherwise.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    `document.getAnimations().every((a) => a.playState !== 'running' ||
+      a.effect?.getComputedTiming().iterations === Infinity)`,
+    undefined,
+    { polling: 'raf', timeout: 3000 },
+  );
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
 }
 
 /** Elements that stick out past the right edge of the viewport (a phone would scroll sideways). */
