@@ -106,11 +106,13 @@ async function setTheme(page: Page, dark: boolean) {
 
 /**
  * Closes every toast and waits for them to leave, so a screenshot (and axe) sees the page under
- * them. A toast under a dialog's overlay cannot be clicked: it closes itself within 4 s.
+ * them. A toast under a dialog's overlay cannot be clicked: its close button gets the click event
+ * itself. The mouse leaves the page first, since a hovered toast never closes itself.
  */
 export async function dismissToasts(page: Page) {
+  await page.mouse.move(0, 0);
   for (const b of await page.locator('.mantine-Notification-root button').all())
-    await b.click({ timeout: 1000 }).catch(() => {});
+    await b.dispatchEvent('click', undefined, { timeout: 1000 }).catch(() => {});
   await page.waitForSelector('.mantine-Notification-root', { state: 'detached', timeout: 10_000 });
 }
 
