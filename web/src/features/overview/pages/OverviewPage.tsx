@@ -3,7 +3,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useCurrent } from '../../../app/current';
 import { Chart } from '../../../components/Chart';
-import { DataTable } from '../../../components/DataTable';
+import { ResponsiveTable } from '../../../components/RowCards';
 import { Kpis } from '../../../components/Facts';
 import { SelectFilter, TextFilter } from '../../../components/Filters';
 import { Page, Section } from '../../../components/Page';
@@ -125,13 +125,13 @@ function Dashboard({ stats }: { stats: RequestStats }) {
       </SimpleGrid>
       {breakdown && (
         <Section title={`By ${breakdown.group_by.replace(/_/g, ' ')}`}>
-          <DataTable
+          <ResponsiveTable
             caption={`Breakdown by ${breakdown.group_by}`}
             minWidth={480}
             rows={breakdown.items}
             rowKey={(i) => i.key}
             columns={[
-              { key: 'k', label: breakdown.group_by, render: (i) => i.key },
+              { key: 'k', label: breakdown.group_by, card: 'title', render: (i) => i.key },
               { key: 'r', label: 'Requests', numeric: true, render: (i) => fmt.int(i.requests) },
               { key: 'c', label: 'Cost', numeric: true, render: (i) => fmt.usd(i.cost_usd) },
               { key: 'e', label: 'Errors', numeric: true, render: (i) => fmt.int(i.errors) },
