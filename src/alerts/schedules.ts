@@ -1,14 +1,9 @@
-import {
-  ScheduleAlreadyRunning,
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptionsStartWorkflowAction,
-} from '@temporalio/client';
+import type { Client, ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { BackgroundService } from '../context';
 import { scheduleId, type ScheduleDef } from '../temporal/schedules';
+import { temporalSdk } from '../temporal/client';
 import { alertRuleSummary } from '../temporal/summaries';
 import * as q from './queries';
 
@@ -42,6 +37,7 @@ export async function syncRuleSchedule(client: Client, taskQueue: string, rule: 
     workflowRunTimeout: '5 minutes',
     staticSummary: alertRuleSummary(rule, spec),
   };
+  const { ScheduleAlreadyRunning, ScheduleOverlapPolicy } = temporalSdk();
   const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: CATCHUP_WINDOW };
   const pausedNote = rule.is_active ? '' : ': paused because the rule is disabled';
   const note = `Alert rule "${rule.name}" (org ${rule.org_id})${pausedNote}`;
@@ -63,7 +59,7 @@ export async function deleteRuleSchedule(client: Client, taskQueue: string, rule
   try {
     await client.schedule.getHandle(ruleScheduleId(taskQueue, ruleId)).delete();
   } catch (err) {
-    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    if (!(err instanceof temporalSdk().ScheduleNotFoundError)) throw err;
   }
 }
 

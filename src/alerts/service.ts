@@ -32,7 +32,10 @@ export const alertDeps = (ctx: AppContext, store: AnalyticsStore): AlertDeps => 
   store,
   auth: ctx.auth,
   temporal: {
-    client: ctx.temporal.client,
+    // Read on use: the client (and the SDK behind it) is made on first use (src/temporal/client.ts).
+    get client() {
+      return ctx.temporal.client;
+    },
     withDeadline: (ms, fn) => ctx.temporal.connection.withDeadline(Date.now() + ms, fn),
   },
   taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,

@@ -4,10 +4,13 @@ import { type ScoreShape, shapesByName, studentT, wilson } from './intervals';
 import * as q from './queries';
 
 // simple-statistics ships CommonJS next to its ESM build, typed as ESM only: required with the ESM types.
+type Stats = typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
+// Required on first use: heap that a process never comparing experiments need not hold.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
-const { mean, quantile, sampleStandardDeviation } = require('simple-statistics') as typeof import('simple-statistics', {
-  with: { 'resolution-mode': 'import' },
-});
+const stats = () => require('simple-statistics') as Stats;
+const mean = (vs: number[]) => stats().mean(vs);
+const quantile = (vs: number[], p: number) => stats().quantile(vs, p);
+const sampleStandardDeviation = (vs: number[]) => stats().sampleStandardDeviation(vs);
 
 /**
  * GET /experiments/compare: the experiments side by side per dataset item, their aggregates with

@@ -7,13 +7,13 @@
  */
 
 // jstat: one file, no dependencies, no install scripts; it ships no types, so the two functions used are typed here.
+interface JStat {
+  studentt: { inv(p: number, dof: number): number };
+  normal: { inv(p: number, mean: number, sd: number): number };
+}
+// Required on first use: heap that a process never comparing experiments need not hold.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build without types
-const { jStat } = require('jstat') as {
-  jStat: {
-    studentt: { inv(p: number, dof: number): number };
-    normal: { inv(p: number, mean: number, sd: number): number };
-  };
-};
+const jStat = () => (require('jstat') as { jStat: JStat }).jStat;
 
 /** The score's shape that picks its interval: Wilson for booleans, t otherwise, within [low, high] when known. */
 export interface ScoreShape {
@@ -29,10 +29,10 @@ export interface Interval {
 }
 
 /** z(0.975) = 1.959964…, the normal quantile Wilson's interval uses. */
-const Z = jStat.normal.inv(0.975, 0, 1);
+const zQuantile = () => jStat().normal.inv(0.975, 0, 1);
 
 /** t(0.975, df), the two-sided 95 % Student's t quantile. */
-const tQuantile = (df: number) => jStat.studentt.inv(0.975, df);
+const tQuantile = (df: number) => jStat().studentt.inv(0.975, df);
 
 /** mean ± t(0.975, n−1)·s/√n over the values (s the sample standard deviation), within [low, high]. */
 export function studentT(m: number, s: number, n: number, low: number | null, high: number | null): Interval {
@@ -48,6 +48,7 @@ export function studentT(m: number, s: number, n: number, low: number | null, hi
 /** Wilson: (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), for a proportion p over n ≥ 1 items. */
 export function wilson(p: number, n: number): Interval {
   if (n < 1) return { kind: 'wilson', low: null, high: null };
+  const Z = zQuantile();
   const z2 = Z * Z;
   const centre = p + z2 / (2 * n);
   const half = Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));

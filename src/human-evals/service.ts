@@ -11,10 +11,10 @@ import * as q from './queries';
 import type { Scope } from '../http/route';
 
 /** Human evals: review campaigns over targets with score configs (docs/human-evals.md). */
+type Stats = typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
+// Required on first use: heap that a process never computing agreement need not hold.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS build, ESM types
-const { sampleCorrelation } = require('simple-statistics') as typeof import('simple-statistics', {
-  with: { 'resolution-mode': 'import' },
-});
+const stats = () => require('simple-statistics') as Stats;
 
 function targetKey(t: TargetRef): string {
   if ('request_id' in t) return `request:${t.request_id}`;
@@ -242,7 +242,7 @@ export async function agreement(db: Knex, projectIds: string[], id: string) {
                 correlation:
                   pairs.length >= 3
                     ? round(
-                        sampleCorrelation(
+                        stats().sampleCorrelation(
                           pairs.map((p) => Number(p.judge.value)),
                           pairs.map((p) => mean(p.human)),
                         ),

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { route, type RouteContract } from '../http/route';
-import { buildOpenApiDocument } from './document';
+
+// Loaded with the first GET of the document: the builder and its samplers are heap no other route needs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
+const documentModule = () => require('./document') as typeof import('./document');
 
 const UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const ASSETS = [
@@ -29,7 +32,7 @@ const initScript = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', d
 /** GET /api/v1/openapi.json and the browsable reference, built from every mounted contract. */
 export function openApiRoutes(allRoutes: () => RouteContract[], version: string): RouteContract[] {
   let doc: unknown;
-  const documentOf = () => (doc ??= buildOpenApiDocument(allRoutes(), { version }));
+  const documentOf = () => (doc ??= documentModule().buildOpenApiDocument(allRoutes(), { version }));
   return [
     route({
       method: 'get',

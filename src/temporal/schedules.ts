@@ -1,11 +1,6 @@
-import {
-  ScheduleAlreadyRunning,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptionsStartWorkflowAction,
-  type ScheduleSpec,
-} from '@temporalio/client';
+import type { Client, ScheduleOptionsStartWorkflowAction, ScheduleSpec } from '@temporalio/client';
 import type { Logger } from '../logger';
+import { temporalSdk } from './client';
 import { scheduledRunSummary } from './summaries';
 
 /**
@@ -38,6 +33,7 @@ export async function ensureSchedules(
   defs: ScheduleDef[],
   logger: Logger,
 ): Promise<void> {
+  const { ScheduleAlreadyRunning, ScheduleOverlapPolicy } = temporalSdk();
   for (const def of defs) {
     const id = scheduleId(taskQueue, def.name);
     const action: ScheduleOptionsStartWorkflowAction<never> = {

@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+// From common, not the client package (which re-exports these): importing it would load its protos and gRPC.
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import { searchAttributes } from '../temporal/names';
 import { deliverySummary } from '../temporal/summaries';
 import { deliveryWorkflowId, redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from './policy';

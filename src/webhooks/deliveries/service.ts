@@ -1,4 +1,5 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+// common's class, re-exported by the client package, whose import would load its protos and gRPC.
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Principal } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { WorkflowNotFoundError } from '@temporalio/client';
+// common's error class, re-exported by the client package, whose import would load its protos and gRPC.
+import { WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { Principal } from '../../auth/principal';
 import { actorLabel } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
