@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { pingDb } from '../db/knex';
 import { route } from '../http/route';
-import { pingTemporal } from '../temporal/client';
+import { pingTemporal } from '../temporal/ping';
 
 const check = z.enum(['ok', 'unavailable']);
 const healthSchema = z.object({
@@ -40,7 +40,10 @@ export const healthRoutes = (ctx: AppContext) => [
       },
     },
     handler: async ({ res }) => {
-      const [db, temporal] = await Promise.all([probe(() => pingDb(ctx.db)), probe(() => pingTemporal(ctx.temporal))]);
+      const [db, temporal] = await Promise.all([
+        probe(() => pingDb(ctx.db)),
+        probe(() => pingTemporal(ctx.temporal.settings.address, ctx.temporal.settings.namespace)),
+      ]);
       const ok = db === 'ok' && temporal === 'ok';
       const failing = [db !== 'ok' && 'db', temporal !== 'ok' && 'temporal'].filter(Boolean);
       res

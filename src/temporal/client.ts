@@ -55,13 +55,6 @@ export async function createTemporal(settings: TemporalSettings, opts: { lazy?: 
   };
 }
 
-/** A cheap round trip that proves the frontend answers for our namespace. */
-export async function pingTemporal(t: Temporal, timeoutMs = 2_000): Promise<void> {
-  await t.connection.withDeadline(Date.now() + timeoutMs, () =>
-    t.connection.workflowService.describeNamespace({ namespace: t.settings.namespace }),
-  );
-}
-
 /**
  * Registers our custom search attributes on a server we did not start (the compose stack, the
  * time-skipping test server). The dev server gets them as start flags instead.
