@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../../src/logger';
 import { RequestLogWriter, type RequestRow } from '../../../src/proxy/log-writer';
 import { createDb } from '../../../src/db/knex';
+import { waitUntil } from '../webhooks/fixtures';
 import { proxyFetch, startProxyHarness, type ProxyHarness } from './harness';
 
 describe('request log batch writer', () => {
@@ -11,6 +12,8 @@ describe('request log batch writer', () => {
     h = await startProxyHarness({ providers: ['openai'], env: { PROXY_LOG_FLUSH_MS: '600000' } });
   });
   afterAll(() => h.stop().catch(() => undefined));
+  // Each case counts the rows it wrote: none left by another, even one that failed.
+  afterEach(() => h.app.database.db('requests').del());
 
   const row = (over: Partial<RequestRow> = {}): RequestRow => ({
     id: randomUUID(),
@@ -66,12 +69,13 @@ describe('request log batch writer', () => {
     }
     // Two full batches go without waiting for the (10 minute) timer.
     await h.rows(1000, { provider: 'openai', model: 'gpt-4o-mini', request_body: rows[0]!.request_body });
+    // The commit is visible to other connections before the writer's own callback counts it.
+    await waitUntil(async () => w.stats.written === 1000 || undefined, 5_000, 'the writer to count both batches');
     expect(w.stats.written).toBe(1000);
     expect(w.inFlight).toBe(0);
     const one = await h.app.database.db('requests').where({ id: rows[7]!.id }).first();
     expect(one).toMatchObject({ request_body: 'q \u00e9 "quoted" \\ back', total_tokens: 3, ttfb_ms: 3 });
     expect(Number(one.cost_usd)).toBe(0.000001);
-    await h.app.database.db('requests').del();
   });
 
   it('drops only the row the database rejects, writing the rest of its batch', async () => {
@@ -87,7 +91,6 @@ describe('request log batch writer', () => {
     expect(ids).toEqual(good.map((r) => r.id).sort());
     expect(w.stats).toMatchObject({ written: 4, dropped: 1 });
     expect(w.inFlight).toBe(0);
-    await h.app.database.db('requests').del();
   });
 
   it('keeps rows queued, never dropped, while the database is unreachable', async () => {
