@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, PHONE, review, SHOTS, sticksOut } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, settle, SHOTS, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface ExportRecord {
@@ -170,11 +170,12 @@ describe('experiment results in a browser', () => {
     const settings = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' });
     await settings.scrollIntoViewIfNeeded();
     expect(await settings.isVisible()).toBe(true);
-    await page.waitForTimeout(400);
+    await settle(page);
     await page.screenshot({ path: `${SHOTS}/experiment-results-nav-390.png` });
     await page.getByRole('button', { name: 'Close navigation' }).click();
     await page.setViewportSize(DESKTOP);
     await page.getByRole('table', { name: 'Item runs' }).waitFor();
+    await settle(page); // the navbar slides back in: measured before, it is still partly off the screen
     // At 1440×900 the whole navigation fits: its last link is on screen without scrolling it.
     const fits = await page.evaluate(`(() => {
       const nav = document.querySelector('#main-nav');

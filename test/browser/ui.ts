@@ -55,7 +55,7 @@ export async function review(page: Page, name: string): Promise<string[]> {
  * runs (the navbar's slide, a drawer's), then two drawn frames (layout and resize observers,
  * charts re-measured). A fixed sleep would wait too little on a busy machine and too long otherwise.
  */
-async function settle(page: Page): Promise<void> {
+export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(
     `document.getAnimations().every((a) => a.playState !== 'running' ||
       a.effect?.getComputedTiming().iterations === Infinity)`,
