@@ -1,7 +1,6 @@
-import type { RequestListener } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from './context';
-import { withFastPath } from './http/fast-path';
+import { type AppListener, withFastPath } from './http/fast-path';
 import { mountRoutes, routeChain } from './http/mount';
 import { errorHandler, notFoundHandler, requestContext } from './http/middleware';
 import type { RouteContract } from './http/route';
@@ -12,7 +11,7 @@ import { dashboard, sharePage } from './web/static';
  * read the raw body (proxy, OTLP, ingest) are mounted before the JSON parser; the rest get parsed JSON.
  * @public loaded lazily by src/runtime.ts (api roles only)
  */
-export function createApp(ctx: AppContext, routes: RouteContract[]): RequestListener {
+export function createApp(ctx: AppContext, routes: RouteContract[]): AppListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

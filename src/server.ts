@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AppListener } from './http/fast-path';
 
 export interface RunningServer {
   server: http.Server;
@@ -20,7 +21,7 @@ const SHUTTING_DOWN = JSON.stringify({
   code: 'shutting_down',
 });
 
-export function listen(app: http.RequestListener, port: number, host: string): Promise<RunningServer> {
+export function listen(app: AppListener, port: number, host: string): Promise<RunningServer> {
   let draining = false;
   const running = new Set<http.ServerResponse>();
   // After the drain starts every answer closes its connection, so a keep-alive client (a load
@@ -32,7 +33,7 @@ export function listen(app: http.RequestListener, port: number, host: string): P
     const socket = res.socket;
     res.once('finish', () => socket?.end());
   };
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(app.serverOptions ?? {}, (req, res) => {
     if (draining) {
       res.writeHead(503, {
         'content-type': 'application/json; charset=utf-8',

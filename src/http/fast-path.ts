@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { IncomingMessage, type RequestListener, ServerResponse, type ServerOptions } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { RouteContract } from './route';
 
@@ -57,6 +57,29 @@ function run(chain: RequestHandler[], req: Request, res: Response, done: (err?: 
   next();
 }
 
+/** A request listener with the server options it wants (`listen` passes them to `http.createServer`). */
+export type AppListener = RequestListener & { serverOptions?: ServerOptions };
+
+/**
+ * Constructors whose requests and responses are born with Express's prototypes. Express would
+ * otherwise re-prototype each pair (`setPrototypeOf` on objects with dozens of fields: a new hidden
+ * class per call, and slower property access after it); on these its own `setPrototypeOf` is a no-op.
+ */
+function expressClasses(proto: { req: object; res: object }): ServerOptions {
+  function Req(this: unknown, ...args: unknown[]): object {
+    return Reflect.construct(IncomingMessage, args, Req) as object;
+  }
+  function Res(this: unknown, ...args: unknown[]): object {
+    return Reflect.construct(ServerResponse, args, Res) as object;
+  }
+  Req.prototype = proto.req;
+  Res.prototype = proto.res;
+  return {
+    IncomingMessage: Req as unknown as typeof IncomingMessage,
+    ServerResponse: Res as unknown as typeof ServerResponse,
+  };
+}
+
 /**
  * The server's request listener: fast routes first, Express for the rest. `before` is the
  * app-wide middleware those routes need (request id and logger); `onError` the app's error handler.
@@ -66,14 +89,15 @@ export function withFastPath(
   routes: FastRoute[],
   before: RequestHandler[],
   onError: ErrorRequestHandler,
-): RequestListener {
+): AppListener {
   const compiled = compile(routes, before);
   if (!compiled.length) return app as unknown as RequestListener;
   const proto = {
     req: (app as unknown as { request: object }).request,
     res: (app as unknown as { response: object }).response,
   };
-  return (rawReq: IncomingMessage, rawRes: ServerResponse) => {
+  const serverOptions = expressClasses(proto);
+  const listener: AppListener = (rawReq: IncomingMessage, rawRes: ServerResponse) => {
     const url = rawReq.url ?? '';
     for (const c of compiled) {
       if (!url.startsWith(c.prefix)) continue;
@@ -83,8 +107,10 @@ export function withFastPath(
       if (!chain || slash === -1 || slash + 1 >= url.length || url[slash + 1] === '?' || !PLAIN_SEGMENT.test(segment))
         break;
       // What Express's app.handle and router give every request, so handlers see the same objects.
-      const req = Object.setPrototypeOf(rawReq, proto.req) as Request;
-      const res = Object.setPrototypeOf(rawRes, proto.res) as Response;
+      // A server made without `serverOptions` (a test's own) hands plain Node objects.
+      const native = Object.getPrototypeOf(rawReq) === proto.req;
+      const req = (native ? rawReq : Object.setPrototypeOf(rawReq, proto.req)) as Request;
+      const res = (native ? rawRes : Object.setPrototypeOf(rawRes, proto.res)) as Response;
       (req as { res?: Response }).res = res;
       (res as { req?: Request }).req = req;
       res.locals = Object.create(null) as Record<string, unknown>;
@@ -102,4 +128,6 @@ export function withFastPath(
     }
     (app as unknown as RequestListener)(rawReq, rawRes);
   };
+  listener.serverOptions = serverOptions;
+  return listener;
 }

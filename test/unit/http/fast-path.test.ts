@@ -89,3 +89,34 @@ describe('withFastPath', () => {
     ]);
   });
 });
+
+/** With the listener's server options, requests and responses are Express's from birth, on both paths. */
+describe('withFastPath serverOptions', () => {
+  it('builds requests and responses with the app prototypes, which the handlers and the router keep', async () => {
+    const app = express();
+    const protos: string[] = [];
+    const which = (req: object, res: object) =>
+      `${Object.getPrototypeOf(req) === app.request} ${Object.getPrototypeOf(res) === app.response}`;
+    const handler: RequestHandler = (req, res) => {
+      protos.push(`handler ${which(req, res)} ${req instanceof http.IncomingMessage}`);
+      res.status(200).json({ path: req.path, ip: typeof req.ip });
+    };
+    app.post('/proxy/:provider/*rest', handler);
+    app.get('/other', handler);
+    const contract = { method: 'post', path: '/proxy/:provider/*rest' } as RouteContract;
+    const listener = withFastPath(app, [{ contract, chain: [handler] }], [], (_e, _q, res) => res.status(500).end());
+    const server = http.createServer(listener.serverOptions!, listener);
+    server.prependListener('request', (req, res) => protos.push(`born ${which(req, res)}`));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const fast = await request(`${base}/proxy/openai/v1/x`, { method: 'POST', body: '{}' });
+      expect(await fast.body.json()).toEqual({ path: '/proxy/openai/v1/x', ip: 'string' });
+      const routed = await request(`${base}/other`);
+      expect(await routed.body.json()).toEqual({ path: '/other', ip: 'string' });
+      expect(protos).toEqual(['born true true', 'handler true true true', 'born true true', 'handler true true true']);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
