@@ -127,7 +127,13 @@ export function createAdmission({ db, config, keyring, caches, bodyLimit }: Admi
       kind: 'forward',
       call,
       limitHeaders,
-      upstream: { url: baseUrlFor(provider, config, keyEntry.baseUrl) + upstreamPath, headers, extra, cacheKey: key },
+      upstream: {
+        base: baseUrlFor(provider, config, keyEntry.baseUrl),
+        path: upstreamPath,
+        headers,
+        extra,
+        cacheKey: key,
+      },
     };
   };
 }
