@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { AppListener } from './http/fast-path';
 
 export interface RunningServer {
@@ -7,7 +7,8 @@ export interface RunningServer {
   port: number;
   url: string;
   /**
-   * Drains and stops: no new connections; idle keep-alive connections closed at once; requests
+   * Drains and stops: no new connections; idle keep-alive connections (and connections that never
+   * sent a byte) closed at once; requests
    * already running finish with `Connection: close`; a request that still arrives on an open
    * connection gets 503 + `Connection: close` + `Retry-After` before any work. Resolves when the
    * last connection is gone, or cuts the rest at timeoutMs.
@@ -49,6 +50,14 @@ export function listen(app: AppListener, port: number, host: string): Promise<Ru
     app(req, res);
   });
   // Long enough for slow model calls and streams; the proxy applies its own upstream timeouts.
+  // Node counts a connection that has not sent a byte as busy (its headers timer runs), so
+  // closeIdleConnections leaves it open and the drain would wait out the timeout. Clients open such
+  // spare connections (undici's fetch does, around a cancelled stream): the drain cuts them.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
@@ -80,6 +89,7 @@ export function listen(app: AppListener, port: number, host: string): Promise<Ru
         done();
       });
       server.closeIdleConnections();
+      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
     }));
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -79,6 +79,21 @@ describe('graceful shutdown', () => {
     },
   );
 
+  it("does not wait for a connection that never sent a byte (a client's spare connection)", async () => {
+    const app = express();
+    app.get('/fast', (_req, res) => void res.json({ ok: true }));
+    const server = await listen(app, 0, '127.0.0.1');
+    const spare = net.connect(server.port, '127.0.0.1');
+    await new Promise((r) => spare.once('connect', r));
+    const gone = new Promise<void>((r) => spare.once('close', () => r()));
+    await new Promise((r) => setTimeout(r, 50)); // accepted on the server's side
+    const started = Date.now();
+    await server.close(5_000);
+    await gone;
+    // Before, Node counted it as a request in progress and the drain waited the whole 5 s.
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('runs drain hooks after the server stops accepting, then closes the pool', async () => {
     const app = await startTestApp({ role: 'api' });
     const events: string[] = [];
