@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import Ajv from 'ajv';
+import { withLazyAjv } from '../src/evaluators/json-schema';
 import { evaluateTarget, failTarget, finishRun, nextTargets, prepareRun } from '../src/eval-runs/execute';
 import { collectOnline } from '../src/eval-runs/online';
 import { createProxyPricer } from '../src/providers/cost';
@@ -9,7 +9,7 @@ import type { ActivityDeps } from './deps';
  * Side effects of eval runs: target lists, evaluations (judge calls through the project's provider keys), run status.
  */
 export function evalRunActivities({ db, keyring, config }: ActivityDeps) {
-  const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
+  const deps = withLazyAjv({ db, keyring, config, pricer: createProxyPricer() });
   return {
     prepareEvalRun: (runId: string) => prepareRun(db, runId),
     nextEvalTargets: (runId: string, after: string | null, limit: number) => nextTargets(db, runId, after, limit),

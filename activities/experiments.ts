@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import Ajv from 'ajv';
+import { withLazyAjv } from '../src/evaluators/json-schema';
 import { failItem, finishExperiment, pendingItems } from '../src/experiments/queries';
 import { runItem } from '../src/experiments/run';
 import { createProxyPricer } from '../src/providers/cost';
@@ -9,7 +9,7 @@ import type { ActivityDeps } from './deps';
  * Side effects of experiments: the pending item runs, one item run (model call and scores), the experiment's status.
  */
 export function experimentActivities({ db, keyring, config }: ActivityDeps) {
-  const deps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
+  const deps = withLazyAjv({ db, keyring, config, pricer: createProxyPricer() });
   return {
     nextExperimentItems: (id: string, after: string | null, limit: number) => pendingItems(db, id, after, limit),
     // Heartbeats bring a cancel back: the signal stops the item before its next model or judge call.

@@ -1,6 +1,7 @@
-import Ajv from 'ajv';
+import type Ajv from 'ajv';
+import { newAjv } from './json-schema';
 import { distance } from 'fastest-levenshtein';
-import { JSONPath } from 'jsonpath-plus';
+import type { JSONPath as JsonPathFn } from 'jsonpath-plus';
 import type { EvaluatorConfig } from './schemas';
 import type { EvalTarget } from './targets';
 
@@ -18,6 +19,8 @@ export class EvaluationError extends Error {}
 
 /** The first value a JSONPath finds in the target (null when none). */
 export function pick(target: EvalTarget, path: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, like ajv
+  const { JSONPath } = require('jsonpath-plus') as { JSONPath: typeof JsonPathFn };
   const found = JSONPath({ path, json: target.doc as never, wrap: true }) as unknown[];
   return found.length ? found[0] : null;
 }
@@ -50,7 +53,7 @@ const bool = (ok: boolean, comment: string | null): Outcome => ({
 });
 
 /** Checks a config beyond its schema (a regex compiles, a JSON Schema compiles). */
-export function checkConfig(e: EvaluatorConfig, ajv = new Ajv({ strict: false })): void {
+export function checkConfig(e: EvaluatorConfig, ajv = newAjv()): void {
   if (e.type === 'regex') new RegExp(e.config.pattern, e.config.flags);
   if (e.type === 'json_schema') ajv.compile(e.config.schema);
 }

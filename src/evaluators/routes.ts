@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
 import type { AppContext } from '../context';
+import { withLazyAjv } from './json-schema';
 import { route } from '../http/route';
 import { deletedSchema } from '../http/schemas';
 import { createProxyPricer } from '../providers/cost';
@@ -21,7 +21,7 @@ const BASE = '/api/v1/evaluators';
 
 /** /api/v1/evaluators: JWT or API key; writes need a full key or admin/editor (docs/evals.md). */
 export const evaluatorRoutes = ({ db, keyring, config }: AppContext) => {
-  const preview: PreviewDeps = { db, keyring, config, pricer: createProxyPricer(), ajv: new Ajv({ strict: false }) };
+  const preview: PreviewDeps = withLazyAjv({ db, keyring, config, pricer: createProxyPricer() });
   return [
     route({
       ...common,

@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
 import { recordAudit } from '../audit/audit';
+import { newAjv } from '../evaluators/json-schema';
 import { type Principal, actorLabel } from '../auth/principal';
 import { findEvaluators } from '../evaluators/service';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors';
@@ -169,7 +169,7 @@ export async function postOutputs(deps: LlmDeps, projectIds: string[], id: strin
   if ((exp.subject as { kind: string }).kind !== 'external')
     throw conflict('This experiment runs a prompt: its outputs are produced by the gateway', 'not_external');
   if (exp.status !== 'awaiting_outputs') throw conflict(`The experiment is ${exp.status}`, 'experiment_closed');
-  const evalDeps = { ...deps, ajv: new Ajv({ strict: false }) };
+  const evalDeps = { ...deps, ajv: newAjv() };
   const results: { item_id: string; repetition: number; status: string }[] = [];
   for (const o of input.outputs) {
     const key = { experiment_id: id, item_id: o.item_id, repetition: o.repetition };

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type * as Parquet from '@dsnp/parquetjs';
-import { stringify } from 'csv-stringify/sync';
+import type { stringify as Stringify } from 'csv-stringify/sync';
 import { project, type Column } from './columns';
 
 export type Format = 'csv' | 'jsonl' | 'parquet';
@@ -38,7 +38,7 @@ const cell = (v: unknown) =>
       : typeof v === 'boolean'
         ? String(v)
         : v;
-export const csvHeader = (columns: Column[]) => stringify([columns.map((c) => c.name)]);
+export const csvHeader = (columns: Column[]) => csv().stringify([columns.map((c) => c.name)]);
 
 const PARQUET_TYPES = {
   string: 'UTF8',
@@ -48,6 +48,9 @@ const PARQUET_TYPES = {
   bool: 'BOOLEAN',
   json: 'JSON',
 } as const;
+/** csv-stringify, loaded on first use (the api imports this module for its formats only). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
+const csv = () => require('csv-stringify/sync') as { stringify: typeof Stringify };
 /** parquetjs, loaded on first use: ~15 MB that CSV and JSON Lines exports never need. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
 const parquet = () => require('@dsnp/parquetjs') as typeof Parquet;
@@ -91,7 +94,7 @@ export async function openRowWriter(
   }
   const line =
     format === 'csv'
-      ? (rows: Row[]) => stringify(rows.map((r) => Object.values(project(r, columns)).map(cell)))
+      ? (rows: Row[]) => csv().stringify(rows.map((r) => Object.values(project(r, columns)).map(cell)))
       : (rows: Row[]) => rows.map((r) => `${JSON.stringify(project(r, columns))}\n`).join('');
   return {
     write: async (rows) => (rows.length ? writeText(stream, line(rows)) : undefined),

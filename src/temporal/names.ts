@@ -1,4 +1,10 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+type SearchAttributeKey<T extends SearchAttributeType> = ReturnType<typeof defineSearchAttributeKey<T>>;
+
+// What the SDK's defineSearchAttributeKey returns, spelled out: importing @temporalio/common at
+// run time would load it (and its protobuf long) into an api that never talks to Temporal on the proxy path.
+const key = <T extends SearchAttributeType>(name: string, type: T): SearchAttributeKey<T> => ({ name, type });
 
 /**
  * Custom search attributes, registered wherever a server is started (dev server flags,
@@ -7,14 +13,14 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  * Imported by workflow code too (webhook delivery keeps DeliveryStatus and AttemptCount current).
  */
 export const searchAttributes = {
-  WebhookId: defineSearchAttributeKey('WebhookId', SearchAttributeType.KEYWORD),
-  EventType: defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD),
-  OrganizationId: defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD),
-  ProjectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
+  WebhookId: key('WebhookId', 'KEYWORD'),
+  EventType: key('EventType', 'KEYWORD'),
+  OrganizationId: key('OrganizationId', 'KEYWORD'),
+  ProjectId: key('ProjectId', 'KEYWORD'),
   /** A delivery's status as on its record: pending, failed, delivered, dead_lettered, cancelled. */
-  DeliveryStatus: defineSearchAttributeKey('DeliveryStatus', SearchAttributeType.KEYWORD),
+  DeliveryStatus: key('DeliveryStatus', 'KEYWORD'),
   /** Attempts a delivery has made (0 before the first). */
-  AttemptCount: defineSearchAttributeKey('AttemptCount', SearchAttributeType.INT),
+  AttemptCount: key('AttemptCount', 'INT'),
 } as const;
 
 type AttrType = (typeof searchAttributes)[keyof typeof searchAttributes]['type'];

@@ -1,6 +1,5 @@
 import type { Client } from '@temporalio/client';
-// From common, not the client package (which re-exports these): importing it would load its protos and gRPC.
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import { temporalSdk } from '../temporal/client';
 import { searchAttributes } from '../temporal/names';
 import { deliverySummary } from '../temporal/summaries';
 import { deliveryWorkflowId, redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from './policy';
@@ -44,7 +43,7 @@ export async function startDeliveryWorkflow(
           ...(d.redelivery ? { redelivery: d.redelivery, firstAttempt: d.firstAttempt } : {}),
         },
       ],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: temporalSdk().WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: searchAttributes.WebhookId, value: d.webhookId },
         { key: searchAttributes.EventType, value: d.eventType },
@@ -58,7 +57,7 @@ export async function startDeliveryWorkflow(
     });
     return 'started';
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already';
+    if (err instanceof temporalSdk().WorkflowExecutionAlreadyStartedError) return 'already';
     throw err;
   }
 }
@@ -75,7 +74,7 @@ export async function cancelDeliveryWorkflow(
   try {
     await client.workflow.getHandle(workflowId).cancel();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return;
+    if (err instanceof temporalSdk().WorkflowNotFoundError) return;
     // Cancelling a workflow that already completed answers NotFound-like errors on some servers.
     if (/not found|already completed/i.test((err as Error).message)) return;
     throw err;

@@ -1,12 +1,11 @@
 // common's class, re-exported by the client package, whose import would load its protos and gRPC.
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Principal } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/knex';
 import { conflict, HttpError, notFound } from '../../http/errors';
 import type { Metrics } from '../../metrics/metrics';
-import type { Temporal } from '../../temporal/client';
+import { temporalSdk, type Temporal } from '../../temporal/client';
 import { listAttempts, type AttemptRow } from '../attempts';
 import { redeliveryWorkflowId, WEBHOOK_DELIVERY_WORKFLOW } from '../policy';
 import { findWebhookRow, type WebhookRow } from '../queries';
@@ -81,7 +80,7 @@ async function temporalCall<T>(deps: DeliveryDeps, fn: () => Promise<T>): Promis
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + TEMPORAL_WAIT_MS, fn);
   } catch (err) {
-    if (err instanceof HttpError || err instanceof WorkflowNotFoundError) throw err;
+    if (err instanceof HttpError || err instanceof temporalSdk().WorkflowNotFoundError) throw err;
     throw new HttpError(
       503,
       'temporal_unavailable',
@@ -95,7 +94,7 @@ async function isRunning(deps: DeliveryDeps, workflowId: string): Promise<boolea
     const desc = await temporalCall(deps, () => deps.temporal.client.workflow.getHandle(workflowId).describe());
     return desc.status.name === 'RUNNING';
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
+    if (err instanceof temporalSdk().WorkflowNotFoundError) return false;
     throw err;
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 // common's error class, re-exported by the client package, whose import would load its protos and gRPC.
-import { WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { Principal } from '../../auth/principal';
 import { actorLabel } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
@@ -9,7 +8,7 @@ import { isoOrNull } from '../../db/convert';
 import type { Db } from '../../db/knex';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import type { Logger } from '../../logger';
-import type { Temporal } from '../../temporal/client';
+import { temporalSdk, type Temporal } from '../../temporal/client';
 import { searchAttributes } from '../../temporal/names';
 import { recoverySummary } from '../../temporal/summaries';
 import { recoverableStatuses, recoveryWorkflowId, WEBHOOK_RECOVERY_WORKFLOW } from '../policy';
@@ -117,7 +116,7 @@ export async function createRecovery(
         taskQueue: deps.taskQueue,
         workflowId,
         args: [{ recoveryId: id }],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdReusePolicy: temporalSdk().WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           { key: searchAttributes.WebhookId, value: hook.id },
           { key: searchAttributes.OrganizationId, value: hook.org_id },
@@ -177,7 +176,10 @@ async function stop(deps: RecoveryDeps, r: Pick<q.RecoveryRow, 'id' | 'workflow_
       deps.temporal.client.workflow.getHandle(r.workflow_id).cancel(),
     );
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError) && !/not found|already completed/i.test((err as Error).message)) {
+    if (
+      !(err instanceof temporalSdk().WorkflowNotFoundError) &&
+      !/not found|already completed/i.test((err as Error).message)
+    ) {
       // The row is marked anyway: every page re-reads it, so the recovery stops at the next page at the latest.
       deps.logger.warn({ err, recoveryId: r.id }, 'could not cancel the recovery workflow; it stops at its next page');
     }
