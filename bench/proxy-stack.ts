@@ -1,14 +1,13 @@
 /**
  * The pieces of the proxy benchmarks (bench/proxy.ts, bench/security.ts): a fake OpenAI upstream
  * and a bare proxy as child processes, the compiled gateway started against a fresh database,
- * fixed-rate load (autocannon) with every response's exact time, /proc readings.
+ * open-loop fixed-rate load with every response's exact time, /proc readings.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { request } from 'undici';
+import { Pool, request } from 'undici';
 import { api, seedTenant, type SeededTenant } from '../test/helpers/auth';
 import { freePort, waitForPort } from '../src/util/net';
 
@@ -125,6 +124,14 @@ export interface RunResult {
   count: number;
 }
 
+/**
+ * Open-loop load at a fixed rate: call i is sent at start + i / rate, whether or not earlier calls
+ * have been answered (as independent clients would), on a pool with enough connections that none
+ * waits for another. Latency is measured from the moment a call is sent, so a server that falls
+ * behind shows it in its percentiles. (autocannon's `overallRate`, used before 2026-11-26 night,
+ * sends each connection's per-second quota back to back at the start of every second: closed-loop
+ * bursts at up to 20 calls in flight, then idle, which measured queueing in the bursts.)
+ */
 export async function load(
   url: string,
   rate: number,
@@ -134,22 +141,39 @@ export async function load(
 ): Promise<RunResult> {
   const samples: number[] = [];
   let non2xx = 0;
-  const connections = Math.max(10, Math.ceil(rate / 50));
-  const inst = autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    connections,
-    overallRate: rate,
-    duration: seconds,
+  let errors = 0;
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: Math.max(16, Math.ceil(rate / 20)), keepAliveTimeout: 30_000 });
+  const sendHeaders = { 'content-type': 'application/json', ...headers };
+  const total = Math.round(rate * seconds);
+  const interval = 1000 / rate;
+  const inFlight = new Set<Promise<void>>();
+  const send = () => {
+    const sentAt = performance.now();
+    const p = pool
+      .request({ path: target.pathname + target.search, method: 'POST', headers: sendHeaders, body })
+      .then(async (r) => {
+        await r.body.dump();
+        if (r.statusCode >= 200 && r.statusCode < 300) samples.push(performance.now() - sentAt);
+        else non2xx++;
+      })
+      .catch(() => void errors++)
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  const start = performance.now();
+  let sent = 0;
+  await new Promise<void>((done) => {
+    const tick = () => {
+      const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+      for (; sent < due; sent++) send();
+      if (sent >= total) return done();
+      setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    tick();
   });
-  type OnResponse = (client: unknown, status: number, bytes: number, ms: number) => void;
-  (inst as unknown as { on(e: 'response', f: OnResponse): void }).on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) samples.push(ms);
-    else non2xx++;
-  });
-  const res = await inst;
+  await Promise.all(inFlight);
+  await pool.close();
   samples.sort((a, b) => a - b);
   return {
     p50: pct(samples, 50),
@@ -157,7 +181,7 @@ export async function load(
     p99: pct(samples, 99),
     rps: samples.length / seconds,
     non2xx,
-    errors: res.errors + res.timeouts,
+    errors,
     count: samples.length,
   };
 }

@@ -5,7 +5,7 @@
  * + undici, nothing else: the floor), the gateway as committed at BENCH_BEFORE ("before", default
  * HEAD) and the working tree ("after"), each compiled, `api` role, started with `npm start`'s node
  * flags, full body logging and the journal on, on one fresh PostgreSQL database. The same
- * fixed-rate load (autocannon) goes straight to the upstream, then through each, one after the
+ * open-loop fixed-rate load (calls evenly spaced) goes straight to the upstream, then through each, one after the
  * other at each rate, so every build meets the same machine. The table shows the latency each
  * adds at p50/p95/p99 (from every response's exact time), its CPU per call and PostgreSQL's, and
  * its memory. Then streaming time-to-first-byte, a soak at 1,000 req/s with the memory curve,
@@ -197,7 +197,7 @@ async function main() {
         : [];
 
     // Every proxied call must be in the log once the batch writer catches up.
-    // autocannon may stop with calls in flight (proxied, not counted), so "at least" is the check.
+    // Calls that failed or were cut are not counted, so "at least" is the check.
     const expected = gws.reduce((s, g) => s + g.calls, 0);
     const deadline = Date.now() + 30_000;
     let logged = 0;
