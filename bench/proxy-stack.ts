@@ -125,12 +125,9 @@ export interface RunResult {
 }
 
 /**
- * Open-loop load at a fixed rate: call i is sent at start + i / rate, whether or not earlier calls
- * have been answered (as independent clients would), on a pool with enough connections that none
- * waits for another. Latency is measured from the moment a call is sent, so a server that falls
- * behind shows it in its percentiles. (autocannon's `overallRate`, used before 2026-11-26 night,
- * sends each connection's per-second quota back to back at the start of every second: closed-loop
- * bursts at up to 20 calls in flight, then idle, which measured queueing in the bursts.)
+ * Open-loop load: call i is sent at start + i / rate whether or not earlier calls returned, on a pool
+ * large enough that none waits for another; latency runs from each send. (autocannon's `overallRate`,
+ * used before, sent each connection's per-second quota in one burst at the top of every second.)
  */
 export async function load(
   url: string,
@@ -186,32 +183,38 @@ export async function load(
   };
 }
 
+/**
+ * Streaming time to first byte of each target, `rounds` calls each, taken in turn (direct, bare,
+ * each gateway, then again), so that the machine's drift over the measurement (CPU idle states,
+ * other load) falls on every target alike instead of on whichever ran last.
+ */
 export async function ttfb(
-  url: string,
-  headers: Record<string, string>,
-  n: number,
-): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const res = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({
-        model: 'gpt-4o-mini',
-        stream: true,
-        stream_options: { include_usage: true },
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-    });
-    let first = 0;
-    for await (const _chunk of res.body) {
-      if (!first) first = performance.now() - t0;
+  targets: { url: string; headers: Record<string, string> }[],
+  rounds: number,
+): Promise<{ p50: number; p99: number }[]> {
+  const times = targets.map(() => [] as number[]);
+  const body = JSON.stringify({
+    model: 'gpt-4o-mini',
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+  for (let i = 0; i < rounds; i++)
+    for (const [k, t] of targets.entries()) {
+      const t0 = performance.now();
+      const res = await request(t.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...t.headers },
+        body,
+      });
+      let first = 0;
+      for await (const _chunk of res.body) if (!first) first = performance.now() - t0;
+      times[k]!.push(first);
     }
-    times.push(first);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: pct(times, 50), p99: pct(times, 99) };
+  return times.map((ts) => {
+    ts.sort((a, b) => a - b);
+    return { p50: pct(ts, 50), p99: pct(ts, 99) };
+  });
 }
 
 export function startChild(args: string[], env: Record<string, string>, name: string, ipc = false): ChildProcess {

@@ -176,19 +176,25 @@ async function main() {
       }
     }
 
-    log('streaming time-to-first-byte (200 sequential calls each)');
-    const td = await ttfb(`${upstream}/v1/chat/completions?stream`, {}, 200);
-    const ttfbLines = [`Streaming TTFB: direct p50 ${td.p50.toFixed(2)} ms / p99 ${td.p99.toFixed(2)} ms`];
-    const tb = await ttfb(`http://127.0.0.1:${barePort}/v1/chat/completions?stream`, {}, 200);
-    const ttfbLine = (name: string, t: typeof td) =>
+    const TTFB_ROUNDS = 300;
+    log(`streaming time-to-first-byte (${TTFB_ROUNDS} sequential calls each, the targets taken in turn)`);
+    const [td, tb, ...tg] = await ttfb(
+      [
+        { url: `${upstream}/v1/chat/completions?stream`, headers: {} },
+        { url: `http://127.0.0.1:${barePort}/v1/chat/completions?stream`, headers: {} },
+        ...gws.map((g) => ({ url: `${g.gw.url}/proxy/openai/v1/chat/completions?stream`, headers: g.gw.auth })),
+      ],
+      TTFB_ROUNDS,
+    );
+    const ttfbLines = [`Streaming TTFB: direct p50 ${td!.p50.toFixed(2)} ms / p99 ${td!.p99.toFixed(2)} ms`];
+    const ttfbLine = (name: string, t: { p50: number; p99: number }) =>
       `- ${name}: p50 ${t.p50.toFixed(2)} ms / p99 ${t.p99.toFixed(2)} ms ` +
-      `(added p50 ${(t.p50 - td.p50).toFixed(2)} ms)`;
-    ttfbLines.push(ttfbLine('bare Node proxy', tb));
-    for (const g of gws) {
-      const t = await ttfb(`${g.gw.url}/proxy/openai/v1/chat/completions?stream`, g.gw.auth, 200);
-      g.calls += 200;
-      ttfbLines.push(ttfbLine(g.build.label, t));
-    }
+      `(added p50 ${(t.p50 - td!.p50).toFixed(2)} ms)`;
+    ttfbLines.push(ttfbLine('bare Node proxy', tb!));
+    gws.forEach((g, i) => {
+      g.calls += TTFB_ROUNDS;
+      ttfbLines.push(ttfbLine(g.build.label, tg[i]!));
+    });
 
     const soaked = gws.find((g) => g.build === after)!;
     const soakLines =
