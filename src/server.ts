@@ -7,14 +7,17 @@ export interface RunningServer {
   port: number;
   url: string;
   /**
-   * Drains and stops: no new connections; idle keep-alive connections (and connections that never
-   * sent a byte) closed at once; requests
+   * Drains and stops: no new connections; idle keep-alive connections closed at once (and, after
+   * SPARE_GRACE_MS of silence, connections that never sent a byte); requests
    * already running finish with `Connection: close`; a request that still arrives on an open
    * connection gets 503 + `Connection: close` + `Retry-After` before any work. Resolves when the
    * last connection is gone, or cuts the rest at timeoutMs.
    */
   close(timeoutMs?: number): Promise<void>;
 }
+
+/** How long, once the drain starts, a connection may stay silent before it counts as a client's spare. */
+const SPARE_GRACE_MS = 250;
 
 const SHUTTING_DOWN = JSON.stringify({
   success: false,
@@ -89,7 +92,12 @@ export function listen(app: AppListener, port: number, host: string): Promise<Ru
         done();
       });
       server.closeIdleConnections();
-      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+      // A connection opened just before the drain may have its request on the way: it gets a moment to
+      // send it (and so the 503 below) before silence marks it as a spare.
+      const spares = setTimeout(() => {
+        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+      }, SPARE_GRACE_MS);
+      spares.unref();
     }));
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -94,6 +94,28 @@ describe('graceful shutdown', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('a connection opened just before the drain still gets its answer (503, not a reset)', async () => {
+    const app = express();
+    app.get('/fast', (_req, res) => void res.json({ ok: true }));
+    const server = await listen(app, 0, '127.0.0.1');
+    const late = net.connect(server.port, '127.0.0.1');
+    let text = '';
+    late.on('data', (d) => (text += d));
+    const ended = new Promise<string>((r) => {
+      late.once('error', (err) => r(`error ${(err as NodeJS.ErrnoException).code}`));
+      late.once('close', () => r('closed'));
+    });
+    await new Promise((r) => late.once('connect', r));
+    await new Promise((r) => setTimeout(r, 20)); // accepted on the server's side
+    const closed = server.close(5_000);
+    await new Promise((r) => setTimeout(r, 100)); // its request arrives after the drain began
+    late.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\n');
+    expect(await ended).toBe('closed');
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   it('runs drain hooks after the server stops accepting, then closes the pool', async () => {
     const app = await startTestApp({ role: 'api' });
     const events: string[] = [];
