@@ -52,7 +52,6 @@ export function listen(app: AppListener, port: number, host: string): Promise<Ru
     res.once('close', () => running.delete(res));
     app(req, res);
   });
-  // Long enough for slow model calls and streams; the proxy applies its own upstream timeouts.
   // Node counts a connection that has not sent a byte as busy (its headers timer runs), so
   // closeIdleConnections leaves it open and the drain would wait out the timeout. Clients open such
   // spare connections (undici's fetch does, around a cancelled stream): the drain cuts them.
@@ -61,6 +60,7 @@ export function listen(app: AppListener, port: number, host: string): Promise<Ru
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // Long enough for slow model calls and streams; the proxy applies its own upstream timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 65_000;

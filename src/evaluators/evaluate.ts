@@ -17,11 +17,13 @@ export interface Outcome {
 /** An evaluation that cannot succeed on retry (bad judge output, a target without the expected value). */
 export class EvaluationError extends Error {}
 
+/** jsonpath-plus, loaded on first use like ajv (json-schema.ts): the api's proxy path never needs it. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose
+const jsonPath = () => (require('jsonpath-plus') as { JSONPath: typeof JsonPathFn }).JSONPath;
+
 /** The first value a JSONPath finds in the target (null when none). */
 export function pick(target: EvalTarget, path: string): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, like ajv
-  const { JSONPath } = require('jsonpath-plus') as { JSONPath: typeof JsonPathFn };
-  const found = JSONPath({ path, json: target.doc as never, wrap: true }) as unknown[];
+  const found = jsonPath()({ path, json: target.doc as never, wrap: true }) as unknown[];
   return found.length ? found[0] : null;
 }
 const asText = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));

@@ -43,7 +43,7 @@ export async function startDeliveryWorkflow(
           ...(d.redelivery ? { redelivery: d.redelivery, firstAttempt: d.firstAttempt } : {}),
         },
       ],
-      workflowIdReusePolicy: temporalSdk().WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [
         { key: searchAttributes.WebhookId, value: d.webhookId },
         { key: searchAttributes.EventType, value: d.eventType },

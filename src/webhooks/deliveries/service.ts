@@ -1,4 +1,3 @@
-// common's class, re-exported by the client package, whose import would load its protos and gRPC.
 import type { Principal } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';

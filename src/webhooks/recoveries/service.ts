@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-// common's error class, re-exported by the client package, whose import would load its protos and gRPC.
 import type { Principal } from '../../auth/principal';
 import { actorLabel } from '../../auth/principal';
 import { recordAudit } from '../../audit/audit';
@@ -116,7 +115,7 @@ export async function createRecovery(
         taskQueue: deps.taskQueue,
         workflowId,
         args: [{ recoveryId: id }],
-        workflowIdReusePolicy: temporalSdk().WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: [
           { key: searchAttributes.WebhookId, value: hook.id },
           { key: searchAttributes.OrganizationId, value: hook.org_id },
