@@ -47,6 +47,8 @@ export async function review(page: Page, name: string): Promise<string[]> {
   }
   await setTheme(page, false);
   await page.setViewportSize(DESKTOP);
+  // The caller acts next: on the page as it ends up, not while the navbar slides back from the phone layout.
+  await settle(page);
   return bad;
 }
 
