@@ -121,6 +121,7 @@ describe('experiment results in a browser', () => {
 
   it('on a phone, shows each run as a card with the values the API lists, none wider than the screen', async () => {
     await page.setViewportSize(PHONE);
+    await settle(page); // measured once the layout has followed the width
     const cards = page.getByRole('list', { name: 'Item runs' }).getByRole('listitem');
     await cards.first().waitFor();
     expect(await page.getByRole('table', { name: 'Item runs' }).count()).toBe(0); // cards instead of the table

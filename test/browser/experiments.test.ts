@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
-import { DESKTOP, dismissToasts, PHONE, review, sticksOut } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, settle, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Experiment {
@@ -181,6 +181,7 @@ describe('experiments in a browser', () => {
 
     // On a phone each experiment is a card: its name on top, the same mean, interval and delta under the score.
     await page.setViewportSize(PHONE);
+    await settle(page); // measured once the layout has followed the width
     const cards = page.getByRole('list', { name: 'Aggregates' }).getByRole('listitem');
     await cards.first().waitFor();
     expect(await table.count()).toBe(0); // the cards instead of the table, not beside it
@@ -254,6 +255,7 @@ describe('experiments in a browser', () => {
     // On a phone the variants and the grid are cards: an item's input on top, each variant's output and scores
     // under its label, as the API lists them.
     await page.setViewportSize(PHONE);
+    await settle(page); // measured once the layout has followed the width
     const items = card.getByRole('list', { name: 'Items by variant of qa v1 vs v2' }).getByRole('listitem');
     await items.first().waitFor();
     expect(await card.getByRole('region', { name: 'Items by variant of qa v1 vs v2' }).count()).toBe(0);

@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { api, type SeededTenant } from '../helpers/auth';
 import { sendJson, type FakeUpstream } from '../helpers/fake-upstream';
 import { waitUntil } from '../integration/webhooks/fixtures';
-import { DESKTOP, dismissToasts, PHONE, review, sticksOut } from './ui';
+import { DESKTOP, dismissToasts, PHONE, review, settle, sticksOut } from './ui';
 import { openSignedIn, startWithOpenAI, stopAll } from './stack';
 
 interface Share {
@@ -131,6 +131,7 @@ describe('sharing a comparison and a stats view in a browser', () => {
 
     // On a phone: a card per experiment and per item, with the values the API compares, nothing wider than the screen.
     await anon.setViewportSize(PHONE);
+    await settle(anon); // measured once the layout has followed the width
     const cards = anon.getByRole('list', { name: 'Aggregates' }).getByRole('listitem');
     await cards.first().waitFor();
     expect(await table.count()).toBe(0);

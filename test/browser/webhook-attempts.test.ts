@@ -6,7 +6,7 @@ import { buildBody } from '../../src/webhooks/payload';
 import { deliveryWorkflowId } from '../../src/webhooks/policy';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { api, seedTenant, type SeededTenant } from '../helpers/auth';
-import { DESKTOP, PHONE, review, sticksOut } from './ui';
+import { DESKTOP, PHONE, review, settle, sticksOut } from './ui';
 import { openSignedIn, stopAll } from './stack';
 
 interface Attempt {
@@ -153,6 +153,7 @@ describe('webhook attempt log in a browser', () => {
 
   it('on a phone, shows each attempt as a card with the values the API lists, none wider than the screen', async () => {
     await page.setViewportSize(PHONE);
+    await settle(page); // measured once the layout has followed the width
     const cards = page.getByRole('list', { name: 'Attempt log' });
     await cards.waitFor();
     expect(await table().count()).toBe(0); // cards instead of the table, not beside it
