@@ -36,17 +36,12 @@ export async function compare(script: string, seconds: number): Promise<void> {
   const results: RunResult[] = [];
   try {
     for (const b of builds) {
-      const out = path.join(os.tmpdir(), `wh-bench-${randomBytes(4).toString('hex')}.json`);
-      const child = spawn(process.execPath, [...process.execArgv, script], {
-        cwd: REPO,
-        env: { ...process.env, BENCH_ROOT: b.root, BENCH_OUT: out, BENCH_LABEL: b.label, BENCH_REV: b.rev },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      const [code] = (await once(child, 'exit')) as [number | null];
-      if (code !== 0 || !existsSync(out)) throw new Error(`${b.label} run failed (exit ${code})`);
-      results.push(JSON.parse(readFileSync(out, 'utf8')) as RunResult);
-      rmSync(out, { force: true });
+      const env = { BENCH_ROOT: b.root, BENCH_LABEL: b.label, BENCH_REV: b.rev };
+      results.push(...(await child(script, b.label, env)));
     }
+    // Temporal alone at the same rates: what one workflow per delivery costs before any work of ours.
+    if (process.env.BENCH_FLOOR !== '0')
+      results.push(...(await child(path.join(__dirname, 'webhooks-floor.ts'), 'floor')));
   } finally {
     if (worktree) {
       try {
@@ -59,4 +54,19 @@ export async function compare(script: string, seconds: number): Promise<void> {
   }
   console.log('\n===== before and after =====');
   print(results, seconds);
+}
+
+/** Runs one child with BENCH_OUT set and reads back its result (one run, or the floor's two). */
+async function child(script: string, label: string, env: Record<string, string> = {}): Promise<RunResult[]> {
+  const out = path.join(os.tmpdir(), `wh-bench-${randomBytes(4).toString('hex')}.json`);
+  const proc = spawn(process.execPath, [...process.execArgv, script], {
+    cwd: REPO,
+    env: { ...process.env, ...env, BENCH_OUT: out },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code] = (await once(proc, 'exit')) as [number | null];
+  if (code !== 0 || !existsSync(out)) throw new Error(`${label} run failed (exit ${code})`);
+  const result = JSON.parse(readFileSync(out, 'utf8')) as RunResult | RunResult[];
+  rmSync(out, { force: true });
+  return Array.isArray(result) ? result : [result];
 }

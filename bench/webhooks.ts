@@ -17,9 +17,12 @@
  * backends; robust to other load on the machine, unlike the rates). Bounded: each phase emits for
  * BENCH_SECONDS and drains for at most 120 s.
  *
+ * Then the floor (bench/webhooks-floor.ts): the same rates through Temporal alone, a workflow that does
+ * nothing and a delivery-shaped one with no work in it, on the service's own worker; BENCH_FLOOR=0 skips it.
+ *
  * Env: BENCH_SECONDS (default 5), BENCH_RATES (default 5,25,100,300), BENCH_PG_URL,
  * BENCH_BEFORE (git ref, default HEAD; `none` to skip), BENCH_TEMPORAL_DYNAMIC_CONFIG
- * (KEY=VALUE,... passed to the dev server). Internal: BENCH_ROOT (code under test), BENCH_OUT.
+ * (KEY=VALUE,... passed to the dev server), BENCH_FLOOR. Internal: BENCH_ROOT (code under test), BENCH_OUT.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cpuOf, cpuOfMachine, cpuOfPids, cpuOfPostgres } from './proc';
 import { compare } from './webhooks-compare';
+import { startBenchTemporal } from './webhooks-temporal';
 import { print, type RunResult } from './webhooks-report';
 
 const REPO = path.resolve(__dirname, '..');
@@ -75,24 +79,6 @@ server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }
 process.on('disconnect', () => process.exit(0));
 `;
 
-/**
- * The dev server as src/temporal/dev-server.ts starts it, plus BENCH_TEMPORAL_DYNAMIC_CONFIG
- * (comma-separated KEY=VALUE, e.g. system.enableActivityEagerExecution=true) to compare settings.
- */
-async function startBenchTemporal(port: number) {
-  const extra = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const dynamicConfig: Record<string, string | number | boolean> = {};
-  for (const kv of extra) {
-    const [k, v] = [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)];
-    dynamicConfig[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
-  }
-  if (extra.length) log(`dev server with ${extra.join(' ')}`);
-  return startDevServer({ port, log, dynamicConfig });
-}
-
 const pct = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const backendsSql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
@@ -107,7 +93,7 @@ async function run(label: string, rev: string): Promise<RunResult> {
 
   const temporalPort = await freePort();
   log(`${label}: starting Temporal dev server`);
-  const temporal = await startBenchTemporal(temporalPort);
+  const temporal = await startBenchTemporal(temporalPort, log, startDevServer);
   const certs = await testCertificates();
   const receiver = spawn(process.execPath, ['-e', RECEIVER_SRC], {
     env: { ...process.env, KEY: certs.key, CERT: certs.cert },

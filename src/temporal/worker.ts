@@ -1,7 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Sinks } from '@temporalio/workflow';
+import {
+  bundleWorkflowCode,
+  type InjectedSinks,
+  NativeConnection,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { Logger } from '../logger';
 import { installRuntime } from './activity-worker';
 
@@ -36,6 +43,8 @@ interface WorkerOptions {
   activities: object;
   /** A prebuilt bundle's path (TEMPORAL_WORKFLOW_BUNDLE); without it the workflows are bundled here. */
   bundlePath?: string;
+  /** Workflow sinks (bench:webhooks' floor counts finished runs with one; the service has none). */
+  sinks?: InjectedSinks<Sinks>;
 }
 
 /** The running worker; a WorkerLink (src/context.ts) for the worker role's background services. */
@@ -63,6 +72,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     taskQueue: opts.taskQueue,
     workflowBundle: opts.bundlePath ? { codePath: opts.bundlePath } : await workflowBundle(),
     activities: opts.activities,
+    sinks: opts.sinks,
     shutdownGraceTime: '10 seconds',
     // Eager workflow start (the outbox dispatcher) hands a new workflow's first task to this worker
     // only while it has a free workflow-task slot; otherwise the task goes through server-side
