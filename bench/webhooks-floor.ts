@@ -15,10 +15,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger } from '../src/logger';
 import { startDevServer } from '../src/temporal/dev-server';
-import { startWorker } from '../src/temporal/worker';
+import { startWorker, workflowBundle } from '../src/temporal/worker';
 import { freePort } from '../src/util/net';
 import { startDeliveryWorkflow } from '../src/webhooks/workflow-client';
 import { cpuOf, cpuOfMachine } from './proc';
@@ -40,7 +39,7 @@ async function main(): Promise<void> {
   const temporal = await startBenchTemporal(await freePort(), log, startDevServer);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wh-floor-'));
   const bundlePath = path.join(dir, 'bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflows'), logger: quiet });
+  const { code } = await workflowBundle(require.resolve('./floor-workflows'));
   writeFileSync(bundlePath, code);
   // Each attempt notes its delay from the moment its start was due (waiting for a start slot counts, as an
   // event's wait in the outbox does): the id carries that time.
@@ -191,15 +190,6 @@ async function historyLength(client: Client, variant: Variant): Promise<number |
   }
   return null;
 }
-
-const quiet = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: console.warn,
-  error: console.error,
-};
 
 main().then(
   () => process.exit(0),

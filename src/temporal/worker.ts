@@ -12,10 +12,15 @@ import {
 import type { Logger } from '../logger';
 import { installRuntime } from './activity-worker';
 
-/** Bundles the workflow code (webpack: seconds). Callers that start several workers keep the result. */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * Bundles the workflow code (webpack: seconds). Callers that start several workers keep the result.
+ * `workflowsPath`: another entry (bench:webhooks' floor); the service's workflows by default.
+ */
+export function workflowBundle(
+  workflowsPath = require.resolve('../../workflows'),
+): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath,
     logger: {
       log: () => undefined,
       trace: () => undefined,
