@@ -67,7 +67,7 @@ export function buildRoutes(ctx: AppContext, services: Services): RouteContract[
   );
   routes.push(
     ...ingestRoutes(services.ingest),
-    ...otlpRoutes(ctx, services.ingest),
+    ...otlpRoutes(services.ingest, ctx.auth),
     ...webhookRoutes(ctx),
     ...proxyRoutes(ctx, services.proxy),
   );

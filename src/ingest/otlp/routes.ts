@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { AppContext } from '../../context';
+import type { Auth } from '../../auth/middleware';
 import { HttpError } from '../../http/errors';
 import { route } from '../../http/route';
 import type { IngestService } from '../service';
@@ -23,7 +23,7 @@ function formatOf(req: Request): Format | null {
  * Retry-After when storage is unavailable or overloaded (exporters retry those). Error bodies are
  * google.rpc.Status in the request's encoding, as the OTLP specification asks.
  */
-export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
+export function otlpRoutes(ingest: IngestService, auth: Pick<Auth, 'fullKey'>) {
   const { limits } = ingest;
   const raw = express.raw({ type: () => true, limit: limits.maxOtlpBytes, inflate: true }) as RequestHandler;
 
@@ -49,7 +49,7 @@ export function otlpRoutes(ctx: AppContext, ingest: IngestService) {
       return next(
         new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/x-protobuf or application/json'),
       );
-    ctx.auth.fullKey(req, res, next);
+    auth.fullKey(req, res, next);
   };
 
   /** Every refusal, from auth to storage, as a google.rpc.Status in the request's encoding. */
