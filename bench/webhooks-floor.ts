@@ -22,7 +22,7 @@ import { freePort } from '../src/util/net';
 import { startDeliveryWorkflow } from '../src/webhooks/workflow-client';
 import { cpuOf, cpuOfMachine } from './proc';
 import { startBenchTemporal } from './webhooks-temporal';
-import type { RunResult } from './webhooks-report';
+import { pct, type RunResult } from './webhooks-report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RATES = (process.env.BENCH_RATES ?? '5,25,100,300').split(',').map(Number);
@@ -30,8 +30,6 @@ const TASK_QUEUE = 'bench-floor';
 /** The service's starter's default concurrency (src/webhooks/dispatch/starter.ts). */
 const STARTS_IN_FLIGHT = 64;
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 type Variant = 'empty' | 'delivery-shaped';
 

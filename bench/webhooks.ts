@@ -33,7 +33,7 @@ import path from 'node:path';
 import { cpuOf, cpuOfMachine, cpuOfPids, cpuOfPostgres } from './proc';
 import { compare } from './webhooks-compare';
 import { startBenchTemporal } from './webhooks-temporal';
-import { print, type RunResult } from './webhooks-report';
+import { pct, print, type RunResult } from './webhooks-report';
 
 const REPO = path.resolve(__dirname, '..');
 /** The code under test: this tree, or the `before` worktree. */
@@ -79,8 +79,6 @@ server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }
 process.on('disconnect', () => process.exit(0));
 `;
 
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const backendsSql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 async function run(label: string, rev: string): Promise<RunResult> {
